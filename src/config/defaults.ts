@@ -1,0 +1,46 @@
+/** The emulator's settings after defaults and the config file are merged. */
+export interface EmulatorConfig {
+  port: number;
+  host: string;
+  /** SQLite file, relative to the working directory, or ':memory:'. */
+  database: string;
+  invoiceLifetimeSeconds: number;
+  /** Enabled networkIds per environment; merchants may narrow them further. */
+  chains: { test: number[] | 'all'; live: number[] | 'all' };
+  /** Keys pinned so that CI runs are reproducible (CONTRACT §1). */
+  keys: {
+    test: PinnedKeys;
+    live: PinnedKeys;
+  };
+  webhooks: {
+    /** Seconds to wait after each failed attempt; its length + 1 is the number of attempts. */
+    retrySchedule: number[];
+    timeoutMs: number;
+  };
+  /** Serve /__emulator/ to non-loopback clients too. */
+  exposeControlPlane: boolean;
+}
+
+export interface PinnedKeys {
+  partnerKey?: string;
+  merchantKey?: string;
+}
+
+export const DEFAULT_PORT = 4747;
+export const DEFAULT_DATABASE = '.svc/emulator.sqlite';
+
+/** Standard Webhooks' schedule (CONTRACT §5): 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h. */
+export const STANDARD_RETRY_SCHEDULE = [5, 300, 1800, 7200, 18000, 36000, 36000];
+
+export function defaultConfig(): EmulatorConfig {
+  return {
+    port: DEFAULT_PORT,
+    host: '127.0.0.1',
+    database: DEFAULT_DATABASE,
+    invoiceLifetimeSeconds: 3600,
+    chains: { test: 'all', live: 'all' },
+    keys: { test: {}, live: {} },
+    webhooks: { retrySchedule: [...STANDARD_RETRY_SCHEDULE], timeoutMs: 10_000 },
+    exposeControlPlane: false,
+  };
+}

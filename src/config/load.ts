@@ -1,0 +1,88 @@
+import path from 'node:path';
+import { ConfigError } from '../errors.js';
+import { defaultConfig, type EmulatorConfig } from './defaults.js';
+import { configFileSchema, type ConfigFile } from './schema.js';
+import { unknownKeys } from './unknown-keys.js';
+
+export interface LoadedConfig {
+  /** The validated file, or an empty object when there is none. */
+  file: ConfigFile;
+  /** Where it was found, or null. */
+  filepath: string | null;
+  /** Diagnostics for the caller to show: the loader never prints. */
+  warnings: string[];
+}
+
+export const SEARCH_PLACES = [
+  'package.json',
+  '.svcrc',
+  '.svcrc.json',
+  '.svcrc.yaml',
+  '.svcrc.yml',
+  '.svcrc.js',
+  '.svcrc.mjs',
+  'svc.config.json',
+  'svc.config.yaml',
+  'svc.config.yml',
+  'svc.config.js',
+  'svc.config.mjs',
+  'svc.config.ts',
+];
+
+/**
+ * Finds the config with cosmiconfig (from `cwd` up to the home folder), or loads `explicitPath`,
+ * then validates it. Errors name the file and the field.
+ */
+export async function loadConfig(options: { cwd?: string; explicitPath?: string } = {}): Promise<LoadedConfig> {
+  // cosmiconfig pulls in loaders for every format; load it only when a config is needed.
+  const { cosmiconfig } = await import('cosmiconfig');
+  const explorer = cosmiconfig('svc', { searchPlaces: SEARCH_PLACES, searchStrategy: 'global' });
+  let result;
+  try {
+    result = options.explicitPath
+      ? await explorer.load(path.resolve(options.cwd ?? process.cwd(), options.explicitPath))
+      : await explorer.search(options.cwd ?? process.cwd());
+  } catch (error) {
+    const file = options.explicitPath ?? 'config';
+    throw new ConfigError(file, '', `cannot be read: ${(error as Error).message}`);
+  }
+  if (!result || result.isEmpty) return { file: {}, filepath: result?.filepath ?? null, warnings: [] };
+  return { ...validateConfig(result.config, result.filepath), filepath: result.filepath };
+}
+
+/** Validates a config object; `filepath` is only used in messages. */
+export function validateConfig(raw: unknown, filepath: string): { file: ConfigFile; warnings: string[] } {
+  const shown = path.relative(process.cwd(), filepath) || filepath;
+  const parsed = configFileSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new ConfigError(shown, formatPath(issue.path), issue.message);
+  }
+  const warnings = unknownKeys(configFileSchema, raw).map(
+    (key) => `${shown}: ${key}: unknown setting, ignored`,
+  );
+  return { file: parsed.data, warnings };
+}
+
+function formatPath(segments: readonly PropertyKey[]): string {
+  return segments
+    .map((s, i) => (typeof s === 'number' ? `[${s}]` : `${i === 0 ? '' : '.'}${String(s)}`))
+    .join('');
+}
+
+/** Defaults < config file. (Flags are applied by the caller, after this.) */
+export function resolveConfig(file: ConfigFile): EmulatorConfig {
+  const config = defaultConfig();
+  if (file.port !== undefined) config.port = file.port;
+  if (file.host !== undefined) config.host = file.host;
+  if (file.database !== undefined) config.database = file.database;
+  if (file.invoiceLifetime !== undefined) config.invoiceLifetimeSeconds = Math.round(file.invoiceLifetime / 1000);
+  if (file.chains?.test !== undefined) config.chains.test = file.chains.test;
+  if (file.chains?.live !== undefined) config.chains.live = file.chains.live;
+  if (file.keys?.test) config.keys.test = { ...file.keys.test };
+  if (file.keys?.live) config.keys.live = { ...file.keys.live };
+  if (file.webhooks?.retrySchedule) config.webhooks.retrySchedule = file.webhooks.retrySchedule.map((ms) => ms / 1000);
+  if (file.webhooks?.timeout !== undefined) config.webhooks.timeoutMs = file.webhooks.timeout;
+  if (file.exposeControlPlane !== undefined) config.exposeControlPlane = file.exposeControlPlane;
+  return config;
+}

@@ -1,0 +1,14 @@
+import type { Migration, MigrationProvider } from 'kysely';
+import * as m0001 from './0001-initial.js';
+
+/**
+ * Registered statically rather than read from a folder: the build output and bundlers then
+ * cannot lose a migration, and the order is the order written here.
+ */
+export const migrations: Record<string, Migration> = {
+  '0001-initial': m0001,
+};
+
+export const staticMigrationProvider: MigrationProvider = {
+  getMigrations: () => Promise.resolve(migrations),
+};

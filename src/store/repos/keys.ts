@@ -1,0 +1,55 @@
+import type { Environment } from '../../domain/environment.js';
+import { hashKey, keyHint, parseKey } from '../../domain/keys.js';
+import { param, prepared, qb } from '../query.js';
+import type { ApiKeysTable, KeyKind } from '../schema.js';
+import type { Store } from '../store.js';
+
+export type KeyRow = ApiKeysTable;
+
+const byHash = prepared(() => qb.selectFrom('api_keys').selectAll().where('hash', '=', param('hash')));
+const insert = prepared(() =>
+  qb
+    .insertInto('api_keys')
+    .values({
+      hash: param('hash'),
+      kind: param('kind'),
+      environment: param('environment'),
+      partner_id: param('partner_id'),
+      merchant_id: param('merchant_id'),
+      hint: param('hint'),
+      created_at: param('created_at'),
+    })
+    .onConflict((oc) => oc.column('hash').doNothing()),
+);
+const byPartner = prepared(() =>
+  qb.selectFrom('api_keys').selectAll().where('partner_id', '=', param('partner_id')).orderBy('created_at'),
+);
+
+export function findKey(store: Store, key: string): KeyRow | undefined {
+  return byHash.get(store, { hash: hashKey(key) });
+}
+
+export interface KeyOwner {
+  partnerId: string;
+  merchantId: string | null;
+}
+
+/** Stores a key's hash for its owner. The key's prefix must match `kind` and `environment`. */
+export function insertKey(store: Store, key: string, owner: KeyOwner, now: number): void {
+  const parsed = parseKey(key);
+  if (!parsed) throw new Error('malformed key');
+  const kind: KeyKind = parsed.kind;
+  insert.run(store, {
+    hash: hashKey(key),
+    kind,
+    environment: parsed.environment satisfies Environment,
+    partner_id: owner.partnerId,
+    merchant_id: owner.merchantId,
+    hint: keyHint(key),
+    created_at: now,
+  });
+}
+
+export function listPartnerKeys(store: Store, partnerId: string): KeyRow[] {
+  return byPartner.all(store, { partner_id: partnerId });
+}

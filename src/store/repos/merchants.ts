@@ -1,0 +1,89 @@
+import type { Environment } from '../../domain/environment.js';
+import { dynamic, param, prepared, qb } from '../query.js';
+import type { MerchantsTable } from '../schema.js';
+import type { Store } from '../store.js';
+
+export type MerchantRow = Omit<MerchantsTable, 'seq'> & { seq: number };
+export type NewMerchant = Omit<MerchantsTable, 'seq'>;
+
+const insert = prepared(() =>
+  qb.insertInto('merchants').values({
+    id: param('id'),
+    partner_id: param('partner_id'),
+    environment: param('environment'),
+    organization_id: param('organization_id'),
+    external_tenant_id: param('external_tenant_id'),
+    name: param('name'),
+    email: param('email'),
+    integration_status: param('integration_status'),
+    dashboard_access: param('dashboard_access'),
+    auto_payout_enabled: param('auto_payout_enabled'),
+    network_ids: param('network_ids'),
+    created_at: param('created_at'),
+    updated_at: param('updated_at'),
+  }),
+);
+const byId = prepared(() => qb.selectFrom('merchants').selectAll().where('id', '=', param('id')));
+const byTenant = prepared(() =>
+  qb
+    .selectFrom('merchants')
+    .select('id')
+    .where('partner_id', '=', param('partner_id'))
+    .where('environment', '=', param('environment'))
+    .where('external_tenant_id', '=', param('external_tenant_id')),
+);
+const setStatus = prepared(() =>
+  qb
+    .updateTable('merchants')
+    .set({ integration_status: param('status'), updated_at: param('now') })
+    .where('id', '=', param('id')),
+);
+const setNetworks = prepared(() =>
+  qb
+    .updateTable('merchants')
+    .set({ network_ids: param('network_ids'), updated_at: param('now') })
+    .where('id', '=', param('id')),
+);
+
+export function insertMerchant(store: Store, row: NewMerchant): void {
+  insert.run(store, { ...row });
+}
+
+/** Any merchant by id, whoever owns it: callers check ownership (and answer 404 if it differs). */
+export function findMerchant(store: Store, id: string): MerchantRow | undefined {
+  return byId.get(store, { id }) as MerchantRow | undefined;
+}
+
+export function findMerchantIdByTenant(
+  store: Store,
+  partnerId: string,
+  environment: Environment,
+  externalTenantId: string,
+): string | undefined {
+  return byTenant.get(store, { partner_id: partnerId, environment, external_tenant_id: externalTenantId })?.id;
+}
+
+export function setIntegrationStatus(store: Store, id: string, status: string, now: number): void {
+  setStatus.run(store, { id, status, now });
+}
+
+export function setMerchantNetworks(store: Store, id: string, networkIds: number[] | null, now: number): void {
+  setNetworks.run(store, { id, network_ids: networkIds ? JSON.stringify(networkIds) : null, now });
+}
+
+export interface ListPage {
+  limit: number;
+  /** Cursor: the `seq` of the last item of the previous page. */
+  beforeSeq?: number;
+}
+
+/** Newest first. Fetches one extra row to tell whether there is a next page. */
+export function listMerchants(store: Store, partnerId: string, environment: Environment, page: ListPage): MerchantRow[] {
+  let q = qb
+    .selectFrom('merchants')
+    .selectAll()
+    .where('partner_id', '=', partnerId)
+    .where('environment', '=', environment);
+  if (page.beforeSeq !== undefined) q = q.where('seq', '<', page.beforeSeq);
+  return dynamic(store, q.orderBy('seq', 'desc').limit(page.limit + 1)) as MerchantRow[];
+}

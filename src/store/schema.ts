@@ -1,0 +1,106 @@
+import type { Generated } from 'kysely';
+import type { Environment } from '../domain/environment.js';
+
+/**
+ * The database as kysely sees it. Times are integers (milliseconds of emulator time), booleans are
+ * 0/1 and lists are JSON text, because that is what SQLite stores; presenters turn rows into API shapes.
+ */
+export interface Database {
+  meta: MetaTable;
+  partners: PartnersTable;
+  api_keys: ApiKeysTable;
+  merchants: MerchantsTable;
+  invoices: InvoicesTable;
+  webhook_configs: WebhookConfigsTable;
+  idempotency_keys: IdempotencyKeysTable;
+}
+
+export interface MetaTable {
+  key: string;
+  value: string;
+}
+
+export interface PartnersTable {
+  id: string;
+  name: string;
+  created_at: number;
+}
+
+export type KeyKind = 'partner' | 'merchant';
+
+export interface ApiKeysTable {
+  /** SHA-256 of the key, hex: the key itself is never stored (CONTRACT §1). */
+  hash: string;
+  kind: KeyKind;
+  environment: Environment;
+  partner_id: string;
+  merchant_id: string | null;
+  /** First characters of the key and its last four, for listings (`pt_test_ab…wxyz`). */
+  hint: string;
+  created_at: number;
+}
+
+export interface MerchantsTable {
+  /** Insertion order, for newest-first listings with a stable cursor. */
+  seq: Generated<number>;
+  id: string;
+  partner_id: string;
+  environment: Environment;
+  organization_id: string;
+  external_tenant_id: string;
+  name: string;
+  email: string;
+  integration_status: string;
+  dashboard_access: number;
+  auto_payout_enabled: number;
+  /** JSON array of enabled networkIds, or null for every chain the environment enables. */
+  network_ids: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface InvoicesTable {
+  seq: Generated<number>;
+  id: string;
+  merchant_id: string;
+  partner_id: string;
+  environment: Environment;
+  status: string;
+  amount: string;
+  amount_received: string;
+  reference_id: string | null;
+  lock_network_id: number | null;
+  lock_token: string | null;
+  /** The `addresses` array exactly as the API returns it, JSON. */
+  addresses: string;
+  expires_at: number;
+  created_at: number;
+  updated_at: number;
+  /** The sequence number of the invoice's latest event. */
+  last_sequence: number;
+}
+
+export interface WebhookConfigsTable {
+  id: string;
+  partner_id: string;
+  environment: Environment;
+  url: string;
+  secret: string;
+  /** JSON object of header name to value. */
+  custom_headers: string;
+  enabled: number;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface IdempotencyKeysTable {
+  /** SHA-256 over (principal, environment, endpoint, key[, externalTenantId]). */
+  scope: string;
+  /** SHA-256 of the canonical JSON of the request body. */
+  fingerprint: string;
+  status: number;
+  /** The first response's body, byte for byte, replayed as is. */
+  response: string;
+  created_at: number;
+  expires_at: number;
+}

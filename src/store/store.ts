@@ -1,0 +1,56 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import { Kysely, Migrator, SqliteDialect } from 'kysely';
+import { staticMigrationProvider } from './migrations/index.js';
+import type { Database } from './schema.js';
+
+/**
+ * An open database. Queries run synchronously on better-sqlite3 (see `query.ts`): a request's reads
+ * and writes happen in one synchronous transaction, so no other request can interleave with them.
+ */
+export interface Store {
+  readonly sqlite: BetterSqlite3.Database;
+  readonly file: string;
+  /** Runs `fn` in one transaction (a savepoint when nested). */
+  tx<T>(fn: () => T): T;
+  close(): void;
+}
+
+export interface OpenStoreOptions {
+  /** A file path, or ':memory:' for a throwaway database. */
+  file: string;
+}
+
+/** Opens (creating when needed) and migrates the database. */
+export async function openStore({ file }: OpenStoreOptions): Promise<Store> {
+  if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  const sqlite = new BetterSqlite3(file);
+  if (file !== ':memory:') sqlite.pragma('journal_mode = WAL');
+  // NORMAL is durable against a killed process in WAL mode (the log is in the OS already);
+  // only a power loss can take the last transactions, which an emulator can live with.
+  sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+
+  await migrate(sqlite);
+
+  return {
+    sqlite,
+    file,
+    tx: (fn) => sqlite.transaction(fn)(),
+    close: () => {
+      if (sqlite.open) sqlite.close();
+    },
+  };
+}
+
+async function migrate(sqlite: BetterSqlite3.Database): Promise<void> {
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  // Kysely's driver would close the database on destroy(); migrations borrow it instead.
+  const { error, results } = await new Migrator({ db, provider: staticMigrationProvider }).migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error) {
+    throw new Error(`database migration ${failed?.migrationName ?? ''} failed: ${String(error)}`, { cause: error });
+  }
+}
