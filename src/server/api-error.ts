@@ -1,0 +1,29 @@
+/**
+ * An error the API answers with, in the contract's shape:
+ * `{"error":{"code":"…","message":"…","param":"…"}}` (CONTRACT §2). Throw it anywhere below a route.
+ */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly param?: string,
+    /** Extra response headers, e.g. `Allow` on a 405. */
+    readonly headers?: Record<string, string>,
+  ) {
+    super(message);
+  }
+
+  toBody(): { error: { code: string; message: string; param?: string } } {
+    return {
+      error: this.param === undefined
+        ? { code: this.code, message: this.message }
+        : { code: this.code, message: this.message, param: this.param },
+    };
+  }
+}
+
+export const validationFailed = (param: string, message: string) =>
+  new ApiError(400, 'validation_failed', message, param);
+
+export const notFound = (code: string, message: string) => new ApiError(404, code, message);

@@ -1,0 +1,180 @@
+import { randomBytes } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { performance } from 'node:perf_hooks';
+import { canonicalJson } from '../domain/canonical-json.js';
+import { findIdempotent, rememberIdempotent } from '../store/repos/idempotency.js';
+import { ApiError } from './api-error.js';
+import { authenticate } from './auth.js';
+import { checkJsonContentType, hasBody, parseJsonObject, readBody } from './http/body.js';
+import { sendError, sendResult, sendReplay } from './http/respond.js';
+import { checkForbiddenFields, unknownFieldsOf } from './http/fields.js';
+import {
+  fingerprint,
+  IDEMPOTENCY_RETENTION_MS,
+  idempotencyKeyOf,
+  idempotencyScope,
+  InFlight,
+} from './idempotency.js';
+import { isLoopback } from './http/loopback.js';
+import type { AppDeps, Principal, RouteDef, RouteInput, RouteResult } from './route.js';
+import { Router } from './router.js';
+import { parseWith } from './validation/parse.js';
+
+/** A slow sender gets a contract-shaped 408 after this long, not a dropped socket. */
+const BODY_TIMEOUT_MS = 10_000;
+
+export type RequestHandler = (req: IncomingMessage, res: ServerResponse) => void;
+
+/**
+ * Builds the emulator's request handler without listening (ARCHITECTURE habit 1): `startEmulator`,
+ * tests and users' own servers mount it the same way.
+ */
+export function createApp(deps: AppDeps, routes: readonly RouteDef[]): RequestHandler {
+  const router = new Router<RouteDef>();
+  for (const route of routes) router.add(route.method, route.path, route);
+  const inFlight = new InFlight();
+
+  return (req, res) => {
+    const started = performance.now();
+    const requestId = `req_${randomBytes(12).toString('hex')}`;
+    res.setHeader('Request-Id', requestId);
+    const url = req.url ?? '/';
+    const queryAt = url.indexOf('?');
+    const path = queryAt === -1 ? url : url.slice(0, queryAt);
+    res.once('finish', () => {
+      deps.emit({
+        type: 'request',
+        requestId,
+        method: req.method ?? 'GET',
+        path,
+        status: res.statusCode,
+        durationMs: performance.now() - started,
+      });
+    });
+    serve(req, res, path, queryAt === -1 ? '' : url.slice(queryAt + 1), requestId).catch((error: unknown) => {
+      if (!(error instanceof ApiError)) {
+        deps.emit({
+          type: 'error',
+          requestId,
+          message: `${req.method} ${path} failed: ${(error as Error)?.message ?? String(error)}`,
+          stack: (error as Error)?.stack,
+        });
+      }
+      sendError(req, res, error);
+    });
+  };
+
+  async function serve(req: IncomingMessage, res: ServerResponse, path: string, search: string, requestId: string) {
+    const found = router.lookup(req.method ?? 'GET', path);
+    if (!found) throw new ApiError(404, 'not_found', `No route for ${req.method} ${path}.`);
+    if ('allowed' in found) {
+      throw new ApiError(405, 'method_not_allowed', `${req.method} is not allowed on ${path}; use ${found.allowed.join(' or ')}.`, undefined, {
+        Allow: found.allowed.join(', '),
+      });
+    }
+    const { route, params } = found.match;
+
+    if (route.control && !deps.config.exposeControlPlane && !isLoopback(req.socket.remoteAddress)) {
+      throw new ApiError(403, 'control_plane_forbidden', 'The /__emulator control plane only answers loopback clients; start svc dev with --expose-control-plane to change that.');
+    }
+    const principal = route.auth === 'none' ? null : authenticate(req.headers, deps.store, route.auth);
+    if (route.testOnly && principal?.environment === 'live') {
+      throw new ApiError(403, 'test_mode_only', 'Test helpers only work with test keys.');
+    }
+
+    let release: (() => void) | undefined;
+    let idemKey: string | undefined;
+    if (route.idempotent && principal) {
+      idemKey = idempotencyKeyOf(req.headers);
+      release = inFlight.acquire(principal, route.idempotent.endpoint, idemKey);
+    }
+    try {
+      const rawBody = await readRouteBody(req, route);
+      const input: RouteInput<unknown> & { principal?: Principal } = {
+        params,
+        query: new URLSearchParams(search),
+        body: rawBody,
+        headers: req.headers,
+        requestId,
+        remoteAddress: req.socket.remoteAddress,
+      };
+      if (principal) input.principal = principal;
+
+      if (route.body && rawBody !== undefined) {
+        checkForbiddenFields(rawBody as Record<string, unknown>, route.rejectFeeFields === true);
+      }
+
+      if (route.idempotent && principal && idemKey !== undefined) {
+        const body = rawBody as Record<string, unknown>;
+        const tenant = route.idempotent.tenantScoped && typeof body.externalTenantId === 'string' ? body.externalTenantId : undefined;
+        const scope = idempotencyScope(principal, route.idempotent.endpoint, idemKey, tenant);
+        const print = fingerprint(canonicalJson(body));
+        const now = deps.clock.now();
+        const previous = findIdempotent(deps.store, scope, now);
+        if (previous) {
+          if (previous.fingerprint !== print) {
+            throw new ApiError(422, 'idempotency_key_reused', 'This Idempotency-Key was already used with a different request body; use a fresh key for a different request.');
+          }
+          return sendReplay(res, previous.response);
+        }
+        input.body = validate(route, body, res, deps, requestId);
+        // The create and the memory of it commit together: a crash cannot keep one without the other.
+        const serialised = deps.store.tx(() => {
+          const result = route.handle(input as never, deps);
+          if (result instanceof Promise) throw new Error(`idempotent route ${route.path} must be synchronous`);
+          const text = JSON.stringify(result.body);
+          if (result.status >= 200 && result.status < 300) {
+            rememberIdempotent(deps.store, {
+              scope,
+              fingerprint: print,
+              status: result.status,
+              response: text,
+              created_at: now,
+              expires_at: now + IDEMPOTENCY_RETENTION_MS,
+            });
+          }
+          return { result, text };
+        });
+        return sendResult(res, serialised.result, serialised.text);
+      }
+
+      if (route.body && rawBody !== undefined) input.body = validate(route, rawBody, res, deps, requestId);
+      const result: RouteResult = await route.handle(input as never, deps);
+      return sendResult(res, result);
+    } finally {
+      release?.();
+    }
+  }
+}
+
+async function readRouteBody(req: IncomingMessage, route: RouteDef): Promise<unknown> {
+  const present = hasBody(req);
+  if (!route.body) {
+    // Routes without a body ignore one if sent (clients often send `{}`), but still bound its size.
+    if (present) await readBody(req, BODY_TIMEOUT_MS);
+    return undefined;
+  }
+  if (!present) {
+    if (route.method === 'POST' && route.doc.response && isOptionalBody(route)) return {};
+    throw new ApiError(400, 'invalid_json', 'The request body is empty; send a JSON object.');
+  }
+  checkJsonContentType(req);
+  return parseJsonObject(await readBody(req, BODY_TIMEOUT_MS));
+}
+
+/** A body schema that accepts `{}` may be omitted entirely (test helpers, clock advance defaults). */
+function isOptionalBody(route: RouteDef): boolean {
+  return route.body !== undefined && route.body.safeParse({}).success;
+}
+
+function validate(route: RouteDef, body: unknown, res: ServerResponse, deps: AppDeps, requestId: string): unknown {
+  const value = parseWith(route.body!, body);
+  const unknown = unknownFieldsOf(route.body!, body as Record<string, unknown>);
+  if (unknown.length) {
+    const list = unknown.join(', ');
+    // Header values must be printable ASCII; field names come from the client and may not be.
+    res.setHeader('Warning', `299 svc-emulator "Unknown fields ignored: ${list.replace(/[^\x20-\x7e]|"/g, '?').slice(0, 200)}"`);
+    deps.emit({ type: 'warning', requestId, message: `${route.method} ${route.path}: unknown fields ignored: ${list}` });
+  }
+  return value;
+}

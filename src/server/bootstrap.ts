@@ -1,0 +1,86 @@
+import { randomUUID } from 'node:crypto';
+import type { EmulatorConfig } from '../config/defaults.js';
+import { ENVIRONMENTS, type Environment } from '../domain/environment.js';
+import { generateKey } from '../domain/keys.js';
+import { insertKey } from '../store/repos/keys.js';
+import { findMerchant, insertMerchant } from '../store/repos/merchants.js';
+import { getMeta, setMeta } from '../store/repos/meta.js';
+import { findPartner, insertPartner } from '../store/repos/partners.js';
+import type { Store } from '../store/store.js';
+
+/** The default partner and its merchants, created at first start (CONTRACT §1). */
+export interface DefaultKeys {
+  partnerId: string;
+  test: EnvironmentKeys;
+  live: EnvironmentKeys;
+}
+
+export interface EnvironmentKeys {
+  partnerKey: string;
+  merchantKey: string;
+  merchantId: string;
+}
+
+const META_KEY = 'default_identity';
+
+/**
+ * Makes sure the default partner, its merchant in each environment and their keys exist. The
+ * identity (ids and keys) is kept in `meta`, the only place keys are readable, so that a reset
+ * restores the same keys and local tools keep working. Pinned keys from the config win.
+ */
+export function ensureDefaults(store: Store, config: EmulatorConfig, now: number): DefaultKeys {
+  return store.tx(() => {
+    const stored = getMeta<DefaultKeys>(store, META_KEY);
+    const identity: DefaultKeys = stored ?? {
+      partnerId: randomUUID(),
+      test: freshKeys('test'),
+      live: freshKeys('live'),
+    };
+    for (const env of ENVIRONMENTS) {
+      const pinned = config.keys[env];
+      if (pinned.partnerKey) identity[env].partnerKey = pinned.partnerKey;
+      if (pinned.merchantKey) identity[env].merchantKey = pinned.merchantKey;
+    }
+
+    if (!findPartner(store, identity.partnerId)) {
+      insertPartner(store, { id: identity.partnerId, name: 'Default partner', created_at: now });
+    }
+    for (const env of ENVIRONMENTS) {
+      const keys = identity[env];
+      if (!findMerchant(store, keys.merchantId)) {
+        insertMerchant(store, {
+          id: keys.merchantId,
+          partner_id: identity.partnerId,
+          environment: env,
+          organization_id: randomUUID(),
+          external_tenant_id: `default-${env}`,
+          name: `Default ${env} merchant`,
+          email: 'merchant@example.com',
+          integration_status: 'ACTIVE',
+          dashboard_access: 1,
+          auto_payout_enabled: 0,
+          network_ids: null,
+          created_at: now,
+          updated_at: now,
+        });
+      }
+      insertKey(store, keys.partnerKey, { partnerId: identity.partnerId, merchantId: null }, now);
+      insertKey(store, keys.merchantKey, { partnerId: identity.partnerId, merchantId: keys.merchantId }, now);
+    }
+    setMeta(store, META_KEY, identity);
+    return identity;
+  });
+}
+
+function freshKeys(env: Environment): EnvironmentKeys {
+  return { partnerKey: generateKey('partner', env), merchantKey: generateKey('merchant', env), merchantId: randomUUID() };
+}
+
+/** Tables emptied by a reset, children first. `meta` stays: it holds the identity and the clock. */
+export const DATA_TABLES = ['idempotency_keys', 'invoices', 'webhook_configs', 'api_keys', 'merchants', 'partners'];
+
+export function clearData(store: Store): void {
+  store.tx(() => {
+    for (const table of DATA_TABLES) store.sqlite.prepare(`DELETE FROM ${table}`).run();
+  });
+}

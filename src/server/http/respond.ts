@@ -1,0 +1,54 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { ApiError } from '../api-error.js';
+import type { RouteResult } from '../route.js';
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+/** Writes a route's result. `text` is the body already serialised, when the caller has it. */
+export function sendResult(res: ServerResponse, result: RouteResult, text?: string): void {
+  if (result.headers) for (const [name, value] of Object.entries(result.headers)) res.setHeader(name, value);
+  let payload: string;
+  if (result.html !== undefined) {
+    res.setHeader('Content-Type', 'text/html; charset=utf-8');
+    payload = result.html;
+  } else if (result.text !== undefined) {
+    res.setHeader('Content-Type', result.contentType ?? 'text/plain; charset=utf-8');
+    payload = result.text;
+  } else if (result.body === undefined) {
+    res.writeHead(result.status).end();
+    return;
+  } else {
+    res.setHeader('Content-Type', JSON_TYPE);
+    payload = text ?? JSON.stringify(result.body);
+  }
+  res.setHeader('Content-Length', Buffer.byteLength(payload));
+  res.writeHead(result.status).end(payload);
+}
+
+/** An idempotent replay: 200, the first response's body byte for byte (CONTRACT §2). */
+export function sendReplay(res: ServerResponse, body: string): void {
+  res.setHeader('Content-Type', JSON_TYPE);
+  res.setHeader('Idempotent-Replayed', 'true');
+  res.setHeader('Content-Length', Buffer.byteLength(body));
+  res.writeHead(200).end(body);
+}
+
+/** Any error as the contract's error shape; never a stack trace in the body. */
+export function sendError(req: IncomingMessage, res: ServerResponse, error: unknown): void {
+  const apiError =
+    error instanceof ApiError
+      ? error
+      : new ApiError(500, 'internal_error', `Something went wrong inside the emulator; it was logged with request id ${String(res.getHeader('Request-Id'))}.`);
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  const body = JSON.stringify(apiError.toBody());
+  if (apiError.headers) for (const [name, value] of Object.entries(apiError.headers)) res.setHeader(name, value);
+  res.removeHeader('Warning');
+  // A body we stopped reading (too large, too slow) must not be parsed as the next request.
+  if (!req.complete) res.setHeader('Connection', 'close');
+  res.setHeader('Content-Type', JSON_TYPE);
+  res.setHeader('Content-Length', Buffer.byteLength(body));
+  res.writeHead(apiError.status).end(body);
+}

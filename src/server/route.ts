@@ -1,0 +1,113 @@
+import type { z } from 'zod';
+import type { Clock } from '../clock/clock.js';
+import type { EmulatorConfig } from '../config/defaults.js';
+import type { Environment } from '../domain/environment.js';
+import type { Store } from '../store/store.js';
+import type { DefaultKeys } from './bootstrap.js';
+import type { EmulatorEvent } from './events.js';
+
+/** Who is calling: the owner of the API key, in the key's environment. */
+export interface Principal {
+  kind: 'partner' | 'merchant';
+  environment: Environment;
+  partnerId: string;
+  /** Set for merchant keys. */
+  merchantId: string | null;
+}
+
+/** What every route and action can use. Built once by `createApp`. */
+export interface AppDeps {
+  store: Store;
+  clock: Clock;
+  config: EmulatorConfig;
+  /** The emulator's public base URL (known once it listens). */
+  baseUrl(): string;
+  emit(event: EmulatorEvent): void;
+  version: string;
+  /** Operations that reach beyond one request: the control plane drives them. */
+  runtime: Runtime;
+}
+
+export interface Runtime {
+  /** Empties every table and recreates the defaults with the same keys. */
+  reset(): Promise<void>;
+  /** Moves the clock forward and runs everything that falls due, before resolving. */
+  advanceClock(ms: number): Promise<AdvanceReport>;
+  /** The default partner's keys (CONTRACT §7 `GET keys`). */
+  defaultKeys(): DefaultKeys;
+}
+
+export interface AdvanceReport {
+  from: number;
+  to: number;
+  expired: number;
+  attempts: number;
+}
+
+export interface RouteInput<Body> {
+  params: Record<string, string>;
+  query: URLSearchParams;
+  body: Body;
+  headers: Record<string, string | string[] | undefined>;
+  requestId: string;
+  remoteAddress: string | undefined;
+}
+
+export interface AuthedInput<Body> extends RouteInput<Body> {
+  principal: Principal;
+}
+
+export interface RouteResult {
+  status: number;
+  /** Serialised as JSON, unless `html` or `text` is given. */
+  body?: unknown;
+  html?: string;
+  text?: string;
+  contentType?: string;
+  headers?: Record<string, string>;
+}
+
+export type Auth = 'partner' | 'merchant' | 'either' | 'none';
+
+interface RouteBase {
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  path: string;
+  /** Loopback-only control plane (CONTRACT §7). */
+  control?: boolean;
+  /** 403 test_mode_only with a live key (CONTRACT §6). */
+  testOnly?: boolean;
+  /** Schema of the JSON body; its keys are the known fields. Absent: the route takes no body. */
+  body?: z.ZodType;
+  /** An idempotent create (CONTRACT §2): `endpoint` names the scope. */
+  idempotent?: { endpoint: string; tenantScoped?: boolean };
+  /** Reject fee fields in the body (create-merchant only). */
+  rejectFeeFields?: boolean;
+  /** For the OpenAPI document. */
+  doc: RouteDoc;
+}
+
+export interface RouteDoc {
+  summary: string;
+  tag: string;
+  /** Served beyond the interface document (CONTRACT: marked in OpenAPI and README). */
+  extension?: boolean;
+  /** Success status and schema of the response body. */
+  response?: { status: number; schema?: z.ZodType; description?: string; contentType?: string };
+  query?: z.ZodObject;
+  /** Error codes this route can answer, beyond the ones every route shares. */
+  errors?: string[];
+  /** Leave out of the OpenAPI document (pages, the document itself). */
+  hidden?: boolean;
+}
+
+export interface AuthedRoute extends RouteBase {
+  auth: 'partner' | 'merchant' | 'either';
+  handle(input: AuthedInput<any>, deps: AppDeps): RouteResult | Promise<RouteResult>;
+}
+
+export interface OpenRoute extends RouteBase {
+  auth: 'none';
+  handle(input: RouteInput<any>, deps: AppDeps): RouteResult | Promise<RouteResult>;
+}
+
+export type RouteDef = AuthedRoute | OpenRoute;

@@ -1,0 +1,150 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { systemClock, type Clock } from '../clock/clock.js';
+import { defaultConfig, type EmulatorConfig } from '../config/defaults.js';
+import { getMeta, setMeta } from '../store/repos/meta.js';
+import { openStore, type Store } from '../store/store.js';
+import { VERSION } from '../version.js';
+import { createApp } from './app.js';
+import { clearData, ensureDefaults, type DefaultKeys } from './bootstrap.js';
+import { EventHub, type EmulatorEvent, type EmulatorListener } from './events.js';
+import type { AdvanceReport, AppDeps, RouteDef } from './route.js';
+import { apiRoutes } from './routes/index.js';
+import { openApiRoute } from './routes/openapi.js';
+
+export interface StartEmulatorOptions {
+  /** 0 (the default) picks a free port. */
+  port?: number;
+  host?: string;
+  /** SQLite file, or ':memory:' (the default) for a throwaway database. */
+  db?: string;
+  /** Defaults to wall-clock time plus an offset that is persisted in the database. */
+  clock?: Clock;
+  /** Settings over the defaults (usually from the config file). */
+  config?: Partial<EmulatorConfig>;
+  /** Empty the database before serving (keeps the default keys). */
+  reset?: boolean;
+  /** Called for every request, warning and error (and, later, delivery). */
+  onEvent?: EmulatorListener;
+  /** Base URL to put in checkoutUrl/bindUrl when the emulator is reached through a proxy. */
+  publicUrl?: string;
+}
+
+export interface Emulator {
+  /** Base URL, e.g. `http://127.0.0.1:4747`. */
+  readonly url: string;
+  readonly port: number;
+  /** The default partner's keys and merchant ids. */
+  readonly keys: DefaultKeys;
+  readonly clock: Clock;
+  readonly store: Store;
+  /** Subscribe to the emulator's events; returns an unsubscribe function. */
+  on(listener: EmulatorListener): () => void;
+  /** Empties every table and recreates the defaults (same keys). */
+  reset(): Promise<void>;
+  /** Moves the clock forward and runs what falls due. */
+  advanceClock(seconds: number): Promise<AdvanceReport>;
+  /** Stops listening, lets requests in flight finish (up to 2 s), closes the database. */
+  stop(): Promise<void>;
+}
+
+const CLOCK_OFFSET = 'clock_offset_ms';
+
+/** Starts the emulator in-process: what `svc dev`, the tests and users' own suites all call. */
+export async function startEmulator(options: StartEmulatorOptions = {}): Promise<Emulator> {
+  const config = mergeConfig(options.config);
+  const store = await openStore({ file: options.db ?? ':memory:' });
+  const persistClock = !options.clock;
+  const clock = options.clock ?? systemClock(getMeta<number>(store, CLOCK_OFFSET) ?? 0);
+  if (options.reset) clearData(store);
+  let keys = ensureDefaults(store, config, clock.now());
+
+  const hub = new EventHub<EmulatorEvent>();
+  if (options.onEvent) hub.on(options.onEvent);
+  let baseUrl = options.publicUrl ?? '';
+
+  const deps: AppDeps = {
+    store,
+    clock,
+    config,
+    baseUrl: () => baseUrl,
+    emit: (event) => hub.emit(event),
+    version: VERSION,
+    runtime: {
+      reset: async () => {
+        clearData(store);
+        keys = ensureDefaults(store, config, clock.now());
+      },
+      advanceClock: async (ms) => {
+        const from = clock.now();
+        clock.set(from + ms);
+        if (persistClock) setMeta(store, CLOCK_OFFSET, clock.offset());
+        return { from, to: clock.now(), expired: 0, attempts: 0 };
+      },
+      defaultKeys: () => keys,
+    },
+  };
+
+  const routes: RouteDef[] = [...apiRoutes()];
+  routes.push(openApiRoute(() => routes));
+  const server = createServer({ keepAlive: true }, createApp(deps, routes));
+  // The body reader answers slow senders with a contract-shaped 408 after 10 s; Node's own
+  // timeout (which would drop them without a body) must come later.
+  server.requestTimeout = 30_000;
+  server.headersTimeout = 20_000;
+  server.keepAliveTimeout = 5_000;
+  await listen(server, options.port ?? 0, options.host ?? '127.0.0.1');
+  const { port, address } = server.address() as AddressInfo;
+  if (!options.publicUrl) baseUrl = `http://${hostForUrl(options.host ?? address)}:${port}`;
+
+  let stopped: Promise<void> | undefined;
+  return {
+    url: baseUrl,
+    port,
+    get keys() {
+      return keys;
+    },
+    clock,
+    store,
+    on: (listener) => hub.on(listener),
+    reset: () => deps.runtime.reset(),
+    advanceClock: (seconds) => deps.runtime.advanceClock(Math.round(seconds * 1000)),
+    stop: () => (stopped ??= close(server, store)),
+  };
+}
+
+function mergeConfig(partial: Partial<EmulatorConfig> = {}): EmulatorConfig {
+  const base = defaultConfig();
+  return {
+    ...base,
+    ...partial,
+    chains: { ...base.chains, ...partial.chains },
+    keys: { test: { ...partial.keys?.test }, live: { ...partial.keys?.live } },
+    webhooks: { ...base.webhooks, ...partial.webhooks },
+  };
+}
+
+function listen(server: Server, port: number, host: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+}
+
+function hostForUrl(host: string): string {
+  if (host === '0.0.0.0' || host === '::') return '127.0.0.1';
+  return host.includes(':') ? `[${host}]` : host;
+}
+
+async function close(server: Server, store: Store): Promise<void> {
+  await new Promise<void>((resolve) => {
+    server.close(() => resolve());
+    server.closeIdleConnections();
+    // Requests still running after 2 s are cut: a stop must not hang on a slow client.
+    setTimeout(() => server.closeAllConnections(), 2000).unref();
+  });
+  store.close();
+}

@@ -1,0 +1,48 @@
+import { z } from 'zod';
+import { isValidAmount } from '../../domain/money.js';
+
+/** A decimal string such as "10.00" (CONTRACT §2): a JSON number is refused, not coerced. */
+export const amountString = (field: string) =>
+  z
+    .string({
+      error: (issue) =>
+        issue.input === undefined
+          ? `${field} is required.`
+          : `${field} must be a decimal string such as "10.00" (a JSON string, not a ${typeof issue.input}).`,
+    })
+    .refine(isValidAmount, {
+      error: `${field} must be a positive decimal string with at most 6 decimals, such as "10.00" (no exponent, no leading zeros, no sign).`,
+    })
+    .meta({ description: 'Decimal amount as a string, greater than zero, at most 6 decimals.', examples: ['25.00'] });
+
+export const uuidString = (field: string) =>
+  z.guid({ error: (issue) => (issue.input === undefined ? `${field} is required.` : `${field} must be a UUID.`) });
+
+export const boundedString = (field: string, max = 255) =>
+  z
+    .string({ error: (issue) => (issue.input === undefined ? `${field} is required.` : `${field} must be a string.`) })
+    .min(1, { error: `${field} must not be empty.` })
+    .max(max, { error: `${field} must be at most ${max} characters.` });
+
+export const errorSchema = z
+  .object({
+    error: z.object({
+      code: z.string().meta({ examples: ['validation_failed'] }),
+      message: z.string(),
+      param: z.string().optional().meta({ description: 'The field at fault, when one is.' }),
+    }),
+  })
+  .meta({ id: 'Error' });
+
+export const listQuery = z.object({
+  limit: z.coerce
+    .number({ error: 'limit must be a whole number from 1 to 100.' })
+    .int({ error: 'limit must be a whole number from 1 to 100.' })
+    .min(1, { error: 'limit must be a whole number from 1 to 100.' })
+    .max(100, { error: 'limit must be a whole number from 1 to 100.' })
+    .default(20),
+  startingAfter: z.string().min(1).max(255).optional().meta({ description: 'Id of the last item of the previous page.' }),
+});
+
+export const listOf = <T extends z.ZodType>(item: T, id: string) =>
+  z.object({ data: z.array(item), hasMore: z.boolean() }).meta({ id });

@@ -1,0 +1,37 @@
+import type { z } from 'zod';
+import { ApiError } from '../api-error.js';
+
+/** Validates with a zod schema; the first problem becomes a 400 validation_failed naming the field. */
+export function parseWith<S extends z.ZodType>(schema: S, value: unknown, root = ''): z.output<S> {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0]!;
+  const param = joinPath(root, issue.path);
+  const missing = issue.code === 'invalid_type' && valueAt(value, issue.path) === undefined;
+  throw new ApiError(400, 'validation_failed', missing ? `${param || 'body'} is required.` : describe(issue, param), param || undefined);
+}
+
+/** Zod does not keep the offending input on an issue; look it up to tell "missing" from "wrong". */
+function valueAt(value: unknown, path: readonly PropertyKey[]): unknown {
+  let v = value;
+  for (const seg of path) {
+    if (v === null || typeof v !== 'object') return undefined;
+    v = (v as Record<PropertyKey, unknown>)[seg];
+  }
+  return v;
+}
+
+function joinPath(root: string, path: readonly PropertyKey[]): string {
+  let out = root;
+  for (const seg of path) out += typeof seg === 'number' ? `[${seg}]` : `${out ? '.' : ''}${String(seg)}`;
+  return out;
+}
+
+function describe(issue: z.core.$ZodIssue, param: string): string {
+  const name = param || 'body';
+  // Messages written in the schemas are full sentences already; zod's defaults get the field name.
+  if (/^[A-Z`"]/.test(issue.message) && !issue.message.startsWith('Invalid') && !issue.message.startsWith('Too ')) {
+    return issue.message;
+  }
+  return `${name}: ${issue.message}.`;
+}

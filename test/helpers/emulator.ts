@@ -1,0 +1,54 @@
+import { startEmulator, type Emulator, type StartEmulatorOptions } from '../../src/server/start.js';
+
+export interface ApiResponse<T = any> {
+  status: number;
+  headers: Headers;
+  /** Parsed JSON, or undefined when the body is not JSON. */
+  body: T;
+  text: string;
+}
+
+export interface CallOptions {
+  /** Bearer key; omitted → no Authorization header. */
+  key?: string;
+  body?: unknown;
+  /** Sent verbatim instead of JSON.stringify(body). */
+  raw?: string | Buffer;
+  idempotencyKey?: string;
+  headers?: Record<string, string>;
+}
+
+export interface TestEmulator extends Emulator {
+  call<T = any>(method: string, path: string, options?: CallOptions): Promise<ApiResponse<T>>;
+}
+
+/** A real emulator on port 0 with an in-memory (or given) SQLite database, plus a small client. */
+export async function startTestEmulator(options: StartEmulatorOptions = {}): Promise<TestEmulator> {
+  const emulator = await startEmulator({ port: 0, db: ':memory:', ...options });
+  const call = (method: string, path: string, options: CallOptions = {}) => request(emulator.url, method, path, options);
+  return Object.assign(emulator, { call });
+}
+
+export async function request<T = any>(baseUrl: string, method: string, path: string, options: CallOptions = {}): Promise<ApiResponse<T>> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.key) headers.authorization = `Bearer ${options.key}`;
+  if (options.idempotencyKey !== undefined) headers['idempotency-key'] = options.idempotencyKey;
+  let body: string | Buffer | undefined = options.raw;
+  if (body === undefined && options.body !== undefined) {
+    body = JSON.stringify(options.body);
+    headers['content-type'] ??= 'application/json';
+  }
+  const res = await fetch(baseUrl + path, { method, headers, body });
+  const text = await res.text();
+  let parsed: any;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    parsed = undefined;
+  }
+  return { status: res.status, headers: res.headers, body: parsed, text };
+}
+
+let counter = 0;
+/** A fresh idempotency key per call. */
+export const ikey = (): string => `test-${process.pid}-${Date.now()}-${++counter}`;

@@ -1,0 +1,100 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { manualClock } from '../../src/clock/clock.js';
+import { ikey, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+
+/** CONTRACT §2: replays, scope, concurrency and retention. */
+let emu: TestEmulator;
+beforeAll(async () => {
+  emu = await startTestEmulator({ clock: manualClock() });
+});
+afterAll(() => emu.stop());
+
+const count = (table: string) => (emu.store.sqlite.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n;
+
+describe('replays', () => {
+  it('are byte-identical, whatever the key order and whitespace of the body', async () => {
+    const key = ikey();
+    const first = await emu.call('POST', '/v1/invoices', { key: emu.keys.test.merchantKey, raw: '{"amount":"9.99","referenceId":"order-1"}', idempotencyKey: key, headers: { 'content-type': 'application/json' } });
+    const again = await emu.call('POST', '/v1/invoices', { key: emu.keys.test.merchantKey, raw: '{ "referenceId": "order-1",\n "amount": "9.99" }', idempotencyKey: key, headers: { 'content-type': 'application/json' } });
+    expect(first.status).toBe(201);
+    expect(again.status).toBe(200);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.text).toBe(first.text);
+  });
+
+  it('only successful creates are remembered: a refused create can be retried with the same key', async () => {
+    const key = ikey();
+    const bad = await emu.call('POST', '/v1/invoices', { key: emu.keys.test.merchantKey, body: { amount: '1', networkId: 1 }, idempotencyKey: key });
+    expect(bad.status).toBe(400);
+    const good = await emu.call('POST', '/v1/invoices', { key: emu.keys.test.merchantKey, body: { amount: '1' }, idempotencyKey: key });
+    expect(good.status).toBe(201);
+  });
+
+  it('are remembered for 24 hours of emulator time, then the key creates anew', async () => {
+    const key = ikey();
+    const body = { merchantId: emu.keys.test.merchantId, amount: '4.00' };
+    const first = await emu.call('POST', '/v1/partner/invoices', { key: emu.keys.test.partnerKey, body, idempotencyKey: key });
+    await emu.advanceClock(24 * 3600 - 1);
+    const replay = await emu.call('POST', '/v1/partner/invoices', { key: emu.keys.test.partnerKey, body, idempotencyKey: key });
+    expect(replay.status).toBe(200);
+    expect(replay.body.id).toBe(first.body.id);
+    await emu.advanceClock(1);
+    const fresh = await emu.call('POST', '/v1/partner/invoices', { key: emu.keys.test.partnerKey, body, idempotencyKey: key });
+    expect(fresh.status).toBe(201);
+    expect(fresh.body.id).not.toBe(first.body.id);
+  });
+
+  it('are scoped per endpoint: one key on two endpoints creates two resources', async () => {
+    const key = ikey();
+    const a = await emu.call('POST', '/v1/partner/invoices', { key: emu.keys.test.partnerKey, body: { merchantId: emu.keys.test.merchantId, amount: '1' }, idempotencyKey: key });
+    const b = await emu.call('POST', '/v1/partner/merchants', { key: emu.keys.test.partnerKey, body: { externalTenantId: `ep-${key}`, name: 'n', email: 'n@example.com' }, idempotencyKey: key });
+    expect([a.status, b.status]).toEqual([201, 201]);
+  });
+});
+
+describe('create-merchant scope includes externalTenantId', () => {
+  it('the same key with another tenant creates another merchant; with the same tenant it replays', async () => {
+    const key = ikey();
+    const body = (tenant: string) => ({ externalTenantId: tenant, name: 'Shop', email: 'shop@example.com' });
+    const a = await emu.call('POST', '/v1/partner/merchants', { key: emu.keys.test.partnerKey, body: body('scope-a'), idempotencyKey: key });
+    const b = await emu.call('POST', '/v1/partner/merchants', { key: emu.keys.test.partnerKey, body: body('scope-b'), idempotencyKey: key });
+    const a2 = await emu.call('POST', '/v1/partner/merchants', { key: emu.keys.test.partnerKey, body: body('scope-a'), idempotencyKey: key });
+    expect([a.status, b.status, a2.status]).toEqual([201, 201, 200]);
+    expect(b.body.merchantId).not.toBe(a.body.merchantId);
+    expect(a2.text).toBe(a.text);
+    // Same key and tenant, different name: a different body under the same scope.
+    const changed = await emu.call('POST', '/v1/partner/merchants', { key: emu.keys.test.partnerKey, body: { ...body('scope-a'), name: 'Other' }, idempotencyKey: key });
+    expect(changed.status).toBe(422);
+    expect(changed.body.error.code).toBe('idempotency_key_reused');
+  });
+});
+
+describe('concurrency', () => {
+  it('50 concurrent requests with one key create exactly one resource', async () => {
+    const key = ikey();
+    const before = count('invoices');
+    const body = { merchantId: emu.keys.test.merchantId, amount: '50.00' };
+    const responses = await Promise.all(
+      Array.from({ length: 50 }, () => emu.call('POST', '/v1/partner/invoices', { key: emu.keys.test.partnerKey, body, idempotencyKey: key })),
+    );
+    const statuses = responses.map((r) => r.status);
+    expect(statuses.filter((s) => s === 201)).toHaveLength(1);
+    // The others are replays (200) or were refused while the first was in flight (409): nothing else.
+    expect(statuses.every((s) => s === 201 || s === 200 || s === 409)).toBe(true);
+    expect(count('invoices')).toBe(before + 1);
+    const created = responses.find((r) => r.status === 201)!;
+    for (const r of responses.filter((x) => x.status === 200)) expect(r.text).toBe(created.text);
+  });
+
+  it('50 concurrent merchant creates with one key and tenant create one merchant', async () => {
+    const key = ikey();
+    const before = count('merchants');
+    const responses = await Promise.all(
+      Array.from({ length: 50 }, () =>
+        emu.call('POST', '/v1/partner/merchants', { key: emu.keys.test.partnerKey, body: { externalTenantId: 'race', name: 'Race', email: 'race@example.com' }, idempotencyKey: key }),
+      ),
+    );
+    expect(responses.filter((r) => r.status === 201)).toHaveLength(1);
+    expect(count('merchants')).toBe(before + 1);
+  });
+});
