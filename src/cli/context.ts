@@ -1,0 +1,58 @@
+import type { Writable } from 'node:stream';
+
+/** Options every command accepts (commander's global options). */
+export interface GlobalOptions {
+  baseUrl?: string;
+  apiKey?: string;
+  profile?: string;
+  config?: string;
+  json?: boolean;
+  color?: boolean;
+  quiet?: boolean;
+  verbose?: boolean;
+}
+
+/** What a command handler may use; nothing else reaches the terminal or the environment. */
+export interface Context {
+  readonly globals: GlobalOptions;
+  readonly json: boolean;
+  readonly quiet: boolean;
+  readonly verbose: boolean;
+  /** Colour only on a TTY, never with --no-color or NO_COLOR. */
+  readonly color: boolean;
+  /** Prompts are allowed: a TTY on both ends and no --json. */
+  readonly interactive: boolean;
+  readonly stdout: Writable;
+  readonly stderr: Writable;
+  readonly cwd: string;
+  readonly env: NodeJS.ProcessEnv;
+}
+
+export interface ContextInput {
+  globals: GlobalOptions;
+  stdout?: Writable & { isTTY?: boolean };
+  stderr?: Writable & { isTTY?: boolean };
+  stdinIsTTY?: boolean;
+  cwd?: string;
+  env?: NodeJS.ProcessEnv;
+}
+
+export function createContext(input: ContextInput): Context {
+  const stdout = input.stdout ?? process.stdout;
+  const stderr = input.stderr ?? process.stderr;
+  const env = input.env ?? process.env;
+  const json = input.globals.json === true;
+  const noColor = input.globals.color === false || (env.NO_COLOR !== undefined && env.NO_COLOR !== '');
+  return {
+    globals: input.globals,
+    json,
+    quiet: input.globals.quiet === true,
+    verbose: input.globals.verbose === true,
+    color: !noColor && stdout.isTTY === true,
+    interactive: !json && stdout.isTTY === true && (input.stdinIsTTY ?? process.stdin.isTTY === true),
+    stdout,
+    stderr,
+    cwd: input.cwd ?? process.cwd(),
+    env,
+  };
+}
