@@ -1,0 +1,101 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { spawnCli, type LiveCli } from '../helpers/cli.js';
+import { ikey, request } from '../helpers/emulator.js';
+import { tempDir } from '../helpers/temp-dir.js';
+
+const running: LiveCli[] = [];
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((p) => p.stop('SIGKILL')));
+});
+
+function dev(args: string[], cwd: string) {
+  const p = spawnCli(['dev', '--port', '0', ...args], { cwd });
+  running.push(p);
+  return p;
+}
+
+describe('svc dev --json', () => {
+  it('prints the ready event first, then one NDJSON line per request, and stops cleanly on SIGINT', async () => {
+    const dir = tempDir();
+    const p = dev(['--json'], dir);
+    const ready = JSON.parse(await p.waitForLine(() => true));
+    expect(ready).toEqual({
+      type: 'ready',
+      baseUrl: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/),
+      test: { partnerKey: expect.stringMatching(/^pt_test_[0-9A-Za-z]{32}$/), merchantKey: expect.stringMatching(/^test_[0-9A-Za-z]{32}$/), merchantId: expect.any(String) },
+      live: { partnerKey: expect.stringMatching(/^pt_live_[0-9A-Za-z]{32}$/), merchantKey: expect.stringMatching(/^live_[0-9A-Za-z]{32}$/), merchantId: expect.any(String) },
+    });
+    expect(p.lines[0]).toBe(JSON.stringify(ready));
+
+    const res = await request(ready.baseUrl, 'POST', '/v1/invoices', { key: ready.test.merchantKey, body: { amount: '1.00' }, idempotencyKey: ikey() });
+    expect(res.status).toBe(201);
+    const line = JSON.parse(await p.waitForLine((l) => l.includes('"type":"request"')));
+    expect(line).toMatchObject({ type: 'request', method: 'POST', path: '/v1/invoices', status: 201 });
+
+    expect(await p.stop('SIGINT')).toBe(0);
+    expect(JSON.parse(p.lines.at(-1)!)).toEqual({ type: 'stopped', signal: 'SIGINT' });
+    // The default database lives in .svc/ of the current folder.
+    expect(fs.existsSync(path.join(dir, '.svc', 'emulator.sqlite'))).toBe(true);
+  });
+
+  it('keeps data and keys across a restart on the same --db, and --reset empties it', async () => {
+    const dir = tempDir();
+    const db = path.join(dir, 'data.sqlite');
+    const first = dev(['--json', '--db', db], dir);
+    const ready = JSON.parse(await first.waitForLine(() => true));
+    const created = await request(ready.baseUrl, 'POST', '/v1/invoices', { key: ready.test.merchantKey, body: { amount: '2.00' }, idempotencyKey: ikey() });
+    expect(await first.stop('SIGTERM')).toBe(0);
+
+    const second = dev(['--json', '--db', db], dir);
+    const again = JSON.parse(await second.waitForLine(() => true));
+    expect(again.test).toEqual(ready.test);
+    const read = await request(again.baseUrl, 'GET', `/v1/invoices/${created.body.id}`, { key: again.test.merchantKey });
+    expect(read.status).toBe(200);
+    expect(read.body.amount).toBe('2.00');
+    await second.stop();
+
+    const third = dev(['--json', '--db', db, '--reset'], dir);
+    const reset = JSON.parse(await third.waitForLine(() => true));
+    expect(reset.test.partnerKey).toBe(ready.test.partnerKey);
+    expect((await request(reset.baseUrl, 'GET', `/v1/invoices/${created.body.id}`, { key: reset.test.merchantKey })).status).toBe(404);
+  });
+
+  it('--memory leaves no file behind', async () => {
+    const dir = tempDir();
+    const p = dev(['--json', '--memory'], dir);
+    await p.waitForLine(() => true);
+    await p.stop();
+    expect(fs.existsSync(path.join(dir, '.svc'))).toBe(false);
+  });
+});
+
+describe('svc dev (human)', () => {
+  it('prints the base URL and the keys, then "METHOD path status N ms" per request', async () => {
+    const dir = tempDir();
+    const p = dev(['--memory'], dir);
+    const urlLine = await p.waitForLine((l) => l.includes('Base URL'));
+    const baseUrl = /http:\/\/127\.0\.0\.1:\d+/.exec(urlLine)![0];
+    await p.waitForLine((l) => l.includes('Ctrl-C'));
+    const out = p.lines.join('\n');
+    expect(out).toMatch(/Test partner key\s+pt_test_[0-9A-Za-z]{32}/);
+    expect(out).toMatch(/Test merchant key\s+test_[0-9A-Za-z]{32}/);
+    expect(out).toMatch(/Live partner key\s+pt_live_/);
+    expect(out).toContain(`${baseUrl}/checkout/<invoiceId>`);
+
+    const key = /pt_test_[0-9A-Za-z]{32}/.exec(out)![0];
+    await request(baseUrl, 'GET', '/v1/partner/webhook', { key });
+    const line = await p.waitForLine((l) => l.includes('GET /v1/partner/webhook'));
+    expect(line).toMatch(/^\d\d:\d\d:\d\d GET \/v1\/partner\/webhook 404 (<1|\d+) ms$/);
+    expect(await p.stop('SIGINT')).toBe(0);
+  });
+
+  it('reports a config error with the file and the field, exit 1', async () => {
+    const dir = tempDir();
+    fs.writeFileSync(path.join(dir, 'svc.config.json'), JSON.stringify({ chains: { test: [84532, 5] } }));
+    const p = dev([], dir);
+    expect(await p.exited).toBe(1);
+    expect(p.stderr()).toContain('svc.config.json: chains.test[1]: unknown test networkId 5');
+  });
+});

@@ -1,0 +1,66 @@
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROOT, spawnCli, type LiveCli } from '../helpers/cli.js';
+import { tempDir } from '../helpers/temp-dir.js';
+
+/**
+ * The README promises that its curl examples run as shown against `svc dev`: run them, in order,
+ * in one bash session, exactly as written between the curl-examples markers.
+ */
+let dev: LiveCli;
+let ready: { baseUrl: string; test: { partnerKey: string; merchantKey: string } };
+
+beforeAll(async () => {
+  dev = spawnCli(['dev', '--port', '0', '--json', '--memory'], { cwd: tempDir() });
+  ready = JSON.parse(await dev.waitForLine(() => true));
+});
+afterAll(() => dev.stop());
+
+function examples(): string[] {
+  const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+  const start = readme.indexOf('<!-- curl-examples:start -->');
+  const end = readme.indexOf('<!-- curl-examples:end -->');
+  expect(start).toBeGreaterThan(0);
+  expect(end).toBeGreaterThan(start);
+  return [...readme.slice(start, end).matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]!);
+}
+
+describe('README curl examples', () => {
+  it('every block runs successfully against svc dev', () => {
+    const blocks = examples();
+    expect(blocks.length).toBeGreaterThan(8);
+    // Each block is followed by a marker line, so a failure names the block that failed.
+    const script = ['set -euo pipefail', ...blocks.flatMap((b, i) => [b, `echo "@@block ${i} ok"`])].join('\n');
+    const result = spawnSync('bash', ['-c', script], {
+      env: { ...process.env, SVC_BASE_URL: ready.baseUrl, SVC_PARTNER_KEY: ready.test.partnerKey, SVC_MERCHANT_KEY: ready.test.merchantKey },
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    const done = [...result.stdout.matchAll(/@@block (\d+) ok/g)].length;
+    expect(done, `block ${done} failed:\n${blocks[done]}\nstdout:\n${result.stdout}\nstderr:\n${result.stderr}`).toBe(blocks.length);
+    expect(result.status).toBe(0);
+  });
+
+  it('covers every endpoint the emulator serves', async () => {
+    const doc = (await (await fetch(`${ready.baseUrl}/openapi.json`)).json()) as { paths: Record<string, Record<string, unknown>> };
+    const text = examples().join('\n');
+    const missing: string[] = [];
+    for (const [p, ops] of Object.entries(doc.paths)) {
+      for (const method of Object.keys(ops)) {
+        // /v1/partner/merchants/{merchantId} appears as /v1/partner/merchants/$MERCHANT_ID, and so on.
+        const pattern = new RegExp(p.replace(/\{\w+\}/g, '\\$[A-Z_]+').replace(/\//g, '\\/') + '(?:[?"\\s]|$)');
+        if (!commandUses(text, pattern, method)) missing.push(`${method.toUpperCase()} ${p}`);
+      }
+    }
+    // reset is shown outside the executed block on purpose (it would wipe what the examples made).
+    expect(missing.filter((m) => m !== 'POST /__emulator/reset')).toEqual([]);
+  });
+});
+
+/** Whether one curl command (continuation lines joined) calls `pattern` with `method`. */
+function commandUses(text: string, pattern: RegExp, method: string): boolean {
+  const commands = text.replace(/\\\n\s*/g, ' ').split('\n');
+  return commands.some((c) => pattern.test(c) && (method === 'get' ? !/-X (POST|PUT)/.test(c) : c.includes(`-X ${method.toUpperCase()}`)));
+}

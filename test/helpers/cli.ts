@@ -1,0 +1,101 @@
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import path from 'node:path';
+import readline from 'node:readline';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const BIN = path.join(ROOT, 'bin', 'svc.js');
+
+export interface RunResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `svc …` to completion (the built CLI, as users run it). */
+export function runCli(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv; input?: string; timeoutMs?: number } = {}): Promise<RunResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], {
+      cwd: options.cwd ?? ROOT,
+      env: { ...process.env, NO_COLOR: '1', ...options.env },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 20_000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+    child.stdin.end(options.input ?? '');
+  });
+}
+
+/** A long-running `svc …` (dev, listen, tail) whose stdout is read line by line. */
+export interface LiveCli {
+  child: ChildProcessWithoutNullStreams;
+  lines: string[];
+  stderr(): string;
+  /** Resolves with the first stdout line (already seen or future) matching `test`. */
+  waitForLine(test: (line: string) => boolean, timeoutMs?: number): Promise<string>;
+  /** Sends a signal and resolves with the exit code. */
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+  exited: Promise<number | null>;
+}
+
+export function spawnCli(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): LiveCli {
+  const child = spawn(process.execPath, [BIN, ...args], {
+    cwd: options.cwd ?? ROOT,
+    env: { ...process.env, NO_COLOR: '1', ...options.env },
+  });
+  const lines: string[] = [];
+  let err = '';
+  const waiters = new Set<{ test: (l: string) => boolean; resolve: (l: string) => void }>();
+  readline.createInterface({ input: child.stdout }).on('line', (line) => {
+    lines.push(line);
+    for (const w of waiters) {
+      if (w.test(line)) {
+        waiters.delete(w);
+        w.resolve(line);
+      }
+    }
+  });
+  child.stderr.on('data', (d) => (err += d));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return {
+    child,
+    lines,
+    stderr: () => err,
+    exited,
+    waitForLine(test, timeoutMs = 15_000) {
+      const seen = lines.find(test);
+      if (seen !== undefined) return Promise.resolve(seen);
+      return new Promise((resolve, reject) => {
+        const waiter = { test, resolve };
+        waiters.add(waiter);
+        const timer = setTimeout(() => {
+          waiters.delete(waiter);
+          reject(new Error(`no matching line within ${timeoutMs} ms; stdout:\n${lines.join('\n')}\nstderr:\n${err}`));
+        }, timeoutMs);
+        exited.then(() => {
+          if (waiters.has(waiter)) {
+            clearTimeout(timer);
+            waiters.delete(waiter);
+            reject(new Error(`process exited before a matching line; stdout:\n${lines.join('\n')}\nstderr:\n${err}`));
+          }
+        });
+        const done = waiter.resolve;
+        waiter.resolve = (l) => {
+          clearTimeout(timer);
+          done(l);
+        };
+      });
+    },
+    async stop(signal = 'SIGINT') {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      return exited;
+    },
+  };
+}
