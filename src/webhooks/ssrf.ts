@@ -1,0 +1,139 @@
+/**
+ * The connect-time address guard for `live` webhook deliveries (CONTRACT §5). Saving a configuration
+ * checks the URL text only; a public-looking name can still resolve (or be re-pointed, "DNS
+ * rebinding") to 127.0.0.1, a cloud metadata endpoint or a private network. So the check runs inside
+ * the socket's own `lookup`: the addresses we vet are exactly the ones `net.connect` then dials,
+ * with no second resolution in between that an attacker could answer differently.
+ */
+import { promises as dns } from 'node:dns';
+import type { LookupAddress, LookupOptions } from 'node:dns';
+import { isIP } from 'node:net';
+import { classifyIp, parseIp } from '../domain/ip.js';
+
+/** Resolves a host name to its addresses (IPv4 and/or IPv6 literals). */
+export type LookupFn = (hostname: string) => Promise<string[]>;
+
+/** The shape of `net.connect`'s `lookup` option (both the `all: true` and the single-address form). */
+export type NetLookup = (
+  hostname: string,
+  options: LookupOptions,
+  callback: (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void,
+) => void;
+
+/** Thrown (through the socket) when a host resolves to, or is, an address that is not public. */
+export class AddressBlockedError extends Error {
+  readonly code = 'ESVC_ADDRESS_BLOCKED' as const;
+  readonly hostname: string;
+  readonly address: string;
+  /** The class from `classifyIp` (`loopback`, `private`, `metadata`, ...), or `invalid`. */
+  readonly range: string;
+
+  constructor(hostname: string, address: string, range: string) {
+    super(
+      hostname === address
+        ? `${address} (${range}) is not a public address`
+        : `${hostname} resolves to ${address} (${range}), not a public address`,
+    );
+    this.name = 'AddressBlockedError';
+    this.hostname = hostname;
+    this.address = address;
+    this.range = range;
+  }
+}
+
+/** The system resolver (honours /etc/hosts, like Node's default `lookup`). */
+const systemResolve: LookupFn = async (hostname) =>
+  (await dns.lookup(hostname, { all: true })).map((entry) => entry.address);
+
+/**
+ * 4 or 6 for a canonical IP literal, 0 otherwise. `net.isIP`, not `parseIp`: `net.connect` accepts
+ * only what `isIP` accepts, and `parseIp`'s inet_aton forms (`127.1`) go to the resolver instead.
+ */
+function familyOf(address: string): 0 | 4 | 6 {
+  return isIP(address) as 0 | 4 | 6;
+}
+
+/** The first non-public address of `addresses`, with its class, or null when all are public. */
+function firstNonPublic(addresses: readonly string[]): { address: string; range: string } | null {
+  for (const address of addresses) {
+    const ip = parseIp(address);
+    const range = ip === null ? 'invalid' : classifyIp(ip);
+    if (range !== 'public') return { address, range };
+  }
+  return null;
+}
+
+function notFound(hostname: string, family: number): NodeJS.ErrnoException {
+  const suffix = family === 4 || family === 6 ? ` (no IPv${family} address)` : '';
+  const err: NodeJS.ErrnoException = new Error(`getaddrinfo ENOTFOUND ${hostname}${suffix}`);
+  err.code = 'ENOTFOUND';
+  err.syscall = 'getaddrinfo';
+  (err as NodeJS.ErrnoException & { hostname: string }).hostname = hostname;
+  return err;
+}
+
+/**
+ * Adapts a {@link LookupFn} to `net.connect`'s `lookup` option, optionally vetting the answer.
+ * `check` returns an error to refuse the connection with, or null.
+ */
+function adapt(resolve: LookupFn, check: ((hostname: string, addresses: string[]) => Error | null) | null): NetLookup {
+  return (hostname, options, callback) => {
+    // `options.family` may be 0, 4, 6 or (from some callers) 'IPv4'/'IPv6'.
+    const raw = (options as { family?: number | string }).family;
+    const family = raw === 4 || raw === 'IPv4' ? 4 : raw === 6 || raw === 'IPv6' ? 6 : 0;
+    // An IP literal needs no resolution, and must not be sent to a resolver that might remap it.
+    const literal = familyOf(hostname) !== 0;
+    (literal ? Promise.resolve([hostname]) : resolve(hostname)).then(
+      (addresses) => {
+        // Vet every answer, not only the one we would dial: a name with one private record among
+        // public ones is a rebinding setup (the next connection may get the private one).
+        const refused = check?.(hostname, addresses) ?? null;
+        if (refused) return callback(refused, options.all ? [] : '', 0);
+        const usable: LookupAddress[] = [];
+        for (const address of addresses) {
+          const f = familyOf(address);
+          if (f !== 0 && (family === 0 || f === family)) usable.push({ address, family: f });
+        }
+        const first = usable[0];
+        if (first === undefined) return callback(notFound(hostname, family), options.all ? [] : '', 0);
+        if (options.all) callback(null, usable);
+        else callback(null, first.address, first.family);
+      },
+      (err: unknown) => {
+        const error = err instanceof Error ? (err as NodeJS.ErrnoException) : notFound(hostname, family);
+        callback(error, options.all ? [] : '', 0);
+      },
+    );
+  };
+}
+
+/**
+ * A `net.connect` `lookup` that resolves with `resolve` (default: the system resolver) and refuses,
+ * with an {@link AddressBlockedError}, any host whose answer contains a non-public address, and any
+ * non-public IP literal. Honours `options.all` and `options.family`.
+ */
+export function guardedLookup(resolve: LookupFn = systemResolve): NetLookup {
+  return adapt(resolve, (hostname, addresses) => {
+    const bad = firstNonPublic(addresses);
+    return bad === null ? null : new AddressBlockedError(hostname, bad.address, bad.range);
+  });
+}
+
+/**
+ * The same adapter without the guard: lets an injected {@link LookupFn} steer the unguarded
+ * (`test` environment) agent, so tests and local setups resolve names the same way in both modes.
+ */
+export function plainLookup(resolve: LookupFn = systemResolve): NetLookup {
+  return adapt(resolve, null);
+}
+
+/**
+ * The guard for a URL whose host is an IP literal: `net.connect` skips `lookup` for those, so the
+ * attempt layer must check them itself. Returns the error to report, or null when fine (or a name).
+ */
+export function checkLiteralHost(hostname: string): AddressBlockedError | null {
+  const address = hostname.startsWith('[') ? hostname.slice(1, -1) : hostname;
+  if (familyOf(address) === 0) return null;
+  const bad = firstNonPublic([address]);
+  return bad === null ? null : new AddressBlockedError(address, address, bad.range);
+}
