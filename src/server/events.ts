@@ -2,7 +2,10 @@
  * What the running emulator reports, as a discriminated union. `svc dev` renders these as lines
  * or NDJSON; tests assert on them. The emulator itself never prints.
  */
+import type { DeliveryEvent } from '../webhooks/delivery-events.js';
+
 export type EmulatorEvent =
+  | DeliveryEvent
   | { type: 'request'; requestId: string; method: string; path: string; status: number; durationMs: number }
   | { type: 'warning'; message: string; requestId?: string }
   | { type: 'error'; message: string; requestId?: string; stack?: string };

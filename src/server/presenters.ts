@@ -1,5 +1,7 @@
+import type { AttemptRow, DeliveryRow } from '../store/repos/deliveries.js';
 import type { InvoiceRow } from '../store/repos/invoices.js';
 import type { MerchantRow } from '../store/repos/merchants.js';
+import type { PaymentRow } from '../store/repos/payments.js';
 import type { WebhookConfigRow } from '../store/repos/webhook-configs.js';
 
 /** Rows become API shapes here, and only here: field names and formats of the interface document. */
@@ -51,5 +53,59 @@ export function presentWebhookConfig(row: WebhookConfigRow) {
     secretConfigured: row.secret.length > 0,
     createdAt: iso(row.created_at),
     updatedAt: iso(row.updated_at),
+  };
+}
+
+export function presentPayment(row: PaymentRow) {
+  return {
+    id: row.id,
+    invoiceId: row.invoice_id,
+    networkId: row.network_id,
+    token: row.token,
+    amount: row.amount,
+    txHash: row.tx_hash,
+    confirmed: row.confirmed === 1,
+    createdAt: iso(row.created_at),
+    confirmedAt: row.confirmed_at === null ? null : iso(row.confirmed_at),
+  };
+}
+
+const isoOrNull = (ms: number | null) => (ms === null ? null : iso(ms));
+
+/** CONTRACT §5's delivery record. */
+export function presentDelivery(row: DeliveryRow) {
+  return {
+    id: row.id,
+    eventId: row.event_id,
+    eventType: row.event_type,
+    invoiceId: row.invoice_id,
+    merchantId: row.merchant_id,
+    environment: row.environment,
+    url: row.url,
+    status: row.status,
+    attemptCount: row.attempt_count,
+    lastAttemptAt: isoOrNull(row.last_attempt_at),
+    nextAttemptAt: isoOrNull(row.next_attempt_at),
+    lastResponseStatus: row.last_response_status,
+    lastError: row.last_error,
+    createdAt: iso(row.created_at),
+    updatedAt: iso(row.updated_at),
+  };
+}
+
+/** The single view adds the exact payload and every attempt. */
+export function presentDeliveryDetail(row: DeliveryRow, payload: string, attempts: AttemptRow[]) {
+  return {
+    ...presentDelivery(row),
+    payload,
+    attempts: attempts.map((a) => ({
+      number: a.number,
+      trigger: a.trigger,
+      startedAt: iso(a.started_at),
+      durationMs: a.duration_ms,
+      responseStatus: a.response_status,
+      responseBody: a.response_body,
+      error: a.error,
+    })),
   };
 }

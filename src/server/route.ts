@@ -2,7 +2,9 @@ import type { z } from 'zod';
 import type { Clock } from '../clock/clock.js';
 import type { EmulatorConfig } from '../config/defaults.js';
 import type { Environment } from '../domain/environment.js';
+import type { DeliveryRow } from '../store/repos/deliveries.js';
 import type { Store } from '../store/store.js';
+import type { ExtraTargets } from '../webhooks/outbox.js';
 import type { DefaultKeys } from './bootstrap.js';
 import type { EmulatorEvent } from './events.js';
 
@@ -35,6 +37,12 @@ export interface Runtime {
   advanceClock(ms: number): Promise<AdvanceReport>;
   /** The default partner's keys (CONTRACT §7 `GET keys`). */
   defaultKeys(): DefaultKeys;
+  /** Something falls due at `at` (an expiry, a delivery): make sure the scheduler wakes by then. */
+  schedule(at: number): void;
+  /** One manual attempt of a delivery, awaited (CONTRACT §5 resend). */
+  resend(delivery: DeliveryRow): Promise<DeliveryRow>;
+  /** Delivery targets beyond the partner's webhook (listeners), consulted by the outbox. */
+  extraTargets?: ExtraTargets;
 }
 
 export interface AdvanceReport {

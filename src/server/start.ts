@@ -2,7 +2,12 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { systemClock, type Clock } from '../clock/clock.js';
 import { defaultConfig, type EmulatorConfig } from '../config/defaults.js';
+import { releaseInFlight } from '../store/repos/deliveries.js';
 import { getMeta, setMeta } from '../store/repos/meta.js';
+import { createAttempter, type LookupFn } from '../webhooks/attempt.js';
+import { Dispatcher } from '../webhooks/dispatcher.js';
+import { expireDue } from './actions/lifecycle.js';
+import { Scheduler } from './scheduler.js';
 import { openStore, type Store } from '../store/store.js';
 import { VERSION } from '../version.js';
 import { createApp } from './app.js';
@@ -28,6 +33,11 @@ export interface StartEmulatorOptions {
   onEvent?: EmulatorListener;
   /** Base URL to put in checkoutUrl/bindUrl when the emulator is reached through a proxy. */
   publicUrl?: string;
+  /**
+   * How webhook hosts are resolved (default: the system resolver). Tests inject one to play a DNS
+   * answer that points a live webhook's name at a private address.
+   */
+  lookup?: LookupFn;
 }
 
 export interface Emulator {
@@ -63,6 +73,8 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
   if (options.onEvent) hub.on(options.onEvent);
   let baseUrl = options.publicUrl ?? '';
 
+  const attempter = createAttempter({ maxConnectionsPerOrigin: 64, ...(options.lookup ? { lookup: options.lookup } : {}) });
+  const dispatcher = new Dispatcher({ store, clock, config, attempter, version: VERSION, emit: (event) => hub.emit(event) });
   const deps: AppDeps = {
     store,
     clock,
@@ -72,18 +84,22 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
     version: VERSION,
     runtime: {
       reset: async () => {
+        await dispatcher.idle();
         clearData(store);
         keys = ensureDefaults(store, config, clock.now());
       },
       advanceClock: async (ms) => {
         const from = clock.now();
-        clock.set(from + ms);
+        const report = await scheduler.advance(ms);
         if (persistClock) setMeta(store, CLOCK_OFFSET, clock.offset());
-        return { from, to: clock.now(), expired: 0, attempts: 0 };
+        return { from, to: clock.now(), ...report };
       },
       defaultKeys: () => keys,
+      schedule: (at) => scheduler.schedule(at),
+      resend: (delivery) => dispatcher.resend(delivery),
     },
   };
+  const scheduler = new Scheduler({ store, clock, dispatcher, expireDue: (now) => expireDue(deps, now) });
 
   const routes: RouteDef[] = [...apiRoutes()];
   routes.push(openApiRoute(() => routes));
@@ -96,6 +112,10 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
   await listen(server, options.port ?? 0, options.host ?? '127.0.0.1');
   const { port, address } = server.address() as AddressInfo;
   if (!options.publicUrl) baseUrl = `http://${hostForUrl(options.host ?? address)}:${port}`;
+  // Attempts cut short by a crash are due again; expiries and retries that fell due while the
+  // emulator was stopped run now.
+  releaseInFlight(store);
+  scheduler.start();
 
   let stopped: Promise<void> | undefined;
   return {
@@ -109,7 +129,14 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
     on: (listener) => hub.on(listener),
     reset: () => deps.runtime.reset(),
     advanceClock: (seconds) => deps.runtime.advanceClock(Math.round(seconds * 1000)),
-    stop: () => (stopped ??= close(server, store)),
+    stop: () =>
+      (stopped ??= (async () => {
+        scheduler.stop();
+        await close(server);
+        await dispatcher.close();
+        await attempter.close();
+        store.close();
+      })()),
   };
 }
 
@@ -139,12 +166,11 @@ function hostForUrl(host: string): string {
   return host.includes(':') ? `[${host}]` : host;
 }
 
-async function close(server: Server, store: Store): Promise<void> {
-  await new Promise<void>((resolve) => {
+function close(server: Server): Promise<void> {
+  return new Promise<void>((resolve) => {
     server.close(() => resolve());
     server.closeIdleConnections();
     // Requests still running after 2 s are cut: a stop must not hang on a slow client.
     setTimeout(() => server.closeAllConnections(), 2000).unref();
   });
-  store.close();
 }

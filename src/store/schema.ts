@@ -13,6 +13,10 @@ export interface Database {
   invoices: InvoicesTable;
   webhook_configs: WebhookConfigsTable;
   idempotency_keys: IdempotencyKeysTable;
+  payments: PaymentsTable;
+  events: EventsTable;
+  deliveries: DeliveriesTable;
+  delivery_attempts: DeliveryAttemptsTable;
 }
 
 export interface MetaTable {
@@ -78,6 +82,8 @@ export interface InvoicesTable {
   updated_at: number;
   /** The sequence number of the invoice's latest event. */
   last_sequence: number;
+  /** Payments seen but not yet confirmed: while any is, the invoice does not expire. */
+  pending_payments: Generated<number>;
 }
 
 export interface WebhookConfigsTable {
@@ -103,4 +109,73 @@ export interface IdempotencyKeysTable {
   response: string;
   created_at: number;
   expires_at: number;
+}
+
+export interface PaymentsTable {
+  seq: Generated<number>;
+  id: string;
+  invoice_id: string;
+  network_id: number;
+  token: string;
+  amount: string;
+  tx_hash: string;
+  confirmed: number;
+  created_at: number;
+  confirmed_at: number | null;
+}
+
+/** The outbox: an event is written in the same transaction as the change that causes it. */
+export interface EventsTable {
+  seq: Generated<number>;
+  /** `<invoiceId>-<sequence>`. */
+  id: string;
+  invoice_id: string;
+  sequence: number;
+  type: string;
+  environment: Environment;
+  partner_id: string;
+  merchant_id: string;
+  /** The envelope exactly as it is signed and sent. */
+  payload: string;
+  created_at: number;
+}
+
+export type DeliveryStatus = 'pending' | 'retrying' | 'succeeded' | 'failed';
+export type DeliveryTarget = 'webhook' | 'listener';
+
+export interface DeliveriesTable {
+  seq: Generated<number>;
+  id: string;
+  event_id: string;
+  event_type: string;
+  invoice_id: string;
+  merchant_id: string;
+  partner_id: string;
+  environment: Environment;
+  target: DeliveryTarget;
+  url: string;
+  status: DeliveryStatus;
+  attempt_count: number;
+  scheduled_attempts: number;
+  /** 1 while an attempt is running; cleared at start, so a crash mid-attempt retries it. */
+  in_flight: number;
+  last_attempt_at: number | null;
+  next_attempt_at: number | null;
+  last_response_status: number | null;
+  last_error: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface DeliveryAttemptsTable {
+  id: Generated<number>;
+  delivery_id: string;
+  number: number;
+  trigger: 'scheduled' | 'manual';
+  url: string;
+  started_at: number;
+  duration_ms: number;
+  response_status: number | null;
+  response_body: string | null;
+  error: string | null;
 }

@@ -35,3 +35,39 @@ export interface WebhookEvent {
     sequence: number;
   };
 }
+
+export interface EnvelopeInput {
+  invoiceId: string;
+  sequence: number;
+  type: InvoiceEventType;
+  createdAt: string;
+  environment: Environment;
+  partnerId: string;
+  merchantId: string;
+  externalTenantId: string;
+  status: InvoiceStatus;
+  amount: string;
+  amountReceived: string;
+  token: string | null;
+}
+
+/** The envelope in the interface document's field order; the id is `<invoiceId>-<sequence>`. */
+export function buildEnvelope(e: EnvelopeInput): WebhookEvent {
+  return {
+    id: `${e.invoiceId}-${e.sequence}`,
+    type: e.type,
+    createdAt: e.createdAt,
+    environment: e.environment,
+    partnerId: e.partnerId,
+    data: {
+      invoiceId: e.invoiceId,
+      merchantId: e.merchantId,
+      externalTenantId: e.externalTenantId,
+      status: e.status,
+      amount: e.amount,
+      amountReceived: e.amountReceived,
+      token: e.token,
+      sequence: e.sequence,
+    },
+  };
+}

@@ -4,6 +4,7 @@ import { zeroLike } from '../../domain/money.js';
 import { findInvoice, insertInvoice, type InvoiceRow } from '../../store/repos/invoices.js';
 import type { MerchantRow } from '../../store/repos/merchants.js';
 import type { AppDeps } from '../route.js';
+import { applyTransition, stateOf } from './lifecycle.js';
 import { chooseRoute, merchantChains } from './routes.js';
 
 export interface NewInvoiceInput {
@@ -21,8 +22,7 @@ export function createInvoice(deps: AppDeps, merchant: MerchantRow, input: NewIn
   const route = chooseRoute(merchantChains(deps.config, merchant), input.networkId, input.token);
   const now = deps.clock.now();
   const id = randomUUID();
-  const row: InvoiceRow = {
-    seq: 0,
+  insertInvoice(deps.store, {
     id,
     merchant_id: merchant.id,
     partner_id: merchant.partner_id,
@@ -38,8 +38,9 @@ export function createInvoice(deps: AppDeps, merchant: MerchantRow, input: NewIn
     created_at: now,
     updated_at: now,
     last_sequence: 0,
-  };
-  const { seq: _seq, ...insertable } = row;
-  insertInvoice(deps.store, insertable);
-  return findInvoice(deps.store, id)!;
+  });
+  deps.runtime.schedule(now + deps.config.invoiceLifetimeSeconds * 1000);
+  // The first event, sequence 1, in the same transaction as the invoice (CONTRACT §4).
+  const created = findInvoice(deps.store, id)!;
+  return applyTransition(deps, created, { state: stateOf(created), events: [{ type: 'invoice.created', token: null, status: 'CREATED', amountReceived: created.amount_received }] }, now).invoice;
 }

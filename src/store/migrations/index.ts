@@ -1,5 +1,6 @@
 import type { Migration, MigrationProvider } from 'kysely';
 import * as m0001 from './0001-initial.js';
+import * as m0002 from './0002-lifecycle.js';
 
 /**
  * Registered statically rather than read from a folder: the build output and bundlers then
@@ -7,6 +8,7 @@ import * as m0001 from './0001-initial.js';
  */
 export const migrations: Record<string, Migration> = {
   '0001-initial': m0001,
+  '0002-lifecycle': m0002,
 };
 
 export const staticMigrationProvider: MigrationProvider = {

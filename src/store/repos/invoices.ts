@@ -1,11 +1,12 @@
 import type { Environment } from '../../domain/environment.js';
 import { dynamic, param, prepared, qb } from '../query.js';
+import type { Insertable, Selectable } from 'kysely';
 import type { InvoicesTable } from '../schema.js';
 import type { Store } from '../store.js';
 import type { ListPage } from './merchants.js';
 
-export type InvoiceRow = Omit<InvoicesTable, 'seq'> & { seq: number };
-export type NewInvoice = Omit<InvoicesTable, 'seq'>;
+export type InvoiceRow = Selectable<InvoicesTable>;
+export type NewInvoice = Omit<Insertable<InvoicesTable>, 'seq' | 'pending_payments'>;
 
 const insert = prepared(() =>
   qb.insertInto('invoices').values({
@@ -52,4 +53,60 @@ export function listInvoices(store: Store, filter: InvoiceFilter, page: ListPage
   if (filter.status) q = q.where('status', '=', filter.status);
   if (page.beforeSeq !== undefined) q = q.where('seq', '<', page.beforeSeq);
   return dynamic(store, q.orderBy('seq', 'desc').limit(page.limit + 1)) as InvoiceRow[];
+}
+
+const saveState = prepared(() =>
+  qb
+    .updateTable('invoices')
+    .set({
+      status: param('status'),
+      amount_received: param('amount_received'),
+      pending_payments: param('pending_payments'),
+      expires_at: param('expires_at'),
+      last_sequence: param('last_sequence'),
+      updated_at: param('updated_at'),
+    })
+    .where('id', '=', param('id')),
+);
+
+export interface InvoiceStateUpdate {
+  id: string;
+  status: string;
+  amount_received: string;
+  pending_payments: number;
+  expires_at: number;
+  last_sequence: number;
+  updated_at: number;
+}
+
+export function saveInvoiceState(store: Store, update: InvoiceStateUpdate): void {
+  saveState.run(store, { ...update });
+}
+
+const dueForExpiry = prepared(() =>
+  qb
+    .selectFrom('invoices')
+    .selectAll()
+    .where('status', 'in', ['CREATED', 'PARTIALLY_PAID'])
+    .where('pending_payments', '=', 0)
+    .where('expires_at', '<=', param('now'))
+    .orderBy('expires_at')
+    .limit(param('limit')),
+);
+const nextExpiry = prepared(() =>
+  qb
+    .selectFrom('invoices')
+    .select((eb) => eb.fn.min('expires_at').as('at'))
+    .where('status', 'in', ['CREATED', 'PARTIALLY_PAID'])
+    .where('pending_payments', '=', 0),
+);
+
+/** Open invoices whose expiresAt has passed, oldest first (uses the partial expiry index). */
+export function invoicesDueForExpiry(store: Store, now: number, limit: number): InvoiceRow[] {
+  return dueForExpiry.all(store, { now, limit }) as InvoiceRow[];
+}
+
+/** When the next open invoice expires, or null. */
+export function nextExpiryAt(store: Store): number | null {
+  return (nextExpiry.get(store)?.at as number | null | undefined) ?? null;
 }

@@ -1,10 +1,11 @@
 import type { Environment } from '../../domain/environment.js';
 import { dynamic, param, prepared, qb } from '../query.js';
+import type { Insertable, Selectable } from 'kysely';
 import type { MerchantsTable } from '../schema.js';
 import type { Store } from '../store.js';
 
-export type MerchantRow = Omit<MerchantsTable, 'seq'> & { seq: number };
-export type NewMerchant = Omit<MerchantsTable, 'seq'>;
+export type MerchantRow = Selectable<MerchantsTable>;
+export type NewMerchant = Omit<Insertable<MerchantsTable>, 'seq'>;
 
 const insert = prepared(() =>
   qb.insertInto('merchants').values({

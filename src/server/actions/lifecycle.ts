@@ -1,0 +1,178 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { base58 } from '@scure/base';
+import {
+  confirmPayment as confirmTransition,
+  detectPayment,
+  expireNow,
+  isExpiryDue,
+  catchUpExpiry,
+  type InvoiceState,
+  type Transition,
+} from '../../domain/invoice-state.js';
+import { addAmounts, compareAmounts, remainingAmount } from '../../domain/money.js';
+import type { DepositAddress } from '../../domain/addresses.js';
+import type { InvoiceStatus } from '../../webhooks/envelope.js';
+import { recordEvents, type RecordedEvent } from '../../webhooks/outbox.js';
+import { findInvoice, invoicesDueForExpiry, saveInvoiceState, type InvoiceRow } from '../../store/repos/invoices.js';
+import {
+  findPayment,
+  insertPayment,
+  lastConfirmedTokenOf,
+  markConfirmed,
+  pendingAmountsOf,
+  type PaymentRow,
+} from '../../store/repos/payments.js';
+import { ApiError } from '../api-error.js';
+import type { AppDeps } from '../route.js';
+
+export function stateOf(row: InvoiceRow): InvoiceState {
+  return {
+    status: row.status as InvoiceStatus,
+    amount: row.amount,
+    amountReceived: row.amount_received,
+    pending: row.pending_payments,
+    expiresAt: row.expires_at,
+  };
+}
+
+/** Saves a transition and its events in the caller's transaction; wakes the dispatcher. */
+export function applyTransition(deps: AppDeps, row: InvoiceRow, t: Transition, now: number): { invoice: InvoiceRow; events: RecordedEvent[] } {
+  const { lastSequence, recorded } = recordEvents(deps.store, row, t.events, now, deps.runtime.extraTargets);
+  saveInvoiceState(deps.store, {
+    id: row.id,
+    status: t.state.status,
+    amount_received: t.state.amountReceived,
+    pending_payments: t.state.pending,
+    expires_at: t.state.expiresAt,
+    last_sequence: lastSequence,
+    updated_at: t.events.length || t.state.expiresAt !== row.expires_at ? now : row.updated_at,
+  });
+  if (recorded.some((e) => e.deliveries > 0)) deps.runtime.schedule(now);
+  return { invoice: findInvoice(deps.store, row.id)!, events: recorded };
+}
+
+export interface PaymentInput {
+  amount?: string | undefined;
+  token?: string | undefined;
+  networkId?: number | undefined;
+  confirmed?: boolean | undefined;
+  txHash?: string | undefined;
+}
+
+/**
+ * A simulated payment (CONTRACT §6): by default the remaining amount on the invoice's first allowed
+ * route, confirmed. A confirmed payment emits no `invoice.payment_detected`.
+ */
+export function addPayment(deps: AppDeps, invoice: InvoiceRow, input: PaymentInput): { payment: PaymentRow; invoice: InvoiceRow } {
+  return deps.store.tx(() => {
+    const row = findInvoice(deps.store, invoice.id)!;
+    const now = deps.clock.now();
+    const route = chooseRoute(row, input.networkId, input.token);
+    const amount = input.amount ?? defaultAmount(deps, row);
+    const confirmed = input.confirmed ?? true;
+    const id = randomUUID();
+    insertPayment(deps.store, {
+      id,
+      invoice_id: row.id,
+      network_id: route.networkId,
+      token: route.token,
+      amount,
+      tx_hash: input.txHash ?? fakeTxHash(route.family),
+      confirmed: confirmed ? 1 : 0,
+      created_at: now,
+      confirmed_at: confirmed ? now : null,
+    });
+    const last = lastConfirmedTokenOf(deps.store, row.id);
+    const t = confirmed
+      ? confirmTransition(stateOf(row), now, { amount, token: route.token, wasPending: false }, last)
+      : detectPayment(stateOf(row), now, route.token, last);
+    const { invoice: updated } = applyTransition(deps, row, t, now);
+    return { payment: findPayment(deps.store, id)!, invoice: updated };
+  });
+}
+
+/** Confirms a payment seen earlier; 409 when it already is confirmed. */
+export function confirmPendingPayment(deps: AppDeps, invoice: InvoiceRow, paymentId: string): { payment: PaymentRow; invoice: InvoiceRow } {
+  return deps.store.tx(() => {
+    const payment = findPayment(deps.store, paymentId);
+    if (!payment || payment.invoice_id !== invoice.id) {
+      throw new ApiError(404, 'payment_not_found', `No payment ${paymentId} on invoice ${invoice.id}.`);
+    }
+    const now = deps.clock.now();
+    if (!markConfirmed(deps.store, paymentId, now)) {
+      throw new ApiError(409, 'payment_already_confirmed', `Payment ${paymentId} is already confirmed.`);
+    }
+    const row = findInvoice(deps.store, invoice.id)!;
+    const last = lastConfirmedTokenOf(deps.store, row.id);
+    const t = confirmTransition(stateOf(row), now, { amount: payment.amount, token: payment.token, wasPending: true }, last);
+    const { invoice: updated } = applyTransition(deps, row, t, now);
+    return { payment: findPayment(deps.store, paymentId)!, invoice: updated };
+  });
+}
+
+/** The "expire now" test helper: 409 invoice_not_expirable when PAID or EXPIRED. */
+export function expireInvoiceNow(deps: AppDeps, invoice: InvoiceRow): InvoiceRow {
+  return deps.store.tx(() => {
+    const row = findInvoice(deps.store, invoice.id)!;
+    const now = deps.clock.now();
+    const last = lastConfirmedTokenOf(deps.store, row.id);
+    const result = expireNow(stateOf(row), now, last);
+    if ('refused' in result) {
+      throw new ApiError(409, 'invoice_not_expirable', `Invoice ${row.id} is ${row.status} and cannot expire.`);
+    }
+    return applyTransition(deps, row, result, now).invoice;
+  });
+}
+
+/** Expires every open invoice whose expiresAt has passed, in batches; returns how many. */
+export function expireDue(deps: AppDeps, now: number): number {
+  let total = 0;
+  for (;;) {
+    const batch = deps.store.tx(() => {
+      const due = invoicesDueForExpiry(deps.store, now, 200);
+      for (const row of due) {
+        if (!isExpiryDue(stateOf(row), now)) continue;
+        applyTransition(deps, row, catchUpExpiry(stateOf(row), now, lastConfirmedTokenOf(deps.store, row.id)), now);
+      }
+      return due.length;
+    });
+    total += batch;
+    if (batch < 200) return total;
+  }
+}
+
+interface Route {
+  networkId: number;
+  token: string;
+  family: DepositAddress['family'];
+}
+
+/** A payment's route must be one the invoice offers (its lock, the merchant's chains). */
+function chooseRoute(row: InvoiceRow, networkId?: number, token?: string): Route {
+  const addresses = JSON.parse(row.addresses) as DepositAddress[];
+  const candidates = addresses.filter(
+    (a) => (networkId === undefined || a.networkId === networkId) && (token === undefined || a.tokens.some((t) => t.symbol === token)),
+  );
+  const chosen = candidates[0];
+  if (!chosen) {
+    const offered = addresses.map((a) => `${a.networkId} (${a.tokens.map((t) => t.symbol).join('/')})`).join(', ');
+    throw new ApiError(400, 'route_not_available', `This invoice accepts payments on: ${offered}.`, networkId !== undefined && !addresses.some((a) => a.networkId === networkId) ? 'networkId' : 'token');
+  }
+  return { networkId: chosen.networkId, token: token ?? chosen.tokens[0]!.symbol, family: chosen.family };
+}
+
+/** What is left to pay once confirmed and still-confirming payments are counted. */
+function defaultAmount(deps: AppDeps, row: InvoiceRow): string {
+  const pending = pendingAmountsOf(deps.store, row.id).reduce((sum, a) => addAmounts(sum, a), '0');
+  const left = remainingAmount(row.amount, addAmounts(row.amount_received, pending));
+  if (compareAmounts(left, '0') <= 0) {
+    throw new ApiError(400, 'validation_failed', `Invoice ${row.id} has nothing left to pay; pass an amount to pay more.`, 'amount');
+  }
+  return left;
+}
+
+function fakeTxHash(family: DepositAddress['family']): string {
+  if (family === 'solana') return base58.encode(randomBytes(64));
+  const hex = randomBytes(32).toString('hex');
+  return family === 'evm' ? `0x${hex}` : hex;
+}

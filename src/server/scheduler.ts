@@ -1,0 +1,125 @@
+import type { Clock } from '../clock/clock.js';
+import { nextExpiryAt } from '../store/repos/invoices.js';
+import type { Dispatcher } from '../webhooks/dispatcher.js';
+import type { Store } from '../store/store.js';
+
+/** The longest a timer sleeps before it looks again (the clock may have been advanced meanwhile). */
+const MAX_SLEEP_MS = 30_000;
+/** Safety bound on the steps of one advance (each step is one instant at which something falls due). */
+const MAX_STEPS = 100_000;
+
+export interface SchedulerDeps {
+  store: Store;
+  clock: Clock;
+  dispatcher: Dispatcher;
+  /** Expires every invoice due at `now`; returns how many. */
+  expireDue(now: number): number;
+}
+
+/**
+ * Runs what falls due on the emulator clock with no request needed: invoice expiries and delivery
+ * attempts. While the emulator runs, one timer sleeps until the next due instant; on start it catches
+ * up on whatever fell due while it was stopped; `advance` walks the clock through every due instant
+ * in order, so retries happen at their scheduled times even when a day is skipped in one call.
+ */
+export class Scheduler {
+  private timer: NodeJS.Timeout | undefined;
+  private armedAt = Infinity;
+  private stopped = false;
+  private expiredTotal = 0;
+
+  constructor(private readonly deps: SchedulerDeps) {}
+
+  start(): void {
+    this.runSoon();
+  }
+
+  /** Something falls due at `at`: wake by then. */
+  schedule(at: number): void {
+    if (this.stopped) return;
+    if (at <= this.deps.clock.now()) {
+      this.deps.dispatcher.kick();
+      if (at < this.armedAt) this.arm(at);
+      return;
+    }
+    if (at < this.armedAt) this.arm(at);
+  }
+
+  /**
+   * Moves the clock forward by `ms`, stopping at each instant something falls due on the way and
+   * running it (attempts included, awaited) before moving on. Resolves when the clock reached the
+   * target and everything due by then has run.
+   */
+  async advance(ms: number): Promise<{ expired: number; attempts: number }> {
+    const { clock, dispatcher } = this.deps;
+    const target = clock.now() + ms;
+    const before = this.expiredTotal;
+    let attempts = 0;
+    await this.settle();
+    for (let step = 0; step < MAX_STEPS; step++) {
+      const next = this.nextDueAt();
+      if (next === null || next > target) break;
+      if (next > clock.now()) clock.set(next);
+      attempts += await this.runDueNow();
+    }
+    clock.set(target);
+    attempts += await this.runDueNow();
+    this.arm(this.nextDueAt() ?? Infinity);
+    return { expired: this.expiredTotal - before, attempts };
+  }
+
+  stop(): void {
+    this.stopped = true;
+    clearTimeout(this.timer);
+  }
+
+  private nextDueAt(): number | null {
+    const expiry = nextExpiryAt(this.deps.store);
+    const delivery = this.deps.dispatcher.nextDueAt();
+    if (expiry === null) return delivery;
+    if (delivery === null) return expiry;
+    return Math.min(expiry, delivery);
+  }
+
+  /** Everything due at the current instant, including the attempts it starts, finished. */
+  private async runDueNow(): Promise<number> {
+    await this.settle();
+    this.expiredTotal += this.deps.expireDue(this.deps.clock.now());
+    let started = 0;
+    // Attempts that fail may come due again at once (a zero wait); loop until nothing is due now.
+    for (let n = this.deps.dispatcher.pump(); n > 0; n = this.deps.dispatcher.pump()) {
+      started += n;
+      await this.deps.dispatcher.idle();
+    }
+    return started;
+  }
+
+  private async settle(): Promise<void> {
+    await this.deps.dispatcher.idle();
+  }
+
+  private runSoon(): void {
+    this.arm(this.deps.clock.now());
+  }
+
+  private arm(at: number): void {
+    if (this.stopped) return;
+    clearTimeout(this.timer);
+    this.armedAt = at;
+    if (at === Infinity) return;
+    const delay = Math.max(0, Math.min(at - this.deps.clock.now(), MAX_SLEEP_MS));
+    this.timer = setTimeout(() => this.tick(), delay);
+    // A sleeping emulator must not keep a test process alive.
+    this.timer.unref();
+  }
+
+  /** Synchronous: expiries and claims are database work; the attempts it starts run on their own. */
+  private tick(): void {
+    this.armedAt = Infinity;
+    this.expiredTotal += this.deps.expireDue(this.deps.clock.now());
+    this.deps.dispatcher.pump();
+    const next = this.nextDueAt();
+    // Due now but not started (every slot busy): the dispatcher kicks itself as slots free up.
+    this.arm(next === null ? Infinity : Math.max(next, this.deps.clock.now() + 1));
+  }
+}

@@ -1,0 +1,154 @@
+import type { Insertable, Selectable } from 'kysely';
+import type { Environment } from '../../domain/environment.js';
+import { dynamic, param, prepared, qb } from '../query.js';
+import type { DeliveriesTable, DeliveryAttemptsTable } from '../schema.js';
+import type { Store } from '../store.js';
+import type { ListPage } from './merchants.js';
+
+export type DeliveryRow = Selectable<DeliveriesTable>;
+export type AttemptRow = Selectable<DeliveryAttemptsTable>;
+export type NewDelivery = Omit<Insertable<DeliveriesTable>, 'seq'>;
+
+const insert = prepared(() =>
+  qb.insertInto('deliveries').values({
+    id: param('id'),
+    event_id: param('event_id'),
+    event_type: param('event_type'),
+    invoice_id: param('invoice_id'),
+    merchant_id: param('merchant_id'),
+    partner_id: param('partner_id'),
+    environment: param('environment'),
+    target: param('target'),
+    url: param('url'),
+    status: param('status'),
+    attempt_count: param('attempt_count'),
+    scheduled_attempts: param('scheduled_attempts'),
+    in_flight: param('in_flight'),
+    last_attempt_at: param('last_attempt_at'),
+    next_attempt_at: param('next_attempt_at'),
+    last_response_status: param('last_response_status'),
+    last_error: param('last_error'),
+    created_at: param('created_at'),
+    updated_at: param('updated_at'),
+  }),
+);
+const byId = prepared(() => qb.selectFrom('deliveries').selectAll().where('id', '=', param('id')));
+const attemptsOf = prepared(() =>
+  qb.selectFrom('delivery_attempts').selectAll().where('delivery_id', '=', param('id')).orderBy('number'),
+);
+const nextDue = prepared(() =>
+  qb
+    .selectFrom('deliveries')
+    .select((eb) => eb.fn.min('next_attempt_at').as('at'))
+    .where('status', 'in', ['pending', 'retrying'])
+    .where('in_flight', '=', 0),
+);
+const clearInFlight = prepared(() => qb.updateTable('deliveries').set({ in_flight: 0 }).where('in_flight', '=', 1));
+const insertAttempt = prepared(() =>
+  qb.insertInto('delivery_attempts').values({
+    delivery_id: param('delivery_id'),
+    number: param('number'),
+    trigger: param('trigger'),
+    url: param('url'),
+    started_at: param('started_at'),
+    duration_ms: param('duration_ms'),
+    response_status: param('response_status'),
+    response_body: param('response_body'),
+    error: param('error'),
+  }),
+);
+const saveOutcome = prepared(() =>
+  qb
+    .updateTable('deliveries')
+    .set({
+      url: param('url'),
+      status: param('status'),
+      attempt_count: param('attempt_count'),
+      scheduled_attempts: param('scheduled_attempts'),
+      in_flight: param('in_flight'),
+      last_attempt_at: param('last_attempt_at'),
+      next_attempt_at: param('next_attempt_at'),
+      last_response_status: param('last_response_status'),
+      last_error: param('last_error'),
+      updated_at: param('updated_at'),
+    })
+    .where('id', '=', param('id')),
+);
+
+export function insertDelivery(store: Store, row: NewDelivery): void {
+  insert.run(store, { ...row });
+}
+
+export function findDelivery(store: Store, id: string): DeliveryRow | undefined {
+  return byId.get(store, { id }) as DeliveryRow | undefined;
+}
+
+export function attemptsOfDelivery(store: Store, id: string): AttemptRow[] {
+  return attemptsOf.all(store, { id }) as AttemptRow[];
+}
+
+/** When the next delivery falls due, or null. */
+export function nextDeliveryDueAt(store: Store): number | null {
+  return (nextDue.get(store)?.at as number | null | undefined) ?? null;
+}
+
+/** At start: attempts that were running when the process died are due again. */
+export function releaseInFlight(store: Store): number {
+  return clearInFlight.run(store).changes;
+}
+
+/**
+ * Claims up to `limit` due deliveries (marking them in flight) in one statement, skipping URLs that
+ * already have as many attempts running as one receiver may have: a dead receiver's backlog must
+ * not hold the queue for everyone else.
+ */
+export function claimDue(store: Store, now: number, limit: number, saturatedUrls: string[]): DeliveryRow[] {
+  let due = qb
+    .selectFrom('deliveries')
+    .select('id')
+    .where('status', 'in', ['pending', 'retrying'])
+    .where('in_flight', '=', 0)
+    .where('next_attempt_at', '<=', now);
+  if (saturatedUrls.length) due = due.where('url', 'not in', saturatedUrls);
+  const query = qb
+    .updateTable('deliveries')
+    .set({ in_flight: 1 })
+    .where('id', 'in', due.orderBy('next_attempt_at').limit(limit))
+    .returningAll();
+  return dynamic(store, query) as DeliveryRow[];
+}
+
+export type AttemptRecord = Omit<Insertable<DeliveryAttemptsTable>, 'id'>;
+export type DeliveryOutcome = Pick<
+  DeliveryRow,
+  'id' | 'url' | 'status' | 'attempt_count' | 'scheduled_attempts' | 'in_flight' | 'last_attempt_at' | 'next_attempt_at' | 'last_response_status' | 'last_error' | 'updated_at'
+>;
+
+/** Writes an attempt and the delivery's new state together. */
+export function recordAttempt(store: Store, attempt: AttemptRecord, outcome: DeliveryOutcome): void {
+  insertAttempt.run(store, { ...attempt });
+  saveOutcome.run(store, { ...outcome });
+}
+
+export interface DeliveryFilter {
+  partnerId: string;
+  environment: Environment;
+  status?: string | undefined;
+  eventType?: string | undefined;
+  invoiceId?: string | undefined;
+  merchantId?: string | undefined;
+}
+
+export function listDeliveries(store: Store, filter: DeliveryFilter, page: ListPage): DeliveryRow[] {
+  let q = qb
+    .selectFrom('deliveries')
+    .selectAll()
+    .where('partner_id', '=', filter.partnerId)
+    .where('environment', '=', filter.environment);
+  if (filter.status) q = q.where('status', '=', filter.status as DeliveryRow['status']);
+  if (filter.eventType) q = q.where('event_type', '=', filter.eventType);
+  if (filter.invoiceId) q = q.where('invoice_id', '=', filter.invoiceId);
+  if (filter.merchantId) q = q.where('merchant_id', '=', filter.merchantId);
+  if (page.beforeSeq !== undefined) q = q.where('seq', '<', page.beforeSeq);
+  return dynamic(store, q.orderBy('seq', 'desc').limit(page.limit + 1)) as DeliveryRow[];
+}

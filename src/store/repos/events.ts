@@ -1,0 +1,34 @@
+import type { Insertable, Selectable } from 'kysely';
+import { param, prepared, qb } from '../query.js';
+import type { EventsTable } from '../schema.js';
+import type { Store } from '../store.js';
+
+export type EventRow = Selectable<EventsTable>;
+
+const insert = prepared(() =>
+  qb.insertInto('events').values({
+    id: param('id'),
+    invoice_id: param('invoice_id'),
+    sequence: param('sequence'),
+    type: param('type'),
+    environment: param('environment'),
+    partner_id: param('partner_id'),
+    merchant_id: param('merchant_id'),
+    payload: param('payload'),
+    created_at: param('created_at'),
+  }),
+);
+const byId = prepared(() => qb.selectFrom('events').selectAll().where('id', '=', param('id')));
+const byInvoice = prepared(() => qb.selectFrom('events').selectAll().where('invoice_id', '=', param('invoice_id')).orderBy('sequence'));
+
+export function insertEvent(store: Store, row: Omit<Insertable<EventsTable>, 'seq'>): void {
+  insert.run(store, { ...row });
+}
+
+export function findEvent(store: Store, id: string): EventRow | undefined {
+  return byId.get(store, { id }) as EventRow | undefined;
+}
+
+export function eventsOfInvoice(store: Store, invoiceId: string): EventRow[] {
+  return byInvoice.all(store, { invoice_id: invoiceId }) as EventRow[];
+}

@@ -1,0 +1,270 @@
+import type { Clock } from '../clock/clock.js';
+import { wallClockSeconds } from '../clock/clock.js';
+import type { EmulatorConfig } from '../config/defaults.js';
+import {
+  claimDue,
+  findDelivery,
+  nextDeliveryDueAt,
+  recordAttempt,
+  type DeliveryRow,
+} from '../store/repos/deliveries.js';
+import { findEvent } from '../store/repos/events.js';
+import { findWebhookConfig } from '../store/repos/webhook-configs.js';
+import type { Store } from '../store/store.js';
+import type { Attempter, AttemptResult } from './attempt.js';
+import type { DeliveryEvent } from './delivery-events.js';
+import { signatureHeader } from './signature.js';
+
+/** Attempts running at once, in all; and per receiver URL, so a dead one cannot take every slot. */
+const MAX_IN_FLIGHT = 1024;
+const MAX_IN_FLIGHT_PER_URL = 64;
+
+export interface DispatcherDeps {
+  store: Store;
+  clock: Clock;
+  config: EmulatorConfig;
+  attempter: Attempter;
+  version: string;
+  emit(event: DeliveryEvent): void;
+  /** Sends a listener delivery (`svc webhook listen`); without one, listener deliveries fail and retry. */
+  sendToListener?: (delivery: DeliveryRow, body: string, timeoutMs: number) => Promise<AttemptResult>;
+}
+
+type Trigger = 'scheduled' | 'manual';
+
+interface Completion {
+  deliveryId: string;
+  trigger: Trigger;
+  url: string;
+  startedAt: number;
+  result: AttemptResult;
+}
+
+/**
+ * Reads the outbox and delivers (CONTRACT §5). Due deliveries are claimed in one statement and
+ * attempted concurrently; results are written in batches, one transaction per batch. A crash loses
+ * nothing: a claimed delivery is still due after a restart (`releaseInFlight`), so delivery is at
+ * least once, and receivers deduplicate on the envelope id.
+ */
+export class Dispatcher {
+  private readonly running = new Map<string, Promise<void>>();
+  private readonly perUrl = new Map<string, number>();
+  private completions: Completion[] = [];
+  private flushScheduled = false;
+  private pumpScheduled = false;
+  private closed = false;
+  /** After close: late results are not written (the database may be closed). */
+  private abandoned = false;
+  private idleWaiters: (() => void)[] = [];
+
+  constructor(private readonly deps: DispatcherDeps) {}
+
+  /** Claims and starts what is due now; cheap to call often (coalesced into one pass per tick). */
+  kick(): void {
+    if (this.pumpScheduled || this.closed) return;
+    this.pumpScheduled = true;
+    setImmediate(() => {
+      this.pumpScheduled = false;
+      this.pump();
+    });
+  }
+
+  /** When the next delivery is due, for the scheduler's timer. */
+  nextDueAt(): number | null {
+    return nextDeliveryDueAt(this.deps.store);
+  }
+
+  /** Starts every due attempt there is room for; returns how many started. */
+  pump(): number {
+    if (this.closed) return 0;
+    const room = MAX_IN_FLIGHT - this.running.size;
+    if (room <= 0) return 0;
+    const saturated = [...this.perUrl].filter(([, n]) => n >= MAX_IN_FLIGHT_PER_URL).map(([url]) => url);
+    const claimed = claimDue(this.deps.store, this.deps.clock.now(), room, saturated);
+    for (const delivery of claimed) this.start(delivery, 'scheduled');
+    return claimed.length;
+  }
+
+  /** Resolves once nothing is running and every result is written: `clock/advance` waits on it. */
+  async idle(): Promise<void> {
+    while (this.running.size > 0 || this.completions.length > 0 || this.flushScheduled) {
+      await new Promise<void>((resolve) => this.idleWaiters.push(resolve));
+    }
+  }
+
+  /** A manual attempt (resend): awaited, written, and returned. Does not move the schedule. */
+  async resend(delivery: DeliveryRow): Promise<DeliveryRow> {
+    await this.attemptNow(delivery, 'manual');
+    this.flush();
+    return findDelivery(this.deps.store, delivery.id)!;
+  }
+
+  /**
+   * Stops claiming, gives running attempts `graceMs` to finish and writes their results. Attempts
+   * still running after that are abandoned: their deliveries stay marked in flight in the database
+   * and are attempted again at the next start.
+   */
+  async close(graceMs = 1000): Promise<void> {
+    this.closed = true;
+    const timeout = new Promise((resolve) => setTimeout(resolve, graceMs).unref());
+    await Promise.race([Promise.allSettled(this.running.values()), timeout]);
+    this.flush();
+    this.completions = [];
+    this.abandoned = true;
+  }
+
+  private start(delivery: DeliveryRow, trigger: Trigger): void {
+    const url = this.currentUrl(delivery);
+    this.perUrl.set(url, (this.perUrl.get(url) ?? 0) + 1);
+    const run = this.attemptNow(delivery, trigger).finally(() => {
+      this.running.delete(delivery.id);
+      const left = (this.perUrl.get(url) ?? 1) - 1;
+      if (left > 0) this.perUrl.set(url, left);
+      else this.perUrl.delete(url);
+      // A freed slot may let the next due delivery go.
+      this.kick();
+    });
+    this.running.set(delivery.id, run);
+  }
+
+  private currentUrl(delivery: DeliveryRow): string {
+    if (delivery.target !== 'webhook') return delivery.url;
+    return findWebhookConfig(this.deps.store, delivery.partner_id, delivery.environment)?.url ?? delivery.url;
+  }
+
+  private async attemptNow(delivery: DeliveryRow, trigger: Trigger): Promise<void> {
+    const { store, clock, config, attempter, version } = this.deps;
+    const event = findEvent(store, delivery.event_id)!;
+    const startedAt = clock.now();
+    const attempt = delivery.attempt_count + 1;
+    let url = delivery.url;
+    let result: AttemptResult;
+
+    if (delivery.target === 'listener') {
+      const send = this.deps.sendToListener;
+      result = send ? await send(delivery, event.payload, config.webhooks.timeoutMs) : failure('listener_unavailable: no listener is connected');
+    } else {
+      const webhook = findWebhookConfig(store, delivery.partner_id, delivery.environment);
+      if (!webhook || webhook.enabled !== 1) {
+        result = failure('webhook_disabled: the webhook configuration is disabled or was removed');
+      } else {
+        url = webhook.url;
+        const headers = deliveryHeaders(event.payload, webhook.secret, JSON.parse(webhook.custom_headers) as Record<string, string>, version);
+        this.deps.emit({ type: 'delivery.sent', deliveryId: delivery.id, eventId: event.id, eventType: event.type, url, attempt, trigger });
+        result = await attempter.attempt({
+          url,
+          body: event.payload,
+          headers,
+          timeoutMs: config.webhooks.timeoutMs,
+          guard: delivery.environment === 'live' ? 'public-only' : 'none',
+        });
+      }
+    }
+    this.completions.push({ deliveryId: delivery.id, trigger, url, startedAt, result });
+    this.scheduleFlush();
+  }
+
+
+  private scheduleFlush(): void {
+    if (this.flushScheduled || this.abandoned) return;
+    this.flushScheduled = true;
+    setImmediate(() => this.flush());
+  }
+
+  /** Writes every finished attempt and its delivery's new state, in one transaction. */
+  private flush(): void {
+    this.flushScheduled = false;
+    if (this.abandoned) return;
+    const batch = this.completions;
+    this.completions = [];
+    if (batch.length) {
+      const finished = this.deps.store.tx(() => batch.map((c) => this.write(c)));
+      for (const event of finished) if (event) this.deps.emit(event);
+    }
+    if (this.running.size === 0 && this.completions.length === 0) {
+      for (const resolve of this.idleWaiters.splice(0)) resolve();
+    }
+  }
+
+  private write(c: Completion): DeliveryEvent | null {
+    const { store, clock, config } = this.deps;
+    const row = findDelivery(store, c.deliveryId);
+    if (!row) return null; // deleted by a reset meanwhile
+    const now = clock.now();
+    const schedule = config.webhooks.retrySchedule;
+    const number = row.attempt_count + 1;
+    let { status, next_attempt_at: next, scheduled_attempts: scheduled } = row;
+    if (c.trigger === 'scheduled') {
+      scheduled += 1;
+      if (c.result.ok) {
+        status = 'succeeded';
+        next = null;
+      } else if (scheduled <= schedule.length) {
+        status = 'retrying';
+        next = now + schedule[scheduled - 1]! * 1000;
+      } else {
+        status = 'failed';
+        next = null;
+      }
+    } else if (c.result.ok && status === 'failed') {
+      // The schedule is over, so a successful resend disturbs nothing: record the success.
+      status = 'succeeded';
+    }
+    recordAttempt(
+      store,
+      {
+        delivery_id: row.id,
+        number,
+        trigger: c.trigger,
+        url: c.url,
+        started_at: c.startedAt,
+        duration_ms: Math.round(c.result.durationMs),
+        response_status: c.result.responseStatus,
+        response_body: c.result.responseBody,
+        error: c.result.error,
+      },
+      {
+        id: row.id,
+        url: c.url,
+        status,
+        attempt_count: number,
+        scheduled_attempts: scheduled,
+        in_flight: c.trigger === 'scheduled' ? 0 : row.in_flight,
+        last_attempt_at: c.startedAt,
+        next_attempt_at: next,
+        last_response_status: c.result.responseStatus,
+        last_error: c.result.error,
+        updated_at: now,
+      },
+    );
+    return {
+      type: 'delivery.result',
+      deliveryId: row.id,
+      eventId: row.event_id,
+      eventType: row.event_type,
+      url: c.url,
+      attempt: number,
+      trigger: c.trigger,
+      ok: c.result.ok,
+      responseStatus: c.result.responseStatus,
+      durationMs: c.result.durationMs,
+      error: c.result.error,
+      status,
+      nextAttemptAt: next === null ? null : new Date(next).toISOString(),
+    };
+  }
+}
+
+/** The headers of CONTRACT §5; the signature's `t` is wall-clock time, even on an advanced clock. */
+export function deliveryHeaders(body: string, secret: string, custom: Record<string, string>, version: string): Record<string, string> {
+  return {
+    ...custom,
+    'content-type': 'application/json',
+    'user-agent': `svc-emulator/${version}`,
+    'x-service-signature': signatureHeader(secret, wallClockSeconds(), body),
+  };
+}
+
+function failure(error: string): AttemptResult {
+  return { ok: false, responseStatus: null, responseBody: null, error, errorKind: null, durationMs: 0 };
+}
