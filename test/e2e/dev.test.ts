@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { spawnCli, type LiveCli } from '../helpers/cli.js';
 import { ikey, request } from '../helpers/emulator.js';
+import { startReceiver } from '../helpers/receiver.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 const running: LiveCli[] = [];
@@ -89,6 +90,31 @@ describe('svc dev (human)', () => {
     const line = await p.waitForLine((l) => l.includes('GET /v1/partner/webhook'));
     expect(line).toMatch(/^\d\d:\d\d:\d\d GET \/v1\/partner\/webhook 404 (<1|\d+) ms$/);
     expect(await p.stop('SIGINT')).toBe(0);
+  });
+
+  it('shows deliveries as they happen: --> event, <-- result, failures with the reason and the next attempt', async () => {
+    const rx = await startReceiver();
+    try {
+      const dir = tempDir();
+      const p = dev(['--memory'], dir);
+      const urlLine = await p.waitForLine((l) => l.includes('Base URL'));
+      const baseUrl = /http:\/\/127\.0\.0\.1:\d+/.exec(urlLine)![0];
+      await p.waitForLine((l) => l.includes('Ctrl-C'));
+      const out = p.lines.join('\n');
+      const partnerKey = /pt_test_[0-9A-Za-z]{32}/.exec(out)![0];
+      const merchantId = /\(merchant ([0-9a-f-]{36})\)/.exec(out)![1]!;
+      await request(baseUrl, 'PUT', '/v1/partner/webhook', { key: partnerKey, body: { url: `${rx.url}/hooks`, secret: 'whsec_dev_output_1' } });
+      const inv = await request(baseUrl, 'POST', '/v1/partner/invoices', { key: partnerKey, body: { merchantId, amount: '1' }, idempotencyKey: ikey() });
+      expect(await p.waitForLine((l) => l.includes('-->'))).toMatch(new RegExp(`--> invoice\\.created \\[${inv.body.id}-1\\]$`));
+      expect(await p.waitForLine((l) => l.includes('<--'))).toMatch(new RegExp(`<-- \\[200\\] POST ${rx.url}/hooks \\(\\d+ ms\\)$`));
+
+      rx.respond({ status: 500, body: 'boom' });
+      await request(baseUrl, 'POST', `/v1/test_helpers/invoices/${inv.body.id}/payments`, { key: partnerKey, body: {} });
+      const failed = await p.waitForLine((l) => l.includes('<-- [500]'));
+      expect(failed).toMatch(/<-- \[500\] POST .* \(\d+ ms\) http_status: 500 .* · next attempt \d{4}-\d\d-\d\dT/);
+    } finally {
+      await rx.close();
+    }
   });
 
   it('reports a config error with the file and the field, exit 1', async () => {

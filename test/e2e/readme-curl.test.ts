@@ -39,7 +39,7 @@ describe('README curl examples', () => {
       timeout: 60_000,
     });
     const done = [...result.stdout.matchAll(/@@block (\d+) ok/g)].length;
-    expect(done, `block ${done} failed:\n${blocks[done]}\nstdout:\n${result.stdout}\nstderr:\n${result.stderr}`).toBe(blocks.length);
+    expect(done, `block ${done} failed:\n${blocks[done]}\nstdout (end):\n${result.stdout.slice(-1500)}\nstderr:\n${result.stderr}`).toBe(blocks.length);
     expect(result.status).toBe(0);
   });
 

@@ -13,9 +13,29 @@ export function humanDevLine(event: EmulatorEvent, c: ChalkInstance): string | n
       return `${c.dim(time())} ${c.yellow('warning')} ${event.message}`;
     case 'error':
       return `${c.dim(time())} ${c.red('error')} ${event.message}${event.requestId ? c.dim(` (${event.requestId})`) : ''}`;
+    case 'delivery.sent':
+      return `${c.dim(time())} ${c.cyan('-->')} ${event.eventType} [${event.eventId}]${event.trigger === 'manual' ? c.dim(' (resend)') : ''}`;
+    case 'delivery.result':
+      return `${c.dim(time())} ${resultLine(event, c)}`;
     default:
       return null;
   }
+}
+
+type Result = Extract<EmulatorEvent, { type: 'delivery.result' }>;
+
+/** `<-- [200] POST http://localhost:3000/hooks (12 ms)`; failures in red with the reason and what next. */
+export function resultLine(event: Result, c: ChalkInstance): string {
+  const status = event.responseStatus === null ? 'ERR' : String(event.responseStatus);
+  const line = `<-- [${status}] POST ${event.url} (${Math.round(event.durationMs)} ms)`;
+  if (event.ok) return `${c.green('<--')}${line.slice(3)}`;
+  const next =
+    event.status === 'retrying' && event.nextAttemptAt
+      ? `next attempt ${event.nextAttemptAt}`
+      : event.status === 'failed'
+        ? `gave up after ${event.attempt} attempts`
+        : '';
+  return c.red(`${line} ${event.error ?? ''}${next ? ` · ${next}` : ''}`);
 }
 
 function time(): string {
