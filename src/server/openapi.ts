@@ -16,13 +16,13 @@ export function buildOpenApi(routes: readonly RouteDef[], version: string, serve
   const paths: Record<string, Record<string, unknown>> = {};
   const schemas: Record<string, unknown> = {};
   const toSchema = (schema: z.ZodType, io: 'input' | 'output') => {
-    const json = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any', reused: 'inline' }) as Record<string, unknown>;
+    const generated = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any', reused: 'inline' });
+    // Named shapes (`.meta({id})`) move to components; rewrite the references before splitting them off.
+    const json = JSON.parse(JSON.stringify(generated).replaceAll('#/$defs/', '#/components/schemas/')) as Record<string, unknown>;
     delete json.$schema;
-    // Named shapes (`.meta({id})`) move to components, referenced from where they are used.
-    const defs = (json.$defs ?? {}) as Record<string, unknown>;
+    Object.assign(schemas, (json.$defs ?? {}) as Record<string, unknown>);
     delete json.$defs;
-    Object.assign(schemas, defs);
-    return JSON.parse(JSON.stringify(json).replaceAll('#/$defs/', '#/components/schemas/')) as unknown;
+    return json;
   };
 
   for (const route of routes) {

@@ -11,6 +11,7 @@ import { Scheduler } from './scheduler.js';
 import { openStore, type Store } from '../store/store.js';
 import { VERSION } from '../version.js';
 import { createApp } from './app.js';
+import { answerClientError } from './http/client-error.js';
 import { clearData, ensureDefaults, type DefaultKeys } from './bootstrap.js';
 import { EventHub, type EmulatorEvent, type EmulatorListener } from './events.js';
 import type { AdvanceReport, AppDeps, RouteDef } from './route.js';
@@ -104,6 +105,7 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
   const routes: RouteDef[] = [...apiRoutes()];
   routes.push(openApiRoute(() => routes));
   const server = createServer({ keepAlive: true }, createApp(deps, routes));
+  server.on('clientError', answerClientError);
   // The body reader answers slow senders with a contract-shaped 408 after 10 s; Node's own
   // timeout (which would drop them without a body) must come later.
   server.requestTimeout = 30_000;

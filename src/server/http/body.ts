@@ -69,5 +69,24 @@ export function parseJsonObject(raw: Buffer): Record<string, unknown> {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     throw new ApiError(400, 'invalid_json', 'The request body must be a JSON object.');
   }
+  // Later passes (canonical JSON, the fee-field scan) recurse; a 5,000-level body must not reach them.
+  if (depthExceeds(value, MAX_JSON_DEPTH)) {
+    throw new ApiError(400, 'invalid_json', `The request body is nested more than ${MAX_JSON_DEPTH} levels deep.`);
+  }
   return value as Record<string, unknown>;
+}
+
+export const MAX_JSON_DEPTH = 64;
+
+/** Iterative, so the check itself cannot overflow the stack. */
+function depthExceeds(root: unknown, max: number): boolean {
+  const stack: [unknown, number][] = [[root, 1]];
+  while (stack.length) {
+    const [value, depth] = stack.pop()!;
+    if (depth > max) return true;
+    for (const child of Object.values(value as object)) {
+      if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
+    }
+  }
+  return false;
 }
