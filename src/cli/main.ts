@@ -1,33 +1,25 @@
 import { CommanderError } from 'commander';
-import { UserError } from '../errors.js';
+import { EXIT, renderError } from './output/render.js';
 import { buildProgram } from './program.js';
 
 /**
- * Exit codes (documented in the README): 0 success, 1 the service refused or a user error,
- * 2 usage error, 3 service unreachable. This is the only place that exits.
+ * Runs `svc` with `argv` and sets the exit code (documented in the README): 0 success, 1 the service
+ * refused or a user error, 2 usage error, 3 service unreachable. The only place that decides it.
  */
-export const EXIT = { ok: 0, refused: 1, usage: 2, unreachable: 3 } as const;
-
 export async function main(argv: string[]): Promise<void> {
   let code: number = EXIT.ok;
-  const program = buildProgram((c) => (code = c));
+  const program = buildProgram({ setExitCode: (c) => (code = c) });
   try {
     await program.parseAsync(argv, { from: 'user' });
   } catch (error) {
-    code = exitCodeOf(error);
+    // --help and --version "fail" with exit code 0; everything else commander throws is usage.
+    if (error instanceof CommanderError) {
+      code = error.exitCode === 0 ? EXIT.ok : EXIT.usage;
+      // Scripts reading --json still get one JSON document on stdout (commander wrote to stderr).
+      if (code !== EXIT.ok && argv.includes('--json')) {
+        process.stdout.write(`${JSON.stringify({ error: { code: 'usage_error', message: error.message.replace(/^error: /, '') } }, null, 2)}\n`);
+      }
+    } else code = renderError(error, null);
   }
   process.exitCode = code;
-}
-
-function exitCodeOf(error: unknown): number {
-  if (error instanceof CommanderError) {
-    // --help and --version "fail" with exit code 0; everything else commander throws is usage.
-    return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
-  }
-  if (error instanceof UserError) {
-    process.stderr.write(`error: ${error.message}\n${error.hint ? `${error.hint}\n` : ''}`);
-    return EXIT.refused;
-  }
-  process.stderr.write(`unexpected error: ${(error as Error)?.stack ?? String(error)}\n`);
-  return EXIT.usage;
 }

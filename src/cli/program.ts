@@ -1,52 +1,107 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { VERSION } from '../version.js';
-import { createContext, type GlobalOptions } from './context.js';
+import { ALL_COMMANDS } from './commands/index.js';
+import { createContext, type Context, type ContextInput, type GlobalOptions } from './context.js';
+import { renderError, renderOutput } from './output/render.js';
+import { GROUPS, type CommandSpec, type HandlerInput, type OptionSpec } from './spec.js';
 
-/** Parses an integer option, or fails as a usage error naming the flag. */
-export function intOption(flag: string) {
-  return (value: string): number => {
-    const n = Number(value);
-    if (!/^\d+$/.test(value) || !Number.isSafeInteger(n)) {
-      // commander reports it as a usage error: "option '--port <port>' argument 'x' is invalid. …"
-      throw new InvalidArgumentError(`${flag} must be a whole number, not "${value}".`);
-    }
-    return n;
-  };
+export interface ProgramOptions {
+  /** Receives the exit code of the command that ran. */
+  setExitCode(code: number): void;
+  /** Streams and environment (tests run the CLI in-process with their own). */
+  io?: Omit<ContextInput, 'globals'>;
+  /** Replaces running the handler: the argv → handler mapping tests record what would run. */
+  invoke?: (spec: CommandSpec, input: HandlerInput, ctx: Context) => Promise<number>;
 }
 
-/** The whole command tree. Command modules are imported when their command runs, not before. */
-export function buildProgram(setExitCode: (code: number) => void): Command {
+/** The whole command tree, built from the command specs. Handlers are imported when they run. */
+export function buildProgram(options: ProgramOptions, commands: readonly CommandSpec[] = ALL_COMMANDS): Command {
   const program = new Command('svc')
     .description('Run the crypto payment invoicing service locally, and drive it.')
     .version(VERSION, '-V, --version', 'print the version')
-    .option('--base-url <url>', 'the service to talk to (default: the local emulator)')
-    .option('--api-key <key>', 'API key to use (partner or merchant)')
+    .option('--base-url <url>', 'the service to talk to (default: the local emulator started by `svc dev`)')
+    .option('--api-key <key>', 'API key to use; its prefix says partner (pt_…) or merchant')
     .option('--profile <name>', 'a profile from the config file')
     .option('--config <file>', 'config file (default: searched from the current folder up)')
-    .option('--json', 'print one JSON document (or NDJSON for streams) on stdout')
+    .option('--json', 'print one JSON document on stdout (NDJSON for streams)')
     .option('--no-color', 'no colours (also NO_COLOR)')
     .option('-q, --quiet', 'print less')
     .option('-v, --verbose', 'print more (request ids, idempotency keys)')
     .showHelpAfterError('(add --help for usage)')
-    // Before any subcommand is added: they inherit it, and only main.ts may exit.
-    .exitOverride()
-    .configureHelp({ sortSubcommands: false, showGlobalOptions: true });
-
-  const ctx = (cmd: Command) => createContext({ globals: cmd.optsWithGlobals() as GlobalOptions });
-
-  program
-    .command('dev')
-    .description('run the emulator in the foreground (SQLite-backed, test-environment rules)')
-    .addOption(new Option('-p, --port <port>', 'port to listen on (0 picks a free one)').argParser(intOption('--port')))
-    .option('--host <host>', 'address to bind', undefined)
-    .option('--db <file>', 'SQLite database file (default .svc/emulator.sqlite)')
-    .option('--memory', 'use a throwaway in-memory database')
-    .option('--reset', 'start with an empty database (the default keys are kept)')
-    .option('--expose-control-plane', 'serve /__emulator/ to non-loopback clients too')
-    .action(async (options, cmd: Command) => {
-      const { runDev } = await import('./commands/dev.js');
-      setExitCode(await runDev(options, ctx(cmd)));
+    .configureHelp({ sortSubcommands: false, showGlobalOptions: true })
+    .addHelpText('after', '\nExit codes: 0 success, 1 the service refused or a user error, 2 usage error, 3 service unreachable.');
+  if (options.io?.stdout || options.io?.stderr) {
+    program.configureOutput({
+      writeOut: (s) => void (options.io?.stdout ?? process.stdout).write(s),
+      writeErr: (s) => void (options.io?.stderr ?? process.stderr).write(s),
     });
+  }
+  // Before any subcommand is added: they inherit it, and only main.ts may exit.
+  program.exitOverride();
 
+  const groups = new Map<string, Command>([['', program]]);
+  const groupOf = (words: string[]): Command => {
+    const key = words.join(' ');
+    const existing = groups.get(key);
+    if (existing) return existing;
+    const parent = groupOf(words.slice(0, -1));
+    const group = parent.command(words.at(-1)!).description(GROUPS[key] ?? '').copyInheritedSettings(parent);
+    groups.set(key, group);
+    return group;
+  };
+
+  for (const spec of commands) {
+    const words = spec.name.split(' ');
+    const cmd = groupOf(words.slice(0, -1)).command(words.at(-1)!).description(spec.summary);
+    if (spec.description) cmd.addHelpText('before', `${spec.description}\n`);
+    for (const arg of spec.args ?? []) {
+      const a = cmd.createArgument(arg.required === false ? `[${arg.name}]` : `<${arg.name}>`, arg.description);
+      if (arg.choices) a.choices(arg.choices);
+      cmd.addArgument(a);
+    }
+    for (const opt of spec.options ?? []) cmd.addOption(toOption(opt));
+    if (spec.examples?.length) cmd.addHelpText('after', `\nExamples:\n${spec.examples.map((e) => `  $ ${e}`).join('\n')}`);
+    cmd.action(async (...actionArgs: unknown[]) => {
+      const command = actionArgs.at(-1) as Command;
+      const input: HandlerInput = {
+        args: Object.fromEntries((spec.args ?? []).map((a, i) => [a.name, actionArgs[i] as string | undefined])),
+        options: command.opts(),
+      };
+      const ctx = createContext({ ...options.io, globals: command.optsWithGlobals() as GlobalOptions });
+      if (options.invoke) {
+        options.setExitCode(await options.invoke(spec, input, ctx));
+        return;
+      }
+      try {
+        const handler = await spec.load();
+        options.setExitCode(renderOutput(await handler(input, ctx), ctx));
+      } catch (error) {
+        options.setExitCode(renderError(error, ctx));
+      }
+    });
+  }
   return program;
+}
+
+function toOption(spec: OptionSpec): Option {
+  const option = new Option(spec.flags, spec.description);
+  if (spec.choices) option.choices(spec.choices);
+  if (spec.defaultValue !== undefined) option.default(spec.defaultValue);
+  const flag = spec.flags.split(/[ ,]/).find((f) => f.startsWith('--'))!;
+  const parse = spec.parse ? parser(spec.parse, flag) : (v: string) => v;
+  if (spec.repeatable) option.argParser((value: string, previous: unknown) => [...((previous as unknown[] | undefined) ?? []), parse(value)]);
+  else if (spec.parse) option.argParser(parse);
+  return option;
+}
+
+function parser(kind: NonNullable<OptionSpec['parse']>, flag: string) {
+  return (value: string): unknown => {
+    if (kind === 'string') return value;
+    const n = Number(value);
+    if (!/^\d+$/.test(value) || !Number.isSafeInteger(n) || (kind === 'positive-int' && n === 0)) {
+      // commander turns this into a usage error naming the option.
+      throw new InvalidArgumentError(`${flag} must be a ${kind === 'positive-int' ? 'positive ' : ''}whole number, not "${value}".`);
+    }
+    return n;
+  };
 }

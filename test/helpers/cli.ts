@@ -99,3 +99,36 @@ export function spawnCli(args: string[], options: { cwd?: string; env?: NodeJS.P
     },
   };
 }
+
+/**
+ * Runs `svc …` inside the test process (the same program and handlers, no spawn): fast enough to
+ * run every command in both output modes. Not a TTY: prompts are never allowed.
+ */
+export async function runInProcess(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<RunResult> {
+  const { Writable } = await import('node:stream');
+  const { buildProgram } = await import('../../src/cli/program.js');
+  const { CommanderError } = await import('commander');
+  let stdout = '';
+  let stderr = '';
+  const sink = (append: (s: string) => void) =>
+    new Writable({
+      write(chunk, _enc, done) {
+        append(String(chunk));
+        done();
+      },
+    });
+  const out = sink((s) => (stdout += s));
+  const err = sink((s) => (stderr += s));
+  let code: number | null = 0;
+  const program = buildProgram({
+    setExitCode: (c) => (code = c),
+    io: { stdout: out, stderr: err, stdinIsTTY: false, cwd: options.cwd ?? ROOT, env: { ...process.env, NO_COLOR: '1', ...options.env } },
+  });
+  try {
+    await program.parseAsync(args, { from: 'user' });
+  } catch (error) {
+    if (!(error instanceof CommanderError)) throw error;
+    code = error.exitCode === 0 ? 0 : 2;
+  }
+  return { code, stdout, stderr };
+}

@@ -3,27 +3,32 @@ import { DEFAULT_DATABASE, type EmulatorConfig } from '../../config/defaults.js'
 import { loadConfig, resolveConfig } from '../../config/load.js';
 import type { Emulator } from '../../server/start.js';
 import type { Context } from '../context.js';
+import { removeLocalState, writeLocalState } from '../local-emulator.js';
 import { humanDevLine } from '../output/dev-events.js';
 import { styleFor } from '../output/style.js';
+import type { Handler } from '../spec.js';
 
-export interface DevOptions {
+interface DevOptions {
   port?: number;
   host?: string;
   db?: string;
   memory?: boolean;
   reset?: boolean;
+  fixtures?: string;
   exposeControlPlane?: boolean;
 }
 
 /**
  * `svc dev`: runs the emulator in the foreground until Ctrl-C or SIGTERM. Human mode prints a banner
- * then one line per request; `--json` prints NDJSON whose first line is the ready event (CONTRACT §1).
+ * then one line per request and delivery; `--json` prints NDJSON whose first line is the ready event
+ * (CONTRACT §1). Records itself in .svc/dev.json for the other commands.
  */
-export async function runDev(options: DevOptions, ctx: Context): Promise<number> {
+export const devCommand: Handler = async ({ options }, ctx) => {
+  const opts = options as DevOptions;
   const loaded = await loadConfig({ cwd: ctx.cwd, explicitPath: ctx.globals.config });
   for (const warning of loaded.warnings) ctx.stderr.write(`warning: ${warning}\n`);
-  const config = applyFlags(resolveConfig(loaded.file), options);
-  const db = options.memory ? ':memory:' : path.resolve(ctx.cwd, options.db ?? loaded.file.database ?? DEFAULT_DATABASE);
+  const config = applyFlags(resolveConfig(loaded.file), opts);
+  const db = opts.memory ? ':memory:' : path.resolve(ctx.cwd, opts.db ?? loaded.file.database ?? DEFAULT_DATABASE);
 
   const c = styleFor(ctx.color);
   const write = (line: string) => ctx.stdout.write(`${line}\n`);
@@ -33,7 +38,7 @@ export async function runDev(options: DevOptions, ctx: Context): Promise<number>
     host: config.host,
     db,
     config,
-    reset: options.reset === true,
+    reset: opts.reset === true,
     onEvent: (event) => {
       if (ctx.json) write(JSON.stringify(event));
       else if (!ctx.quiet || event.type !== 'request') {
@@ -42,10 +47,26 @@ export async function runDev(options: DevOptions, ctx: Context): Promise<number>
       }
     },
   });
+  writeLocalState(ctx.cwd, { baseUrl: emulator.url, pid: process.pid, startedAt: new Date().toISOString(), database: db, keys: emulator.keys });
 
   if (ctx.json) write(JSON.stringify(readyEvent(emulator)));
   else write(banner(emulator, db, c));
-  return waitForSignal(emulator, ctx);
+  if (opts.fixtures) await seed(opts.fixtures, emulator, ctx);
+  return { streamed: true, exitCode: await waitForSignal(emulator, ctx) };
+};
+
+/** `--fixtures`: applied once the emulator listens; a failing step stops the emulator (exit 1). */
+async function seed(file: string, emulator: Emulator, ctx: Context): Promise<void> {
+  const { applyFixtureFile, fixtureSummary } = await import('./fixtures/run.js');
+  try {
+    const result = await applyFixtureFile(path.resolve(ctx.cwd, file), { baseUrl: emulator.url, partnerKey: emulator.keys.test.partnerKey, merchantKey: emulator.keys.test.merchantKey }, ctx);
+    if (ctx.json) ctx.stdout.write(`${JSON.stringify({ type: 'fixtures', file, steps: result.responses })}\n`);
+    else ctx.stdout.write(`${fixtureSummary(result, styleFor(ctx.color))}\n`);
+  } catch (error) {
+    await emulator.stop();
+    removeLocalState(ctx.cwd);
+    throw error;
+  }
 }
 
 function applyFlags(config: EmulatorConfig, options: DevOptions): EmulatorConfig {
@@ -78,7 +99,7 @@ function banner(emulator: Emulator, db: string, c: ReturnType<typeof styleFor>):
     c.bold('svc emulator is running'),
     ...rows.map(([k, v]) => `  ${c.dim(k.padEnd(width))}  ${v}`),
     '',
-    c.dim('Press Ctrl-C to stop.'),
+    c.dim('Other svc commands in this folder use it (.svc/dev.json). Press Ctrl-C to stop.'),
     '',
   ].join('\n');
 }
@@ -93,6 +114,7 @@ function waitForSignal(emulator: Emulator, ctx: Context): Promise<number> {
       }
       stopping = true;
       if (!ctx.json && !ctx.quiet) ctx.stderr.write(`\nStopping (${signal})…\n`);
+      removeLocalState(ctx.cwd);
       emulator.stop().then(
         () => {
           if (ctx.json) ctx.stdout.write(`${JSON.stringify({ type: 'stopped', signal })}\n`);

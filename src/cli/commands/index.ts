@@ -1,0 +1,19 @@
+import type { CommandSpec } from '../spec.js';
+import { fixtureCommands } from './fixtures/index.js';
+import { invoiceCommands } from './invoices/index.js';
+import { keyCommands } from './keys/index.js';
+import { merchantCommands } from './merchants/index.js';
+import { timeCommands } from './time/index.js';
+import { topCommands } from './top.js';
+import { webhookCommands } from './webhook/index.js';
+
+/** Every command, in the order `svc --help` and the README list them. */
+export const ALL_COMMANDS: readonly CommandSpec[] = [
+  ...topCommands,
+  ...merchantCommands,
+  ...invoiceCommands,
+  ...webhookCommands,
+  ...timeCommands,
+  ...keyCommands,
+  ...fixtureCommands,
+];

@@ -1,0 +1,25 @@
+import { isValidAmount } from '../../../domain/money.js';
+import { required } from '../../prompt.js';
+import { call, connect, idempotencyKey, variantFor } from '../../service.js';
+import type { Handler } from '../../spec.js';
+import { invoiceView, type InvoiceData } from '../../views/invoice.js';
+
+/** `svc invoices create`: the partner variant with --merchant, the merchant variant without. */
+export const createInvoiceCommand: Handler = async ({ options }, ctx) => {
+  const amount = await required(ctx, options.amount as string | undefined, {
+    flag: '--amount',
+    message: 'Amount (e.g. 25.00):',
+    validate: (v) => isValidAmount(v) || 'a positive decimal such as 25.00, at most 6 decimals',
+  });
+  const { client, target } = await connect(ctx);
+  const variant = variantFor(target, options.merchant);
+  const body = {
+    ...(variant === 'partner' ? { merchantId: (options.merchant as string | undefined) ?? target.local?.keys.test.merchantId } : {}),
+    amount,
+    ...(options.referenceId !== undefined ? { referenceId: options.referenceId } : {}),
+    ...(options.networkId !== undefined ? { networkId: options.networkId } : {}),
+    ...(options.token !== undefined ? { token: options.token } : {}),
+  };
+  const res = await call(ctx, 'Creating invoice', client.createInvoice(variant, body, idempotencyKey(ctx, options.idempotencyKey)));
+  return { data: res.data, human: (c) => invoiceView(c, res.data as InvoiceData), notes: res.replayed ? ['(idempotent replay: this invoice already existed)'] : [] };
+};

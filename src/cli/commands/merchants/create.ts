@@ -1,0 +1,18 @@
+import { required } from '../../prompt.js';
+import { call, connect, idempotencyKey } from '../../service.js';
+import type { Handler } from '../../spec.js';
+import { merchantView, type MerchantData } from '../../views/merchant.js';
+
+/** `svc merchants create`: asks for what is missing on a terminal, a usage error otherwise. */
+export const createMerchantCommand: Handler = async ({ options }, ctx) => {
+  const externalTenantId = await required(ctx, options.externalTenantId as string | undefined, { flag: '--external-tenant-id', message: 'External tenant id:' });
+  const name = await required(ctx, options.name as string | undefined, { flag: '--name', message: 'Merchant name:' });
+  const email = await required(ctx, options.email as string | undefined, {
+    flag: '--email',
+    message: 'Contact e-mail:',
+    validate: (v) => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(v) || 'an e-mail address',
+  });
+  const { client } = await connect(ctx);
+  const res = await call(ctx, 'Creating merchant', client.createMerchant({ externalTenantId, name, email }, idempotencyKey(ctx, options.idempotencyKey)));
+  return { data: res.data, human: (c) => merchantView(c, res.data as MerchantData), notes: res.replayed ? ['(idempotent replay: this merchant already existed)'] : [] };
+};

@@ -1,0 +1,103 @@
+import { UserError } from '../errors.js';
+import { parseKey } from '../domain/keys.js';
+import type { Context } from './context.js';
+import { findLocalState, type LocalEmulatorState } from './local-emulator.js';
+
+/** Where a value came from, in the documented precedence: flags > environment > profile > local emulator. */
+export type Source = 'flag' | 'environment' | `profile ${string}` | 'local emulator';
+
+export interface Target {
+  baseUrl: string;
+  baseUrlSource: Source;
+  partnerKey?: string | undefined;
+  partnerKeySource?: Source | undefined;
+  merchantKey?: string | undefined;
+  merchantKeySource?: Source | undefined;
+  /** Set when the target is the local emulator recorded by `svc dev`. */
+  local: (LocalEmulatorState & { file: string; running: boolean }) | null;
+  profile: string | null;
+}
+
+interface Layer {
+  source: Source;
+  baseUrl?: string | undefined;
+  partnerKey?: string | undefined;
+  merchantKey?: string | undefined;
+}
+
+/**
+ * Resolves the service and keys a command talks to. Each field takes the first layer that sets it:
+ * flags, then environment (SVC_BASE_URL, SVC_PARTNER_KEY, SVC_MERCHANT_KEY), then the profile
+ * (--profile, SVC_PROFILE, or the config's defaultProfile), then the local emulator (.svc/dev.json).
+ * The local emulator's keys are only used when the base URL is the local emulator's own.
+ */
+export async function resolveTarget(ctx: Context): Promise<Target> {
+  const layers: Layer[] = [];
+  const flagKey = ctx.globals.apiKey;
+  if (flagKey !== undefined) {
+    const parsed = parseKey(flagKey);
+    if (!parsed) throw new UserError(`--api-key is not a key: expected pt_test_, pt_live_, test_ or live_ followed by 32 letters and digits`, 'usage_error');
+    layers.push({ source: 'flag', baseUrl: ctx.globals.baseUrl, [parsed.kind === 'partner' ? 'partnerKey' : 'merchantKey']: flagKey });
+  } else if (ctx.globals.baseUrl !== undefined) {
+    layers.push({ source: 'flag', baseUrl: ctx.globals.baseUrl });
+  }
+  layers.push({
+    source: 'environment',
+    baseUrl: nonEmpty(ctx.env.SVC_BASE_URL),
+    partnerKey: nonEmpty(ctx.env.SVC_PARTNER_KEY),
+    merchantKey: nonEmpty(ctx.env.SVC_MERCHANT_KEY),
+  });
+
+  const profileName = ctx.globals.profile ?? nonEmpty(ctx.env.SVC_PROFILE);
+  const profile = await loadProfile(ctx, profileName);
+  if (profile) layers.push({ source: `profile ${profile.name}`, ...profile.values });
+
+  const found = findLocalState(ctx.cwd);
+  const local = found ? { ...found.state, file: found.file, running: found.running } : null;
+
+  const pick = <K extends keyof Omit<Layer, 'source'>>(field: K) => layers.find((l) => l[field] !== undefined);
+  const urlLayer = pick('baseUrl');
+  const baseUrl = urlLayer?.baseUrl ?? local?.baseUrl;
+  if (!baseUrl) {
+    throw new UserError(
+      'no service to talk to',
+      'no_target',
+      'Start the local emulator with `svc dev` (in this folder), or pass --base-url, set SVC_BASE_URL, or choose a --profile.',
+    );
+  }
+  const isLocal = local !== null && trimSlash(baseUrl) === trimSlash(local.baseUrl);
+  if (isLocal) layers.push({ source: 'local emulator', partnerKey: local.keys.test.partnerKey, merchantKey: local.keys.test.merchantKey });
+  const partner = pick('partnerKey');
+  const merchant = pick('merchantKey');
+  return {
+    baseUrl: trimSlash(baseUrl),
+    baseUrlSource: urlLayer?.source ?? 'local emulator',
+    partnerKey: partner?.partnerKey,
+    partnerKeySource: partner?.source,
+    merchantKey: merchant?.merchantKey,
+    merchantKeySource: merchant?.source,
+    local: isLocal ? local : null,
+    profile: profile?.name ?? null,
+  };
+}
+
+async function loadProfile(ctx: Context, name: string | undefined) {
+  // Loaded lazily: cosmiconfig and its loaders are only needed by commands that talk to a service.
+  const { loadConfig } = await import('../config/load.js');
+  const loaded = await loadConfig({ cwd: ctx.cwd, explicitPath: ctx.globals.config });
+  const chosen = name ?? loaded.file.defaultProfile;
+  if (!chosen) return null;
+  const values = loaded.file.profiles?.[chosen];
+  if (!values) {
+    const known = Object.keys(loaded.file.profiles ?? {});
+    throw new UserError(
+      `no profile "${chosen}"${loaded.filepath ? ` in ${loaded.filepath}` : ' (no config file found)'}`,
+      'unknown_profile',
+      known.length ? `Known profiles: ${known.join(', ')}.` : 'Add one under "profiles" in svc.config.json.',
+    );
+  }
+  return { name: chosen, values };
+}
+
+const nonEmpty = (v: string | undefined) => (v === undefined || v === '' ? undefined : v);
+const trimSlash = (url: string) => url.replace(/\/+$/, '');

@@ -1,0 +1,56 @@
+import type { ChalkInstance } from 'chalk';
+import { keyValue, statusColour, table } from '../output/human.js';
+
+export interface InvoiceData {
+  id: string;
+  merchantId?: string;
+  status: string;
+  environment: string;
+  amount: string;
+  amountReceived: string;
+  referenceId: string | null;
+  checkoutUrl: string;
+  expiresAt: string;
+  addresses: { chainName: string; networkId: number; depositAddress: string; tokens: { symbol: string }[] }[];
+}
+
+export function invoiceView(c: ChalkInstance, inv: InvoiceData): string {
+  const head = keyValue(c, [
+    ['id', inv.id],
+    ['merchant', inv.merchantId],
+    ['status', statusColour(c, inv.status)],
+    ['environment', inv.environment],
+    ['amount', inv.amount],
+    ['received', inv.amountReceived],
+    ['reference', inv.referenceId],
+    ['expires', inv.expiresAt],
+    ['checkout', inv.checkoutUrl],
+  ]);
+  const addresses = table(
+    c,
+    [
+      { header: 'network', value: (a: InvoiceData['addresses'][number]) => `${a.chainName} (${a.networkId})` },
+      { header: 'tokens', value: (a) => a.tokens.map((t) => t.symbol).join(', ') },
+      { header: 'deposit address', value: (a) => a.depositAddress },
+    ],
+    inv.addresses,
+  );
+  return `${head}\n\n${addresses}`;
+}
+
+export function invoiceTable(c: ChalkInstance, list: { data: InvoiceData[]; hasMore: boolean }): string {
+  const rows = table(
+    c,
+    [
+      { header: 'id', value: (i: InvoiceData) => i.id },
+      { header: 'status', value: (i) => i.status, colour: (t) => statusColour(c, t) },
+      { header: 'amount', value: (i) => i.amount },
+      { header: 'received', value: (i) => i.amountReceived },
+      { header: 'reference', value: (i) => i.referenceId },
+      { header: 'expires', value: (i) => i.expiresAt },
+    ],
+    list.data,
+    'no invoices',
+  );
+  return list.hasMore ? `${rows}\n${c.dim(`more: --starting-after ${list.data.at(-1)!.id}`)}` : rows;
+}

@@ -1,0 +1,42 @@
+import type { ChalkInstance } from 'chalk';
+import { keyValue, statusColour, table } from '../output/human.js';
+
+export interface MerchantData {
+  merchantId: string;
+  partnerId: string;
+  externalTenantId: string;
+  name: string;
+  email: string;
+  integrationStatus: string;
+  bindUrl: string;
+  createdAt: string;
+}
+
+export function merchantView(c: ChalkInstance, m: MerchantData): string {
+  return keyValue(c, [
+    ['id', m.merchantId],
+    ['name', m.name],
+    ['email', m.email],
+    ['tenant', m.externalTenantId],
+    ['status', statusColour(c, m.integrationStatus)],
+    ['partner', m.partnerId],
+    ['bind url', m.bindUrl],
+    ['created', m.createdAt],
+  ]);
+}
+
+export function merchantTable(c: ChalkInstance, list: { data: MerchantData[]; hasMore: boolean }): string {
+  const rows = table(
+    c,
+    [
+      { header: 'id', value: (m: MerchantData) => m.merchantId },
+      { header: 'name', value: (m) => m.name },
+      { header: 'tenant', value: (m) => m.externalTenantId },
+      { header: 'status', value: (m) => m.integrationStatus, colour: (t) => statusColour(c, t) },
+      { header: 'email', value: (m) => m.email },
+    ],
+    list.data,
+    'no merchants',
+  );
+  return list.hasMore ? `${rows}\n${c.dim(`more: --starting-after ${list.data.at(-1)!.merchantId}`)}` : rows;
+}

@@ -1,0 +1,119 @@
+import { UserError } from '../errors.js';
+import { send, type HttpRequest, type HttpResponse } from './http.js';
+
+export interface ClientTarget {
+  baseUrl: string;
+  partnerKey?: string | undefined;
+  merchantKey?: string | undefined;
+}
+
+export type KeyKind = 'partner' | 'merchant' | 'none';
+
+export interface ListParams {
+  limit?: number | undefined;
+  startingAfter?: string | undefined;
+  [filter: string]: string | number | undefined;
+}
+
+/**
+ * The service's API as functions: the CLI's only way to the service, the same against the local
+ * emulator and a remote deployment. Each call names the kind of key it needs.
+ */
+export class ServiceClient {
+  constructor(readonly target: ClientTarget) {}
+
+  call<T = any>(kind: KeyKind, req: Omit<HttpRequest, 'key'>): Promise<HttpResponse<T>> {
+    return send<T>(this.target.baseUrl, { ...req, key: this.keyFor(kind) });
+  }
+
+  keyFor(kind: KeyKind): string | undefined {
+    if (kind === 'none') return undefined;
+    const key = kind === 'partner' ? this.target.partnerKey : this.target.merchantKey;
+    if (!key) {
+      const env = kind === 'partner' ? 'SVC_PARTNER_KEY' : 'SVC_MERCHANT_KEY';
+      throw new UserError(
+        `no ${kind} key for ${this.target.baseUrl}`,
+        'missing_key',
+        `Pass --api-key ${kind === 'partner' ? 'pt_test_…' : 'test_…'}, set ${env}, choose a --profile, or run \`svc dev\` in this folder.`,
+      );
+    }
+    return key;
+  }
+
+  // Merchants
+  createMerchant(body: unknown, idempotencyKey: string) {
+    return this.call('partner', { method: 'POST', path: '/v1/partner/merchants', body, idempotencyKey });
+  }
+  getMerchant(id: string) {
+    return this.call('partner', { method: 'GET', path: `/v1/partner/merchants/${enc(id)}` });
+  }
+  listMerchants(params: ListParams) {
+    return this.call('partner', { method: 'GET', path: `/v1/partner/merchants${query(params)}` });
+  }
+
+  // Invoices: the partner variant names a merchant, the merchant variant is the key's own.
+  createInvoice(kind: 'partner' | 'merchant', body: unknown, idempotencyKey: string) {
+    return this.call(kind, { method: 'POST', path: kind === 'partner' ? '/v1/partner/invoices' : '/v1/invoices', body, idempotencyKey });
+  }
+  getInvoice(kind: 'partner' | 'merchant', id: string) {
+    return this.call(kind, { method: 'GET', path: `${kind === 'partner' ? '/v1/partner/invoices' : '/v1/invoices'}/${enc(id)}` });
+  }
+  listInvoices(kind: 'partner' | 'merchant', params: ListParams) {
+    return this.call(kind, { method: 'GET', path: `${kind === 'partner' ? '/v1/partner/invoices' : '/v1/invoices'}${query(params)}` });
+  }
+
+  // Test helpers
+  pay(kind: 'partner' | 'merchant', invoiceId: string, body: unknown) {
+    return this.call(kind, { method: 'POST', path: `/v1/test_helpers/invoices/${enc(invoiceId)}/payments`, body });
+  }
+  confirm(kind: 'partner' | 'merchant', invoiceId: string, paymentId: string) {
+    return this.call(kind, { method: 'POST', path: `/v1/test_helpers/invoices/${enc(invoiceId)}/payments/${enc(paymentId)}/confirm` });
+  }
+  expire(kind: 'partner' | 'merchant', invoiceId: string) {
+    return this.call(kind, { method: 'POST', path: `/v1/test_helpers/invoices/${enc(invoiceId)}/expire` });
+  }
+
+  // Webhook
+  getWebhook() {
+    return this.call('partner', { method: 'GET', path: '/v1/partner/webhook' });
+  }
+  putWebhook(body: unknown) {
+    return this.call('partner', { method: 'PUT', path: '/v1/partner/webhook', body });
+  }
+  listDeliveries(params: ListParams) {
+    return this.call('partner', { method: 'GET', path: `/v1/partner/webhook/deliveries${query(params)}` });
+  }
+  getDelivery(id: string) {
+    return this.call('partner', { method: 'GET', path: `/v1/partner/webhook/deliveries/${enc(id)}` });
+  }
+  resend(id: string) {
+    return this.call('partner', { method: 'POST', path: `/v1/partner/webhook/deliveries/${enc(id)}/resend` });
+  }
+
+  // The emulator's control plane (local only).
+  health() {
+    return this.call('none', { method: 'GET', path: '/__emulator/health', timeoutMs: 3000 });
+  }
+  defaultKeys() {
+    return this.call('none', { method: 'GET', path: '/__emulator/keys' });
+  }
+  clock() {
+    return this.call('none', { method: 'GET', path: '/__emulator/clock' });
+  }
+  advanceClock(seconds: number) {
+    return this.call('none', { method: 'POST', path: '/__emulator/clock/advance', body: { seconds }, timeoutMs: 600_000 });
+  }
+  newMerchantKey(merchantId: string) {
+    return this.call('none', { method: 'POST', path: `/__emulator/merchants/${enc(merchantId)}/keys` });
+  }
+  openapi() {
+    return this.call('none', { method: 'GET', path: '/openapi.json' });
+  }
+}
+
+const enc = encodeURIComponent;
+
+function query(params: ListParams): string {
+  const entries = Object.entries(params).filter(([, v]) => v !== undefined && v !== '') as [string, string | number][];
+  return entries.length ? `?${new URLSearchParams(entries.map(([k, v]): [string, string] => [k, String(v)])).toString()}` : '';
+}
