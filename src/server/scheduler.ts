@@ -116,10 +116,16 @@ export class Scheduler {
   /** Synchronous: expiries and claims are database work; the attempts it starts run on their own. */
   private tick(): void {
     this.armedAt = Infinity;
-    this.expiredTotal += this.deps.expireDue(this.deps.clock.now());
-    this.deps.dispatcher.pump();
-    const next = this.nextDueAt();
-    // Due now but not started (every slot busy): the dispatcher kicks itself as slots free up.
-    this.arm(next === null ? Infinity : Math.max(next, this.deps.clock.now() + 1));
+    const { clock, dispatcher, store } = this.deps;
+    this.expiredTotal += this.deps.expireDue(clock.now());
+    dispatcher.pump();
+    // Sleep until the next instant in the future. What is due now but could not start (its
+    // receiver's slots are busy) starts from the dispatcher's own kick as slots free up, so the
+    // timer must not spin on it.
+    const now = clock.now();
+    const expiry = nextExpiryAt(store);
+    const delivery = dispatcher.nextDueAfter(now);
+    const next = expiry === null ? delivery : delivery === null ? expiry : Math.min(expiry, delivery);
+    this.arm(next === null ? Infinity : Math.max(next, now + 1));
   }
 }

@@ -26,8 +26,8 @@ export interface StartEmulatorOptions {
   db?: string;
   /** Defaults to wall-clock time plus an offset that is persisted in the database. */
   clock?: Clock;
-  /** Settings over the defaults (usually from the config file). */
-  config?: Partial<EmulatorConfig>;
+  /** Settings over the defaults (usually from the config file); nested groups may be partial. */
+  config?: EmulatorConfigInput;
   /** Empty the database before serving (keeps the default keys). */
   reset?: boolean;
   /** Called for every request, warning and error (and, later, delivery). */
@@ -75,7 +75,15 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
   let baseUrl = options.publicUrl ?? '';
 
   const attempter = createAttempter({ maxConnectionsPerOrigin: 64, ...(options.lookup ? { lookup: options.lookup } : {}) });
-  const dispatcher = new Dispatcher({ store, clock, config, attempter, version: VERSION, emit: (event) => hub.emit(event) });
+  const dispatcher = new Dispatcher({
+    store,
+    clock,
+    config,
+    attempter,
+    version: VERSION,
+    emit: (event) => hub.emit(event),
+    schedule: (at) => scheduler.schedule(at),
+  });
   const deps: AppDeps = {
     store,
     clock,
@@ -142,7 +150,13 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
   };
 }
 
-function mergeConfig(partial: Partial<EmulatorConfig> = {}): EmulatorConfig {
+export type EmulatorConfigInput = Partial<Omit<EmulatorConfig, 'chains' | 'keys' | 'webhooks'>> & {
+  chains?: Partial<EmulatorConfig['chains']>;
+  keys?: Partial<EmulatorConfig['keys']>;
+  webhooks?: Partial<EmulatorConfig['webhooks']>;
+};
+
+function mergeConfig(partial: EmulatorConfigInput = {}): EmulatorConfig {
   const base = defaultConfig();
   return {
     ...base,

@@ -4,6 +4,7 @@ import type { EmulatorConfig } from '../config/defaults.js';
 import {
   claimDue,
   findDelivery,
+  nextDeliveryDueAfter,
   nextDeliveryDueAt,
   recordAttempt,
   type DeliveryRow,
@@ -26,6 +27,8 @@ export interface DispatcherDeps {
   attempter: Attempter;
   version: string;
   emit(event: DeliveryEvent): void;
+  /** A retry falls due at `at`: the scheduler must wake by then (the clock flows on its own). */
+  schedule?: (at: number) => void;
   /** Sends a listener delivery (`svc webhook listen`); without one, listener deliveries fail and retry. */
   sendToListener?: (delivery: DeliveryRow, body: string, timeoutMs: number) => Promise<AttemptResult>;
 }
@@ -74,13 +77,17 @@ export class Dispatcher {
     return nextDeliveryDueAt(this.deps.store);
   }
 
+  /** The next due instant strictly after `now`: what is due already starts as slots free up. */
+  nextDueAfter(now: number): number | null {
+    return nextDeliveryDueAfter(this.deps.store, now);
+  }
+
   /** Starts every due attempt there is room for; returns how many started. */
   pump(): number {
     if (this.closed) return 0;
     const room = MAX_IN_FLIGHT - this.running.size;
     if (room <= 0) return 0;
-    const saturated = [...this.perUrl].filter(([, n]) => n >= MAX_IN_FLIGHT_PER_URL).map(([url]) => url);
-    const claimed = claimDue(this.deps.store, this.deps.clock.now(), room, saturated);
+    const claimed = claimDue(this.deps.store, this.deps.clock.now(), room, MAX_IN_FLIGHT_PER_URL);
     for (const delivery of claimed) this.start(delivery, 'scheduled');
     return claimed.length;
   }
@@ -179,14 +186,18 @@ export class Dispatcher {
     this.completions = [];
     if (batch.length) {
       const finished = this.deps.store.tx(() => batch.map((c) => this.write(c)));
-      for (const event of finished) if (event) this.deps.emit(event);
+      for (const event of finished) {
+        if (!event) continue;
+        this.deps.emit(event);
+        if (event.type === 'delivery.result' && event.nextAttemptAt !== null) this.deps.schedule?.(Date.parse(event.nextAttemptAt));
+      }
     }
     if (this.running.size === 0 && this.completions.length === 0) {
       for (const resolve of this.idleWaiters.splice(0)) resolve();
     }
   }
 
-  private write(c: Completion): DeliveryEvent | null {
+  private write(c: Completion): Extract<DeliveryEvent, { type: 'delivery.result' }> | null {
     const { store, clock, config } = this.deps;
     const row = findDelivery(store, c.deliveryId);
     if (!row) return null; // deleted by a reset meanwhile

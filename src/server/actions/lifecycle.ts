@@ -19,7 +19,7 @@ import {
   insertPayment,
   lastConfirmedTokenOf,
   markConfirmed,
-  pendingAmountsOf,
+  pendingPaymentsOf,
   type PaymentRow,
 } from '../../store/repos/payments.js';
 import { ApiError } from '../api-error.js';
@@ -163,7 +163,7 @@ function chooseRoute(row: InvoiceRow, networkId?: number, token?: string): Route
 
 /** What is left to pay once confirmed and still-confirming payments are counted. */
 function defaultAmount(deps: AppDeps, row: InvoiceRow): string {
-  const pending = pendingAmountsOf(deps.store, row.id).reduce((sum, a) => addAmounts(sum, a), '0');
+  const pending = pendingPaymentsOf(deps.store, row.id).reduce((sum, p) => addAmounts(sum, p.amount), '0');
   const left = remainingAmount(row.amount, addAmounts(row.amount_received, pending));
   if (compareAmounts(left, '0') <= 0) {
     throw new ApiError(400, 'validation_failed', `Invoice ${row.id} has nothing left to pay; pass an amount to pay more.`, 'amount');

@@ -92,31 +92,57 @@ export function nextDeliveryDueAt(store: Store): number | null {
   return (nextDue.get(store)?.at as number | null | undefined) ?? null;
 }
 
+const nextDueAfter = prepared(() =>
+  qb
+    .selectFrom('deliveries')
+    .select((eb) => eb.fn.min('next_attempt_at').as('at'))
+    .where('status', 'in', ['pending', 'retrying'])
+    .where('in_flight', '=', 0)
+    .where('next_attempt_at', '>', param('now')),
+);
+
+/** The first due instant strictly after `now`, or null. */
+export function nextDeliveryDueAfter(store: Store, now: number): number | null {
+  return (nextDueAfter.get(store, { now })?.at as number | null | undefined) ?? null;
+}
+
 /** At start: attempts that were running when the process died are due again. */
 export function releaseInFlight(store: Store): number {
   return clearInFlight.run(store).changes;
 }
 
 /**
- * Claims up to `limit` due deliveries (marking them in flight) in one statement, skipping URLs that
- * already have as many attempts running as one receiver may have: a dead receiver's backlog must
- * not hold the queue for everyone else.
+ * Claims up to `limit` due deliveries (marking them in flight) in one statement, at most `perUrl`
+ * in flight per receiver URL, counting those already running: a dead receiver's backlog must not
+ * fill the queue for everyone else, even when a thousand of its retries fall due at once.
  */
-export function claimDue(store: Store, now: number, limit: number, saturatedUrls: string[]): DeliveryRow[] {
-  let due = qb
-    .selectFrom('deliveries')
-    .select('id')
-    .where('status', 'in', ['pending', 'retrying'])
-    .where('in_flight', '=', 0)
-    .where('next_attempt_at', '<=', now);
-  if (saturatedUrls.length) due = due.where('url', 'not in', saturatedUrls);
-  const query = qb
-    .updateTable('deliveries')
-    .set({ in_flight: 1 })
-    .where('id', 'in', due.orderBy('next_attempt_at').limit(limit))
-    .returningAll();
-  return dynamic(store, query) as DeliveryRow[];
+export function claimDue(store: Store, now: number, limit: number, perUrl: number): DeliveryRow[] {
+  let stmt = claimStatements.get(store.sqlite);
+  if (!stmt) {
+    stmt = store.sqlite.prepare(`
+      WITH busy AS (
+        SELECT url, COUNT(*) AS n FROM deliveries WHERE in_flight = 1 GROUP BY url
+      ), due AS (
+        SELECT id, url, next_attempt_at,
+               ROW_NUMBER() OVER (PARTITION BY url ORDER BY next_attempt_at, seq) AS rn
+        FROM deliveries
+        WHERE status IN ('pending', 'retrying') AND in_flight = 0 AND next_attempt_at <= @now
+      )
+      UPDATE deliveries SET in_flight = 1
+      WHERE id IN (
+        SELECT due.id FROM due LEFT JOIN busy ON busy.url = due.url
+        WHERE due.rn + COALESCE(busy.n, 0) <= @perUrl
+        ORDER BY due.next_attempt_at
+        LIMIT @limit
+      )
+      RETURNING *`);
+    claimStatements.set(store.sqlite, stmt);
+  }
+  return stmt.all({ now, limit, perUrl }) as DeliveryRow[];
 }
+
+// A window function and a CTE are beyond what the query builder expresses cleanly: plain SQL, prepared once.
+const claimStatements = new WeakMap<Store['sqlite'], ReturnType<Store['sqlite']['prepare']>>();
 
 export type AttemptRecord = Omit<Insertable<DeliveryAttemptsTable>, 'id'>;
 export type DeliveryOutcome = Pick<

@@ -32,9 +32,6 @@ const lastConfirmedToken = prepared(() =>
     .orderBy('seq', 'desc')
     .limit(1),
 );
-const pendingSum = prepared(() =>
-  qb.selectFrom('payments').select(['amount']).where('invoice_id', '=', param('invoice_id')).where('confirmed', '=', 0),
-);
 
 export function insertPayment(store: Store, row: Omit<Insertable<PaymentsTable>, 'seq'>): void {
   insert.run(store, { ...row });
@@ -54,6 +51,11 @@ export function lastConfirmedTokenOf(store: Store, invoiceId: string): string | 
   return lastConfirmedToken.get(store, { invoice_id: invoiceId })?.token ?? null;
 }
 
-export function pendingAmountsOf(store: Store, invoiceId: string): string[] {
-  return pendingSum.all(store, { invoice_id: invoiceId }).map((r) => r.amount);
+const pendingOf = prepared(() =>
+  qb.selectFrom('payments').selectAll().where('invoice_id', '=', param('invoice_id')).where('confirmed', '=', 0).orderBy('seq'),
+);
+
+/** Payments seen but not confirmed yet, oldest first. */
+export function pendingPaymentsOf(store: Store, invoiceId: string): PaymentRow[] {
+  return pendingOf.all(store, { invoice_id: invoiceId }) as PaymentRow[];
 }
