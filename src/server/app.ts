@@ -84,9 +84,12 @@ export function createApp(deps: AppDeps, routes: readonly RouteDef[]): RequestHa
 
     let release: (() => void) | undefined;
     let idemKey: string | undefined;
-    if (route.idempotent && principal) {
+    let endpoint = '';
+    // Optional keys (test helpers): without the header the request simply acts, like any POST.
+    if (route.idempotent && principal && !(route.idempotent.optional && req.headers['idempotency-key'] === undefined)) {
       idemKey = idempotencyKeyOf(req.headers);
-      release = inFlight.acquire(principal, route.idempotent.endpoint, idemKey);
+      endpoint = route.idempotent.perPath ? `${route.idempotent.endpoint} ${path}` : route.idempotent.endpoint;
+      release = inFlight.acquire(principal, endpoint, idemKey);
     }
     try {
       const rawBody = await readRouteBody(req, route);
@@ -105,9 +108,10 @@ export function createApp(deps: AppDeps, routes: readonly RouteDef[]): RequestHa
       }
 
       if (route.idempotent && principal && idemKey !== undefined) {
-        const body = rawBody as Record<string, unknown>;
+        // Routes without a body (the confirm and expire helpers) compare as `{}`.
+        const body = (rawBody ?? {}) as Record<string, unknown>;
         const tenant = route.idempotent.tenantScoped && typeof body.externalTenantId === 'string' ? body.externalTenantId : undefined;
-        const scope = idempotencyScope(principal, route.idempotent.endpoint, idemKey, tenant);
+        const scope = idempotencyScope(principal, endpoint, idemKey, tenant);
         const print = fingerprint(canonicalJson(body));
         const now = deps.clock.now();
         const previous = findIdempotent(deps.store, scope, now);
@@ -117,7 +121,7 @@ export function createApp(deps: AppDeps, routes: readonly RouteDef[]): RequestHa
           }
           return sendReplay(res, previous.response);
         }
-        input.body = validate(route, body, res, deps, requestId);
+        input.body = route.body ? validate(route, body, res, deps, requestId) : undefined;
         // The create and the memory of it commit together: a crash cannot keep one without the other.
         const serialised = deps.store.tx(() => {
           const result = route.handle(input as never, deps);

@@ -38,7 +38,11 @@ export function buildOpenApi(routes: readonly RouteDef[], version: string, serve
         }))
       : [];
     const headers = route.idempotent
-      ? [{ name: 'Idempotency-Key', in: 'header', required: true, schema: { type: 'string', minLength: 1, maxLength: 255 }, description: 'Unique per create attempt; a replay with the same body returns the first response.' }]
+      ? [
+          route.idempotent.optional
+            ? { name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', minLength: 1, maxLength: 255 }, description: 'Optional (extension): with a key, a repeat of the same request on the same path returns the first response instead of acting again (fixtures use this).' }
+            : { name: 'Idempotency-Key', in: 'header', required: true, schema: { type: 'string', minLength: 1, maxLength: 255 }, description: 'Unique per create attempt; a replay with the same body returns the first response.' },
+        ]
       : [];
     const responses: Record<string, unknown> = {};
     const ok = route.doc.response ?? { status: 200 };

@@ -86,8 +86,12 @@ interface RouteBase {
   testOnly?: boolean;
   /** Schema of the JSON body; its keys are the known fields. Absent: the route takes no body. */
   body?: z.ZodType;
-  /** An idempotent create (CONTRACT §2): `endpoint` names the scope. */
-  idempotent?: { endpoint: string; tenantScoped?: boolean };
+  /**
+   * An idempotent create (CONTRACT §2): `endpoint` names the scope. `optional` (test helpers, an
+   * extension): the header may be left out, and then the request is not idempotent; `perPath`: the
+   * scope also holds the request path, whose ids say what the request acts on (the body does not).
+   */
+  idempotent?: { endpoint: string; tenantScoped?: boolean; optional?: boolean; perPath?: boolean };
   /** Reject fee fields in the body (create-merchant only). */
   rejectFeeFields?: boolean;
   /** For the OpenAPI document. */

@@ -38,7 +38,8 @@ export async function request<T = any>(baseUrl: string, method: string, path: st
     body = JSON.stringify(options.body);
     headers['content-type'] ??= 'application/json';
   }
-  const res = await fetch(baseUrl + path, { method, headers, body });
+  // Redirects are part of what is tested (the bind page answers 303): never follow them.
+  const res = await fetch(baseUrl + path, { method, headers, body, redirect: 'manual' });
   const text = await res.text();
   let parsed: any;
   try {

@@ -7,6 +7,13 @@ import { expireResult, paymentBody, paymentResult, type PaymentBody } from '../v
 /** Partner keys see the partner variant of the invoice, merchant keys the merchant variant. */
 const variantOf = (p: Principal) => (p.kind === 'partner' ? 'partner' : 'merchant');
 
+/**
+ * An optional Idempotency-Key (extension): with one, repeating the same helper call on the same path
+ * replays the first answer instead of paying (or confirming, or expiring) again, so that a fixtures
+ * file re-run in CI changes nothing. Without one, each call acts, as CONTRACT §6 describes.
+ */
+const REPEATABLE = { endpoint: 'test-helper', optional: true, perPath: true };
+
 /** CONTRACT §6: test keys only; partner keys on their merchants' invoices, merchant keys on their own. */
 export const testHelperRoutes: RouteDef[] = [
   {
@@ -14,6 +21,7 @@ export const testHelperRoutes: RouteDef[] = [
     path: '/v1/test_helpers/invoices/:invoiceId/payments',
     auth: 'either',
     testOnly: true,
+    idempotent: REPEATABLE,
     body: paymentBody,
     doc: {
       summary: 'Simulate a payment (default: the remaining amount on the first allowed route, confirmed)',
@@ -36,6 +44,7 @@ export const testHelperRoutes: RouteDef[] = [
     path: '/v1/test_helpers/invoices/:invoiceId/payments/:paymentId/confirm',
     auth: 'either',
     testOnly: true,
+    idempotent: REPEATABLE,
     doc: {
       summary: 'Confirm a payment that was created unconfirmed',
       tag: 'Test helpers',
@@ -57,6 +66,7 @@ export const testHelperRoutes: RouteDef[] = [
     path: '/v1/test_helpers/invoices/:invoiceId/expire',
     auth: 'either',
     testOnly: true,
+    idempotent: REPEATABLE,
     doc: {
       summary: 'Expire an invoice now',
       tag: 'Test helpers',

@@ -1,0 +1,30 @@
+#!/usr/bin/env node
+// Writes docs/checkout.png, the screenshot shown in the README: a real emulator, a real invoice,
+// Debian's Chromium. Run after `npm run build`: `node scripts/screenshot.mjs`.
+import { chromium } from 'playwright-core';
+import { startEmulator } from '../dist/index.js';
+
+const emulator = await startEmulator({ port: 0 });
+try {
+  const res = await fetch(`${emulator.url}/v1/invoices`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${emulator.keys.test.merchantKey}`, 'content-type': 'application/json', 'idempotency-key': 'screenshot' },
+    body: JSON.stringify({ amount: '25.00', referenceId: 'order-1001' }),
+  });
+  const invoice = await res.json();
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  const page = await browser.newPage({ viewport: { width: 480, height: 900 }, deviceScaleFactor: 1 });
+  await page.goto(invoice.checkoutUrl);
+  await page.selectOption('#network', '84532');
+  await page.click('[data-action="pay-part"]');
+  await page.waitForFunction(() => document.querySelector('#status')?.textContent?.startsWith('Partially paid'));
+  await page.waitForTimeout(300);
+  await page.screenshot({ path: new URL('../docs/checkout.png', import.meta.url).pathname, fullPage: true });
+  await browser.close();
+  console.log('wrote docs/checkout.png');
+} finally {
+  await emulator.stop();
+}

@@ -1,0 +1,164 @@
+import fs from 'node:fs';
+import { z } from 'zod';
+import { findInvoice } from '../../store/repos/invoices.js';
+import { findMerchant, setIntegrationStatus } from '../../store/repos/merchants.js';
+import { findPartner } from '../../store/repos/partners.js';
+import { addPayment, confirmPendingPayment, expireInvoiceNow } from '../actions/lifecycle.js';
+import { ApiError } from '../api-error.js';
+import { renderBind } from '../pages/bind.js';
+import { checkoutState, testAmount } from '../pages/checkout-state.js';
+import { notFoundPage, qrSvg, renderCheckout } from '../pages/checkout.js';
+import type { AppDeps, RouteDef, RouteInput } from '../route.js';
+
+const hidden = (summary: string) => ({ summary, tag: 'Pages', hidden: true });
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+// Pages are framed by nobody and load nothing from elsewhere.
+const PAGE_HEADERS = {
+  'Content-Security-Policy': "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'no-referrer',
+  'Cache-Control': 'no-store',
+};
+
+function invoiceOrNull(deps: AppDeps, id: string) {
+  return UUID.test(id) ? (findInvoice(deps.store, id) ?? null) : null;
+}
+
+function testInvoice(deps: AppDeps, id: string) {
+  const invoice = invoiceOrNull(deps, id);
+  if (!invoice) throw new ApiError(404, 'invoice_not_found', `No invoice ${id}.`);
+  if (invoice.environment !== 'test') throw new ApiError(403, 'test_mode_only', 'The test panel only works on test invoices.');
+  return invoice;
+}
+
+const testBody = z.object({
+  networkId: z.number().int().optional(),
+  token: z.string().max(32).optional(),
+  paymentId: z.string().max(64).optional(),
+});
+type TestBody = z.output<typeof testBody>;
+
+const ASSETS: Record<string, string> = { 'checkout.js': 'text/javascript; charset=utf-8', 'pages.css': 'text/css; charset=utf-8' };
+const assetCache = new Map<string, string>();
+function asset(name: string): string {
+  let text = assetCache.get(name);
+  if (text === undefined) {
+    // assets/ sits at the package root, beside src/ and dist/.
+    text = fs.readFileSync(new URL(`../../../assets/${name}`, import.meta.url), 'utf8');
+    assetCache.set(name, text);
+  }
+  return text;
+}
+
+/** The hosted checkout page, its live state and test panel, the bind page, and their assets. */
+export const pageRoutes: RouteDef[] = [
+  {
+    method: 'GET',
+    path: '/checkout/:invoiceId',
+    auth: 'none',
+    doc: hidden('Hosted checkout page'),
+    handle: async (input: RouteInput<undefined>, deps) => {
+      const invoice = invoiceOrNull(deps, input.params.invoiceId!);
+      if (!invoice) return { status: 404, html: notFoundPage('There is no invoice at this address.'), headers: PAGE_HEADERS };
+      const state = checkoutState(deps.store, invoice, deps.clock.now());
+      return { status: 200, html: await renderCheckout(state, invoice.environment === 'test'), headers: PAGE_HEADERS };
+    },
+  },
+  {
+    method: 'GET',
+    path: '/checkout/:invoiceId/state',
+    auth: 'none',
+    doc: hidden('Live state of the checkout page'),
+    handle: (input: RouteInput<undefined>, deps) => {
+      const invoice = invoiceOrNull(deps, input.params.invoiceId!);
+      if (!invoice) throw new ApiError(404, 'invoice_not_found', 'No such invoice.');
+      return { status: 200, body: checkoutState(deps.store, invoice, deps.clock.now()), headers: { 'Cache-Control': 'no-store' } };
+    },
+  },
+  {
+    method: 'GET',
+    path: '/checkout/:invoiceId/qr/:route',
+    auth: 'none',
+    doc: hidden('QR code of a route, SVG'),
+    handle: async (input: RouteInput<undefined>, deps) => {
+      const invoice = invoiceOrNull(deps, input.params.invoiceId!);
+      const route = invoice && checkoutState(deps.store, invoice, deps.clock.now()).routes.find((r) => r.key === input.params.route);
+      if (!route) throw new ApiError(404, 'not_found', 'No such route on this invoice.');
+      return { status: 200, text: await qrSvg(route.uri), contentType: 'image/svg+xml', headers: { 'Cache-Control': 'no-store' } };
+    },
+  },
+  {
+    method: 'POST',
+    path: '/checkout/:invoiceId/test/:action',
+    auth: 'none',
+    body: testBody,
+    doc: hidden('Checkout test panel action'),
+    handle: (input: RouteInput<TestBody>, deps) => {
+      const invoice = testInvoice(deps, input.params.invoiceId!);
+      const route = { networkId: input.body.networkId, token: input.body.token };
+      switch (input.params.action) {
+        case 'pay-full':
+          addPayment(deps, invoice, { ...route, amount: testAmount(invoice, 'full') });
+          break;
+        case 'pay-part':
+          addPayment(deps, invoice, { ...route, amount: testAmount(invoice, 'part') });
+          break;
+        case 'overpay':
+          addPayment(deps, invoice, { ...route, amount: testAmount(invoice, 'over') });
+          break;
+        case 'pay-unconfirmed':
+          addPayment(deps, invoice, { ...route, amount: testAmount(invoice, 'full'), confirmed: false });
+          break;
+        case 'confirm': {
+          if (!input.body.paymentId) throw new ApiError(400, 'validation_failed', 'paymentId is required.', 'paymentId');
+          confirmPendingPayment(deps, invoice, input.body.paymentId);
+          break;
+        }
+        case 'expire':
+          expireInvoiceNow(deps, invoice);
+          break;
+        default:
+          throw new ApiError(404, 'not_found', `No test action ${input.params.action}.`);
+      }
+      return { status: 200, body: checkoutState(deps.store, findInvoice(deps.store, invoice.id)!, deps.clock.now()) };
+    },
+  },
+  {
+    method: 'GET',
+    path: '/bind/:merchantId',
+    auth: 'none',
+    doc: hidden('Merchant onboarding page'),
+    handle: (input: RouteInput<undefined>, deps) => {
+      const id = input.params.merchantId!;
+      const merchant = UUID.test(id) ? findMerchant(deps.store, id) : undefined;
+      if (!merchant) return { status: 404, html: notFoundPage('There is no merchant at this address.'), headers: PAGE_HEADERS };
+      return { status: 200, html: renderBind(merchant, findPartner(deps.store, merchant.partner_id), input.query.get('done') === '1'), headers: PAGE_HEADERS };
+    },
+  },
+  {
+    method: 'POST',
+    path: '/bind/:merchantId/complete',
+    auth: 'none',
+    doc: hidden('Complete onboarding'),
+    handle: (input: RouteInput<undefined>, deps) => {
+      const id = input.params.merchantId!;
+      const merchant = UUID.test(id) ? findMerchant(deps.store, id) : undefined;
+      if (!merchant) return { status: 404, html: notFoundPage('There is no merchant at this address.'), headers: PAGE_HEADERS };
+      // Idempotent: completing twice changes nothing the second time.
+      if (merchant.integration_status !== 'ACTIVE') setIntegrationStatus(deps.store, id, 'ACTIVE', deps.clock.now());
+      // Post/redirect/get, so a reload does not resubmit the form.
+      return { status: 303, headers: { Location: `/bind/${id}?done=1` } };
+    },
+  },
+  {
+    method: 'GET',
+    path: '/assets/:name',
+    auth: 'none',
+    doc: hidden('Page assets'),
+    handle: (input: RouteInput<undefined>) => {
+      const type = ASSETS[input.params.name!];
+      if (!type) throw new ApiError(404, 'not_found', 'No such asset.');
+      return { status: 200, text: asset(input.params.name!), contentType: type, headers: { 'Cache-Control': 'public, max-age=300', 'X-Content-Type-Options': 'nosniff' } };
+    },
+  },
+];
