@@ -23,16 +23,26 @@ export function keyPrefix(kind: KeyKind, environment: Environment): string {
   return kind === 'partner' ? `pt_${environment}_` : `${environment}_`;
 }
 
-/** A fresh key: 32 characters drawn uniformly from base62 (rejection sampling, no modulo bias). */
-export function generateKey(kind: KeyKind, environment: Environment): string {
+/** `length` characters drawn uniformly from base62 (rejection sampling, no modulo bias). */
+export function randomBase62(length: number): string {
   let out = '';
-  while (out.length < 32) {
-    for (const byte of randomBytes(48)) {
+  while (out.length < length) {
+    for (const byte of randomBytes(length + 16)) {
       // 248 = 62 * 4: bytes at or above it would favour the first characters.
-      if (byte < 248 && out.length < 32) out += BASE62[byte % 62];
+      if (byte < 248 && out.length < length) out += BASE62[byte % 62];
     }
   }
-  return keyPrefix(kind, environment) + out;
+  return out;
+}
+
+/** A fresh key: the prefix of its kind and environment, then 32 base62 characters. */
+export function generateKey(kind: KeyKind, environment: Environment): string {
+  return keyPrefix(kind, environment) + randomBase62(32);
+}
+
+/** A fresh webhook signing secret, `whsec_` and 32 base62 characters. */
+export function generateSecret(): string {
+  return `whsec_${randomBase62(32)}`;
 }
 
 /** Keys are stored as their SHA-256 only (CONTRACT §1). */

@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import type { z } from 'zod';
 import type { Clock } from '../clock/clock.js';
 import type { EmulatorConfig } from '../config/defaults.js';
@@ -6,7 +7,8 @@ import type { DeliveryRow } from '../store/repos/deliveries.js';
 import type { Store } from '../store/store.js';
 import type { ExtraTargets } from '../webhooks/outbox.js';
 import type { DefaultKeys } from './bootstrap.js';
-import type { EmulatorEvent } from './events.js';
+import type { EmulatorEvent, EmulatorListener } from './events.js';
+import type { ListenerHub } from '../webhooks/listener-hub.js';
 
 /** Who is calling: the owner of the API key, in the key's environment. */
 export interface Principal {
@@ -43,6 +45,10 @@ export interface Runtime {
   resend(delivery: DeliveryRow): Promise<DeliveryRow>;
   /** Delivery targets beyond the partner's webhook (listeners), consulted by the outbox. */
   extraTargets?: ExtraTargets;
+  /** `svc webhook listen`'s registrations and streams. */
+  listeners: ListenerHub;
+  /** Subscribe to the emulator's events (the tail stream); returns an unsubscribe function. */
+  subscribe(listener: EmulatorListener): () => void;
 }
 
 export interface AdvanceReport {
@@ -73,6 +79,8 @@ export interface RouteResult {
   text?: string;
   contentType?: string;
   headers?: Record<string, string>;
+  /** A server-sent-events stream: the response is handed over, open, after the SSE headers. */
+  stream?: (res: ServerResponse) => void;
 }
 
 export type Auth = 'partner' | 'merchant' | 'either' | 'none';

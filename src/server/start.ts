@@ -6,6 +6,7 @@ import { releaseInFlight } from '../store/repos/deliveries.js';
 import { getMeta, setMeta } from '../store/repos/meta.js';
 import { createAttempter, type LookupFn } from '../webhooks/attempt.js';
 import { Dispatcher } from '../webhooks/dispatcher.js';
+import { ListenerHub } from '../webhooks/listener-hub.js';
 import { expireDue } from './actions/lifecycle.js';
 import { Scheduler } from './scheduler.js';
 import { openStore, type Store } from '../store/store.js';
@@ -83,7 +84,9 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
     version: VERSION,
     emit: (event) => hub.emit(event),
     schedule: (at) => scheduler.schedule(at),
+    sendToListener: (delivery, body, timeoutMs) => listeners.send(delivery, body, timeoutMs),
   });
+  const listeners = new ListenerHub({ store, clock, version: VERSION, kick: () => dispatcher.kick() });
   const deps: AppDeps = {
     store,
     clock,
@@ -106,6 +109,9 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
       defaultKeys: () => keys,
       schedule: (at) => scheduler.schedule(at),
       resend: (delivery) => dispatcher.resend(delivery),
+      extraTargets: (partnerId, environment, type) => listeners.targets(partnerId, environment, type),
+      listeners,
+      subscribe: (listener) => hub.on(listener),
     },
   };
   const scheduler = new Scheduler({ store, clock, dispatcher, expireDue: (now) => expireDue(deps, now) });
@@ -142,6 +148,7 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
     stop: () =>
       (stopped ??= (async () => {
         scheduler.stop();
+        listeners.close();
         await close(server);
         await dispatcher.close();
         await attempter.close();

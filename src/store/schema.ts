@@ -17,6 +17,7 @@ export interface Database {
   events: EventsTable;
   deliveries: DeliveriesTable;
   delivery_attempts: DeliveryAttemptsTable;
+  listeners: ListenersTable;
 }
 
 export interface MetaTable {
@@ -178,4 +179,18 @@ export interface DeliveryAttemptsTable {
   response_status: number | null;
   response_body: string | null;
   error: string | null;
+}
+
+/** A `svc webhook listen` registration: an extra delivery target of a partner in one environment. */
+export interface ListenersTable {
+  partner_id: string;
+  environment: Environment;
+  /** Stable per partner and environment, so the developer's app keeps verifying across restarts. */
+  secret: string;
+  events: string | null;
+  forward_to: string;
+  /** 0 once the listener said goodbye: no new deliveries are created for it. */
+  active: number;
+  created_at: number;
+  updated_at: number;
 }

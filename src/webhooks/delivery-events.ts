@@ -2,6 +2,9 @@
 export type DeliveryEvent =
   | {
       type: 'delivery.sent';
+      partnerId: string;
+      environment: 'test' | 'live';
+      invoiceId: string;
       deliveryId: string;
       eventId: string;
       eventType: string;
@@ -11,6 +14,11 @@ export type DeliveryEvent =
     }
   | {
       type: 'delivery.result';
+      partnerId: string;
+      environment: 'test' | 'live';
+      invoiceId: string;
+      /** When the attempt started, emulator time. */
+      startedAt: string;
       deliveryId: string;
       eventId: string;
       eventType: string;

@@ -147,8 +147,22 @@ export class Dispatcher {
     let url = delivery.url;
     let result: AttemptResult;
 
+    const sent = (to: string) =>
+      this.deps.emit({
+        type: 'delivery.sent',
+        partnerId: delivery.partner_id,
+        environment: delivery.environment,
+        invoiceId: delivery.invoice_id,
+        deliveryId: delivery.id,
+        eventId: event.id,
+        eventType: event.type,
+        url: to,
+        attempt,
+        trigger,
+      });
     if (delivery.target === 'listener') {
       const send = this.deps.sendToListener;
+      sent(url);
       result = send ? await send(delivery, event.payload, config.webhooks.timeoutMs) : failure('listener_unavailable: no listener is connected');
     } else {
       const webhook = findWebhookConfig(store, delivery.partner_id, delivery.environment);
@@ -157,7 +171,7 @@ export class Dispatcher {
       } else {
         url = webhook.url;
         const headers = deliveryHeaders(event.payload, webhook.secret, JSON.parse(webhook.custom_headers) as Record<string, string>, version);
-        this.deps.emit({ type: 'delivery.sent', deliveryId: delivery.id, eventId: event.id, eventType: event.type, url, attempt, trigger });
+        sent(url);
         result = await attempter.attempt({
           url,
           body: event.payload,
@@ -250,6 +264,10 @@ export class Dispatcher {
     );
     return {
       type: 'delivery.result',
+      partnerId: row.partner_id,
+      environment: row.environment,
+      invoiceId: row.invoice_id,
+      startedAt: new Date(c.startedAt).toISOString(),
       deliveryId: row.id,
       eventId: row.event_id,
       eventType: row.event_type,

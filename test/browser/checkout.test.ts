@@ -42,12 +42,12 @@ async function open(url: string): Promise<Page> {
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
   await page.goto(url);
-  await page.evaluate(() => ((window as unknown as { __noReload: boolean }).__noReload = true));
+  await page.evaluate(() => ((globalThis as unknown as { __noReload: boolean }).__noReload = true));
   (page as Page & { errors: string[] }).errors = errors;
   return page;
 }
 
-const notReloaded = (page: Page) => page.evaluate(() => (window as unknown as { __noReload?: boolean }).__noReload === true);
+const notReloaded = (page: Page) => page.evaluate(() => (globalThis as unknown as { __noReload?: boolean }).__noReload === true);
 
 async function eventTypes(invoiceId: string, count: number): Promise<string[]> {
   const deadline = Date.now() + 5000;
@@ -201,7 +201,7 @@ describe('checkout page', () => {
     const inv = await invoice({ amount: '1', referenceId: '<img src=x onerror="window.__xss=1"></script><b>hi</b>' });
     const page = await open(inv.checkoutUrl);
     expect(await page.textContent('#reference')).toBe('<img src=x onerror="window.__xss=1"></script><b>hi</b>');
-    expect(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
+    expect(await page.evaluate(() => (globalThis as unknown as { __xss?: number }).__xss)).toBeUndefined();
     expect(await page.locator('#reference img').count()).toBe(0);
     await page.close();
   });
@@ -215,7 +215,13 @@ describe('checkout page', () => {
     const order: string[] = [];
     for (let i = 0; i < 6; i++) {
       await page.keyboard.press('Tab');
-      order.push(await page.evaluate(() => document.activeElement?.id || document.activeElement?.getAttribute('data-copy') || document.activeElement?.getAttribute('data-action') || ''));
+      order.push(
+        await page.evaluate(() => {
+          // Runs in the page; typed loosely so the test program needs no DOM typings.
+          const active = (globalThis as unknown as { document: { activeElement: { id: string; getAttribute(n: string): string | null } | null } }).document.activeElement;
+          return active?.id || active?.getAttribute('data-copy') || active?.getAttribute('data-action') || '';
+        }),
+      );
     }
     // The token list has one entry on this network, so it is disabled and skipped; then the panel.
     expect(order).toEqual(['network', 'address', 'address', 'token-amount', 'token-amount', 'pay-full']);

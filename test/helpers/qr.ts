@@ -1,6 +1,10 @@
-import jsQR from 'jsqr';
+import jsQRImport from 'jsqr';
 import { PNG } from 'pngjs';
 import type { Locator } from 'playwright-core';
+
+// jsqr is CommonJS with `exports.default`; depending on the loader the function sits one level down.
+type Decode = (data: Uint8ClampedArray, width: number, height: number) => { data: string } | null;
+const jsQR = ((jsQRImport as unknown as { default?: Decode }).default ?? jsQRImport) as unknown as Decode;
 
 /** Decodes the QR code shown in `locator` from a real screenshot of it. */
 export async function readQr(locator: Locator): Promise<string> {

@@ -7,6 +7,13 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 /** Writes a route's result. `text` is the body already serialised, when the caller has it. */
 export function sendResult(res: ServerResponse, result: RouteResult, text?: string): void {
   if (result.headers) for (const [name, value] of Object.entries(result.headers)) res.setHeader(name, value);
+  if (result.stream) {
+    // Server-sent events: no length, no buffering by proxies, kept open until either side closes.
+    res.writeHead(result.status, { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-store', Connection: 'keep-alive', 'X-Accel-Buffering': 'no' });
+    res.flushHeaders();
+    result.stream(res);
+    return;
+  }
   let payload: string;
   if (result.html !== undefined) {
     res.setHeader('Content-Type', 'text/html; charset=utf-8');

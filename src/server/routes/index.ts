@@ -1,3 +1,4 @@
+import { listenerRoutes } from '../control/listener-routes.js';
 import { controlRoutes } from '../control/routes.js';
 import type { RouteDef } from '../route.js';
 import { deliveryRoutes } from './deliveries.js';
@@ -9,5 +10,5 @@ import { webhookRoutes } from './webhook.js';
 
 /** Every route the emulator serves, in the order the OpenAPI document lists them. */
 export function apiRoutes(): RouteDef[] {
-  return [...merchantRoutes, ...invoiceRoutes, ...webhookRoutes, ...deliveryRoutes, ...testHelperRoutes, ...controlRoutes, ...pageRoutes];
+  return [...merchantRoutes, ...invoiceRoutes, ...webhookRoutes, ...deliveryRoutes, ...testHelperRoutes, ...controlRoutes, ...listenerRoutes, ...pageRoutes];
 }

@@ -1,0 +1,75 @@
+import type { Selectable } from 'kysely';
+import type { Environment } from '../../domain/environment.js';
+import { param, prepared, qb } from '../query.js';
+import type { ListenersTable } from '../schema.js';
+import type { Store } from '../store.js';
+
+export type ListenerRow = Selectable<ListenersTable>;
+
+const byPartner = prepared(() =>
+  qb.selectFrom('listeners').selectAll().where('partner_id', '=', param('partner_id')).where('environment', '=', param('environment')),
+);
+const active = prepared(() => qb.selectFrom('listeners').selectAll().where('active', '=', 1));
+const upsert = prepared(() =>
+  qb
+    .insertInto('listeners')
+    .values({
+      partner_id: param('partner_id'),
+      environment: param('environment'),
+      secret: param('secret'),
+      events: param('events'),
+      forward_to: param('forward_to'),
+      active: param('active'),
+      created_at: param('now'),
+      updated_at: param('now'),
+    })
+    .onConflict((oc) =>
+      oc.columns(['partner_id', 'environment']).doUpdateSet({
+        events: param('events'),
+        forward_to: param('forward_to'),
+        active: param('active'),
+        updated_at: param('now'),
+      }),
+    ),
+);
+const wakePending = prepared(() =>
+  qb
+    .updateTable('deliveries')
+    .set({ next_attempt_at: param('now') })
+    .where('target', '=', 'listener')
+    .where('partner_id', '=', param('partner_id'))
+    .where('environment', '=', param('environment'))
+    .where('status', 'in', ['pending', 'retrying'])
+    .where('in_flight', '=', 0),
+);
+
+export function findListener(store: Store, partnerId: string, environment: Environment): ListenerRow | undefined {
+  return byPartner.get(store, { partner_id: partnerId, environment });
+}
+
+export function activeListeners(store: Store): ListenerRow[] {
+  return active.all(store);
+}
+
+/** Registers or updates; the secret is only used when the row is new (it never changes after). */
+export function saveListener(
+  store: Store,
+  row: { partnerId: string; environment: Environment; secret: string; events: string[] | null; forwardTo: string; active: boolean },
+  now: number,
+): ListenerRow {
+  upsert.run(store, {
+    partner_id: row.partnerId,
+    environment: row.environment,
+    secret: row.secret,
+    events: row.events ? JSON.stringify(row.events) : null,
+    forward_to: row.forwardTo,
+    active: row.active ? 1 : 0,
+    now,
+  });
+  return findListener(store, row.partnerId, row.environment)!;
+}
+
+/** A listener came back: what it missed is due now rather than at its next retry time. */
+export function wakeListenerDeliveries(store: Store, partnerId: string, environment: Environment, now: number): number {
+  return wakePending.run(store, { partner_id: partnerId, environment, now }).changes;
+}

@@ -1,0 +1,172 @@
+import { randomUUID } from 'node:crypto';
+import type { ServerResponse } from 'node:http';
+import type { Clock } from '../clock/clock.js';
+import type { Environment } from '../domain/environment.js';
+import { generateSecret } from '../domain/keys.js';
+import type { DeliveryRow } from '../store/repos/deliveries.js';
+import { activeListeners, findListener, saveListener, wakeListenerDeliveries, type ListenerRow } from '../store/repos/listeners.js';
+import type { Store } from '../store/store.js';
+import type { AttemptResult } from './attempt.js';
+import { deliveryHeaders } from './dispatcher.js';
+import type { InvoiceEventType } from './envelope.js';
+
+/** What a listener reports back after forwarding one delivery to the developer's app. */
+export interface ListenerResult {
+  status: number | null;
+  body: string | null;
+  error: string | null;
+  durationMs: number;
+}
+
+interface Connection {
+  res: ServerResponse;
+  /** How long the listener itself waits for the app (`--timeout`), so we wait a little longer. */
+  forwardTimeoutMs: number;
+}
+
+interface Waiting {
+  resolve(result: AttemptResult): void;
+  timer: NodeJS.Timeout;
+}
+
+const HEARTBEAT_MS = 15_000;
+const MAX_BODY = 4096;
+
+/**
+ * The emulator's side of `svc webhook listen` (CONTRACT §7): listeners register per partner and
+ * environment, hold a server-sent-events stream open, receive deliveries signed with their stable
+ * secret, and post each result back. Listener deliveries are ordinary deliveries (outbox, retries);
+ * only the last hop differs. A listener that reconnects gets what it missed at once.
+ */
+export class ListenerHub {
+  private readonly connections = new Map<string, Set<Connection>>();
+  private readonly waiting = new Map<string, Waiting>();
+  private readonly heartbeat: NodeJS.Timeout;
+
+  constructor(
+    private readonly deps: { store: Store; clock: Clock; version: string; kick(): void },
+  ) {
+    // Comments keep idle proxies and the client's own liveness check satisfied.
+    this.heartbeat = setInterval(() => this.broadcast(': ping\n\n'), HEARTBEAT_MS).unref();
+  }
+
+  /** Registers (or updates) the partner's listener; the secret stays what it was. */
+  register(partnerId: string, environment: Environment, forwardTo: string, events: InvoiceEventType[] | null): ListenerRow {
+    const existing = findListener(this.deps.store, partnerId, environment);
+    return saveListener(
+      this.deps.store,
+      { partnerId, environment, secret: existing?.secret ?? generateSecret(), events, forwardTo, active: true },
+      this.deps.clock.now(),
+    );
+  }
+
+  /** The stable listener secret, created on first use (for `--print-secret`). */
+  secret(partnerId: string, environment: Environment): string {
+    const existing = findListener(this.deps.store, partnerId, environment);
+    if (existing) return existing.secret;
+    return saveListener(this.deps.store, { partnerId, environment, secret: generateSecret(), events: null, forwardTo: '', active: false }, this.deps.clock.now()).secret;
+  }
+
+  /** The listener says goodbye: no new deliveries are created for it (pending ones still retry). */
+  unregister(partnerId: string, environment: Environment): void {
+    const existing = findListener(this.deps.store, partnerId, environment);
+    if (existing) saveListener(this.deps.store, { partnerId, environment, secret: existing.secret, events: parseEvents(existing.events), forwardTo: existing.forward_to, active: false }, this.deps.clock.now());
+  }
+
+  /** The outbox asks: which listeners want this event? One target per active, matching listener. */
+  targets(partnerId: string, environment: Environment, type: InvoiceEventType): { url: string }[] {
+    const row = findListener(this.deps.store, partnerId, environment);
+    if (!row || row.active !== 1) return [];
+    const events = parseEvents(row.events);
+    return events && !events.includes(type) ? [] : [{ url: row.forward_to }];
+  }
+
+  /** Holds `res` open as the listener's stream; what it missed while away falls due now. */
+  attach(partnerId: string, environment: Environment, res: ServerResponse, forwardTimeoutMs: number): void {
+    const key = keyOf(partnerId, environment);
+    const connection: Connection = { res, forwardTimeoutMs };
+    let set = this.connections.get(key);
+    if (!set) this.connections.set(key, (set = new Set()));
+    set.add(connection);
+    res.on('close', () => {
+      set.delete(connection);
+      if (!set.size) this.connections.delete(key);
+    });
+    res.write(`event: ready\ndata: ${JSON.stringify({ partnerId, environment })}\n\n`);
+    if (wakeListenerDeliveries(this.deps.store, partnerId, environment, this.deps.clock.now()) > 0) this.deps.kick();
+  }
+
+  isConnected(partnerId: string, environment: Environment): boolean {
+    return (this.connections.get(keyOf(partnerId, environment))?.size ?? 0) > 0;
+  }
+
+  /** One attempt of a listener delivery: push it down the stream and wait for the listener's report. */
+  send(delivery: DeliveryRow, body: string, timeoutMs: number): Promise<AttemptResult> {
+    const listener = findListener(this.deps.store, delivery.partner_id, delivery.environment);
+    const connection = [...(this.connections.get(keyOf(delivery.partner_id, delivery.environment)) ?? [])][0];
+    if (!listener || !connection) {
+      return Promise.resolve(failed('listener_unavailable: no `svc webhook listen` is connected for this partner and environment'));
+    }
+    const requestId = randomUUID();
+    const headers = deliveryHeaders(body, listener.secret, {}, this.deps.version);
+    const wait = Math.max(timeoutMs, connection.forwardTimeoutMs + 5000);
+    return new Promise<AttemptResult>((resolve) => {
+      const timer = setTimeout(() => {
+        this.waiting.delete(requestId);
+        resolve(failed(`timeout: the listener did not report within ${wait} ms`, wait));
+      }, wait);
+      this.waiting.set(requestId, { resolve, timer });
+      const message = { requestId, deliveryId: delivery.id, eventId: delivery.event_id, eventType: delivery.event_type, attempt: delivery.attempt_count + 1, headers, body };
+      connection.res.write(`event: delivery\ndata: ${JSON.stringify(message)}\n\n`);
+    });
+  }
+
+  /** The listener's report for one request; false when nobody waits for it (late, or unknown). */
+  report(requestId: string, result: ListenerResult): boolean {
+    const waiting = this.waiting.get(requestId);
+    if (!waiting) return false;
+    this.waiting.delete(requestId);
+    clearTimeout(waiting.timer);
+    const ok = result.status !== null && result.status >= 200 && result.status < 300;
+    waiting.resolve({
+      ok,
+      responseStatus: result.status,
+      responseBody: result.body === null ? null : result.body.slice(0, MAX_BODY),
+      error: ok ? null : (result.error ?? (result.status !== null ? `http_status: ${result.status}` : 'network_error: the listener reported no status')),
+      errorKind: null,
+      durationMs: result.durationMs,
+    });
+    return true;
+  }
+
+  /** Ends every stream (stop, reset); waiting attempts fail and retry later. */
+  close(): void {
+    clearInterval(this.heartbeat);
+    for (const set of this.connections.values()) for (const c of set) c.res.end();
+    this.connections.clear();
+    for (const [id, w] of this.waiting) {
+      clearTimeout(w.timer);
+      w.resolve(failed('listener_unavailable: the emulator stopped'));
+      this.waiting.delete(id);
+    }
+  }
+
+  /** Listeners registered (for status and tests). */
+  registered(): ListenerRow[] {
+    return activeListeners(this.deps.store);
+  }
+
+  private broadcast(text: string): void {
+    for (const set of this.connections.values()) for (const c of set) c.res.write(text);
+  }
+}
+
+const keyOf = (partnerId: string, environment: Environment) => `${partnerId}:${environment}`;
+
+function parseEvents(text: string | null): InvoiceEventType[] | null {
+  return text ? (JSON.parse(text) as InvoiceEventType[]) : null;
+}
+
+function failed(error: string, durationMs = 0): AttemptResult {
+  return { ok: false, responseStatus: null, responseBody: null, error, errorKind: null, durationMs };
+}

@@ -1,0 +1,163 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { manualClock } from '../../src/clock/clock.js';
+import { verifyWebhook } from '../../src/webhooks/signature.js';
+import { ikey, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+
+/** The emulator's side of `svc webhook listen`: registration, the stream, results, catch-up. */
+let emu: TestEmulator;
+afterEach(() => emu?.stop());
+
+interface StreamMessage {
+  event: string;
+  data: any;
+}
+
+/** Opens an SSE stream with fetch and yields parsed messages. */
+async function openStream(url: string, key: string) {
+  const controller = new AbortController();
+  const res = await fetch(url, { headers: { authorization: `Bearer ${key}`, accept: 'text/event-stream' }, signal: controller.signal });
+  expect(res.status).toBe(200);
+  expect(res.headers.get('content-type')).toContain('text/event-stream');
+  const messages: StreamMessage[] = [];
+  const waiters: (() => void)[] = [];
+  void (async () => {
+    const decoder = new TextDecoder();
+    let buffer = '';
+    try {
+      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+        buffer += decoder.decode(chunk, { stream: true });
+        let end;
+        while ((end = buffer.indexOf('\n\n')) !== -1) {
+          const block = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          const event = /^event: (.*)$/m.exec(block)?.[1];
+          const data = /^data: (.*)$/m.exec(block)?.[1];
+          if (event && data) messages.push({ event, data: JSON.parse(data) });
+          waiters.splice(0).forEach((w) => w());
+        }
+      }
+    } catch {
+      // aborted
+    }
+  })();
+  const next = async (event: string, timeoutMs = 3000): Promise<StreamMessage> => {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const i = messages.findIndex((m) => m.event === event);
+      if (i !== -1) return messages.splice(i, 1)[0]!;
+      if (Date.now() > deadline) throw new Error(`no ${event} message within ${timeoutMs} ms`);
+      await new Promise<void>((r) => {
+        waiters.push(r);
+        setTimeout(r, 50);
+      });
+    }
+  };
+  return { next, close: () => controller.abort() };
+}
+
+describe('listener hub', () => {
+  it('delivers registered events signed with the stable listener secret, and records the reported result', async () => {
+    emu = await startTestEmulator();
+    const pt = emu.keys.test.partnerKey;
+    const reg = await emu.call('PUT', '/__emulator/listener', { key: pt, body: { forwardTo: 'http://localhost:3000/hooks', events: ['invoice.created', 'invoice.paid'] } });
+    expect(reg.status).toBe(200);
+    expect(reg.body.secret).toMatch(/^whsec_[0-9A-Za-z]{32}$/);
+    // The secret is stable: asking again, or re-registering, returns the same one.
+    expect((await emu.call('GET', '/__emulator/listener/secret', { key: pt })).body.secret).toBe(reg.body.secret);
+    expect((await emu.call('PUT', '/__emulator/listener', { key: pt, body: { forwardTo: 'http://localhost:3000/hooks', events: ['invoice.created', 'invoice.paid'] } })).body.secret).toBe(reg.body.secret);
+
+    const stream = await openStream(`${emu.url}/__emulator/listener/stream`, pt);
+    await stream.next('ready');
+    const inv = await emu.call('POST', '/v1/partner/invoices', { key: pt, body: { merchantId: emu.keys.test.merchantId, amount: '4.00' }, idempotencyKey: ikey() });
+    const msg = (await stream.next('delivery')).data;
+    expect(msg).toMatchObject({ eventId: `${inv.body.id}-1`, eventType: 'invoice.created', attempt: 1 });
+    const event = verifyWebhook(msg.body, msg.headers['x-service-signature'], reg.body.secret);
+    expect(event.id).toBe(`${inv.body.id}-1`);
+    expect(msg.headers['user-agent']).toMatch(/^svc-emulator\//);
+
+    const report = await emu.call('POST', '/__emulator/listener/results', { key: pt, body: { requestId: msg.requestId, status: 204, body: '', durationMs: 7 } });
+    expect(report.status).toBe(200);
+    await expect
+      .poll(async () => (await emu.call('GET', `/v1/partner/webhook/deliveries/${msg.deliveryId}`, { key: pt })).body.status)
+      .toBe('succeeded');
+    const detail = await emu.call('GET', `/v1/partner/webhook/deliveries/${msg.deliveryId}`, { key: pt });
+    expect(detail.body).toMatchObject({ url: 'http://localhost:3000/hooks', lastResponseStatus: 204, attemptCount: 1 });
+    // A late or repeated report is refused, not applied twice.
+    expect((await emu.call('POST', '/__emulator/listener/results', { key: pt, body: { requestId: msg.requestId, status: 200, durationMs: 1 } })).status).toBe(409);
+
+    // Filtered out: a partial payment creates no listener delivery.
+    await emu.call('POST', `/v1/test_helpers/invoices/${inv.body.id}/payments`, { key: pt, body: { amount: '1' } });
+    await emu.call('POST', `/v1/test_helpers/invoices/${inv.body.id}/payments`, { key: pt, body: {} });
+    const paid = (await stream.next('delivery')).data;
+    expect(paid.eventType).toBe('invoice.paid');
+    const list = await emu.call('GET', `/v1/partner/webhook/deliveries?invoiceId=${inv.body.id}`, { key: pt });
+    expect(list.body.data.map((d: { eventType: string }) => d.eventType).sort()).toEqual(['invoice.created', 'invoice.paid']);
+    stream.close();
+  });
+
+  it('a failure reported by the listener is retried like any delivery', async () => {
+    emu = await startTestEmulator({ clock: manualClock() });
+    const pt = emu.keys.test.partnerKey;
+    await emu.call('PUT', '/__emulator/listener', { key: pt, body: { forwardTo: 'http://localhost:3000/hooks' } });
+    const stream = await openStream(`${emu.url}/__emulator/listener/stream`, pt);
+    await stream.next('ready');
+    await emu.call('POST', '/v1/invoices', { key: emu.keys.test.merchantKey, body: { amount: '1' }, idempotencyKey: ikey() });
+    const first = (await stream.next('delivery')).data;
+    await emu.call('POST', '/__emulator/listener/results', { key: pt, body: { requestId: first.requestId, status: null, error: 'connection_refused: localhost:3000', durationMs: 1 } });
+    await expect.poll(async () => (await emu.call('GET', `/v1/partner/webhook/deliveries/${first.deliveryId}`, { key: pt })).body.lastError).toBe('connection_refused: localhost:3000');
+    const advancing = emu.advanceClock(5);
+    const second = (await stream.next('delivery')).data;
+    expect(second).toMatchObject({ deliveryId: first.deliveryId, attempt: 2, eventId: first.eventId });
+    await emu.call('POST', '/__emulator/listener/results', { key: pt, body: { requestId: second.requestId, status: 200, body: 'ok', durationMs: 2 } });
+    await advancing;
+    expect((await emu.call('GET', `/v1/partner/webhook/deliveries/${first.deliveryId}`, { key: pt })).body).toMatchObject({ status: 'succeeded', attemptCount: 2 });
+    stream.close();
+  });
+
+  it('events created while the listener was away are delivered as soon as it reconnects', async () => {
+    emu = await startTestEmulator();
+    const pt = emu.keys.test.partnerKey;
+    await emu.call('PUT', '/__emulator/listener', { key: pt, body: { forwardTo: 'http://localhost:3000/hooks' } });
+    // No stream connected: the attempt fails and is scheduled 5 s later...
+    const inv = await emu.call('POST', '/v1/invoices', { key: emu.keys.test.merchantKey, body: { amount: '1' }, idempotencyKey: ikey() });
+    await expect
+      .poll(async () => (await emu.call('GET', `/v1/partner/webhook/deliveries?invoiceId=${inv.body.id}`, { key: pt })).body.data[0]?.lastError ?? '')
+      .toMatch(/^listener_unavailable:/);
+    // ...but connecting makes it due at once.
+    const started = Date.now();
+    const stream = await openStream(`${emu.url}/__emulator/listener/stream`, pt);
+    const msg = (await stream.next('delivery', 2000)).data;
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(msg.eventId).toBe(`${inv.body.id}-1`);
+    stream.close();
+  });
+
+  it('unregistering stops new deliveries; the endpoints need a partner key and loopback', async () => {
+    emu = await startTestEmulator();
+    const pt = emu.keys.test.partnerKey;
+    await emu.call('PUT', '/__emulator/listener', { key: pt, body: { forwardTo: 'http://localhost:3000/hooks' } });
+    expect((await emu.call('DELETE', '/__emulator/listener', { key: pt })).status).toBe(200);
+    const inv = await emu.call('POST', '/v1/invoices', { key: emu.keys.test.merchantKey, body: { amount: '1' }, idempotencyKey: ikey() });
+    expect((await emu.call('GET', `/v1/partner/webhook/deliveries?invoiceId=${inv.body.id}`, { key: pt })).body.data).toEqual([]);
+    expect((await emu.call('PUT', '/__emulator/listener', { body: { forwardTo: 'x' } })).status).toBe(401);
+    expect((await emu.call('GET', '/__emulator/listener/secret', { key: emu.keys.test.merchantKey })).status).toBe(403);
+    const bad = await emu.call('PUT', '/__emulator/listener', { key: pt, body: { forwardTo: 'x', events: ['invoice.nope'] } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.param).toBe('events[0]');
+  });
+
+  it('the deliveries stream shows every attempt of the partner as it happens', async () => {
+    emu = await startTestEmulator();
+    const pt = emu.keys.test.partnerKey;
+    await emu.call('PUT', '/v1/partner/webhook', { key: pt, body: { url: 'http://127.0.0.1:9/nowhere', secret: 'whsec_stream_test_0001' } });
+    const tail = await openStream(`${emu.url}/__emulator/deliveries/stream?eventType=invoice.created`, pt);
+    await tail.next('ready');
+    const started = Date.now();
+    const inv = await emu.call('POST', '/v1/invoices', { key: emu.keys.test.merchantKey, body: { amount: '1' }, idempotencyKey: ikey() });
+    const attempt = (await tail.next('attempt', 2000)).data;
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(attempt).toMatchObject({ type: 'delivery.result', eventId: `${inv.body.id}-1`, ok: false, status: 'retrying', attempt: 1 });
+    expect(attempt.error).toMatch(/^connection_refused:/);
+    tail.close();
+  });
+});
