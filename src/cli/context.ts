@@ -1,4 +1,4 @@
-import type { Writable } from 'node:stream';
+import type { Readable, Writable } from 'node:stream';
 
 /** Options every command accepts (commander's global options). */
 export interface GlobalOptions {
@@ -22,6 +22,9 @@ export interface Context {
   readonly color: boolean;
   /** Prompts are allowed: a TTY on both ends and no --json. */
   readonly interactive: boolean;
+  /** Read only by commands that take data on stdin (`webhook verify`); check `stdinIsTTY` first. */
+  readonly stdin: Readable;
+  readonly stdinIsTTY: boolean;
   readonly stdout: Writable;
   readonly stderr: Writable;
   readonly cwd: string;
@@ -32,6 +35,7 @@ export interface ContextInput {
   globals: GlobalOptions;
   stdout?: Writable & { isTTY?: boolean };
   stderr?: Writable & { isTTY?: boolean };
+  stdin?: Readable;
   stdinIsTTY?: boolean;
   cwd?: string;
   env?: NodeJS.ProcessEnv;
@@ -42,6 +46,8 @@ export function createContext(input: ContextInput): Context {
   const stderr = input.stderr ?? process.stderr;
   const env = input.env ?? process.env;
   const json = input.globals.json === true;
+  const stdin = input.stdin ?? process.stdin;
+  const stdinIsTTY = input.stdinIsTTY ?? (stdin as { isTTY?: boolean }).isTTY === true;
   const noColor = input.globals.color === false || (env.NO_COLOR !== undefined && env.NO_COLOR !== '');
   return {
     globals: input.globals,
@@ -49,7 +55,9 @@ export function createContext(input: ContextInput): Context {
     quiet: input.globals.quiet === true,
     verbose: input.globals.verbose === true,
     color: !noColor && stdout.isTTY === true,
-    interactive: !json && stdout.isTTY === true && (input.stdinIsTTY ?? process.stdin.isTTY === true),
+    interactive: !json && stdout.isTTY === true && stdinIsTTY,
+    stdin,
+    stdinIsTTY,
     stdout,
     stderr,
     cwd: input.cwd ?? process.cwd(),

@@ -32,7 +32,10 @@ export function removeLocalState(cwd: string, pid = process.pid): void {
   const file = path.join(cwd, STATE_DIR, STATE_FILE);
   try {
     const state = JSON.parse(fs.readFileSync(file, 'utf8')) as LocalEmulatorState;
-    if (state.pid === pid) fs.rmSync(file, { force: true });
+    if (state.pid !== pid) return;
+    fs.rmSync(file, { force: true });
+    // With --memory nothing else lives in .svc/: leave no trace. rmdir refuses a folder that is not empty.
+    fs.rmdirSync(path.dirname(file));
   } catch {
     // Already gone, or unreadable: nothing of ours to remove.
   }

@@ -7,6 +7,13 @@ import { buildProgram } from './program.js';
  * refused or a user error, 2 usage error, 3 service unreachable. The only place that decides it.
  */
 export async function main(argv: string[]): Promise<void> {
+  // `svc … | head` closes our stdout early: that is the reader's choice, not a crash.
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EPIPE') process.exit(process.exitCode ?? EXIT.ok);
+      throw error;
+    });
+  }
   let code: number = EXIT.ok;
   const program = buildProgram({ setExitCode: (c) => (code = c) });
   try {

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ServiceClient } from '../client/client.js';
+import { ApiRefusedError } from '../client/errors.js';
+import { UserError } from '../errors.js';
 import type { Context } from './context.js';
 import { withSpinner } from './output/spinner.js';
 import { resolveTarget, type Target } from './target.js';
@@ -29,10 +31,38 @@ export function idempotencyKey(ctx: Context, given: unknown): string {
 }
 
 /**
- * Partner or merchant variant: a partner key is needed for sub-merchant work (`--merchant`);
- * otherwise the merchant key if there is one, else the partner key.
+ * Which key a create uses: the partner key for sub-merchant work (`--merchant`); otherwise the
+ * merchant key if there is one (the merchant variant), else the partner key.
  */
 export function variantFor(target: Target, merchantFlag: unknown): 'partner' | 'merchant' {
   if (typeof merchantFlag === 'string' && merchantFlag !== '') return 'partner';
   return target.merchantKey ? 'merchant' : 'partner';
+}
+
+/**
+ * Which key reads and acts on existing invoices: the partner key when there is one, because it
+ * sees every one of its merchants' invoices (the merchant key sees only its own); else the merchant's.
+ */
+export function readerFor(target: Target): 'partner' | 'merchant' {
+  return target.partnerKey ? 'partner' : 'merchant';
+}
+
+/**
+ * Awaits a call to the emulator's control plane (`/__emulator/…`, behind a spinner). A real deployment
+ * has no such routes and answers 404 `not_found`: that becomes a user error saying so, rather than a
+ * bare "not found" that reads as if the merchant or invoice were missing.
+ */
+export async function controlPlane<T>(ctx: Context, target: Target, text: string, work: Promise<T>): Promise<T> {
+  try {
+    return await call(ctx, text, work);
+  } catch (error) {
+    if (error instanceof ApiRefusedError && error.status === 404 && error.error.code === 'not_found') {
+      throw new UserError(
+        `${target.baseUrl} is not the emulator: this command needs its control plane (/__emulator/)`,
+        'not_an_emulator',
+        'Run it against the local emulator (`svc dev`), or pass --base-url of one.',
+      );
+    }
+    throw error;
+  }
 }

@@ -53,6 +53,11 @@ export interface CommandOutput {
   human?: (c: ChalkInstance) => string;
   /** Lines for stderr in human mode (notes, the generated secret warning). */
   notes?: string[];
+  /**
+   * Lines for stderr that must not be missed (a secret shown only this once): printed in every mode,
+   * even with --quiet or --json (stdout stays one JSON document; stderr is free).
+   */
+  alerts?: string[];
   exitCode?: number;
   /** The command wrote its own output (streams): print nothing more. */
   streamed?: boolean;

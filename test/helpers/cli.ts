@@ -102,10 +102,10 @@ export function spawnCli(args: string[], options: { cwd?: string; env?: NodeJS.P
 
 /**
  * Runs `svc …` inside the test process (the same program and handlers, no spawn): fast enough to
- * run every command in both output modes. Not a TTY: prompts are never allowed.
+ * run every command in both output modes. Not a TTY: prompts are never allowed; stdin holds `input`.
  */
-export async function runInProcess(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<RunResult> {
-  const { Writable } = await import('node:stream');
+export async function runInProcess(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv; input?: string } = {}): Promise<RunResult> {
+  const { Readable, Writable } = await import('node:stream');
   const { buildProgram } = await import('../../src/cli/program.js');
   const { CommanderError } = await import('commander');
   let stdout = '';
@@ -122,7 +122,7 @@ export async function runInProcess(args: string[], options: { cwd?: string; env?
   let code: number | null = 0;
   const program = buildProgram({
     setExitCode: (c) => (code = c),
-    io: { stdout: out, stderr: err, stdinIsTTY: false, cwd: options.cwd ?? ROOT, env: { ...process.env, NO_COLOR: '1', ...options.env } },
+    io: { stdout: out, stderr: err, stdin: Readable.from([Buffer.from(options.input ?? '')]), stdinIsTTY: false, cwd: options.cwd ?? ROOT, env: { ...process.env, NO_COLOR: '1', ...options.env } },
   });
   try {
     await program.parseAsync(args, { from: 'user' });

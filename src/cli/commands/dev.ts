@@ -48,11 +48,13 @@ export const devCommand: Handler = async ({ options }, ctx) => {
     },
   });
   writeLocalState(ctx.cwd, { baseUrl: emulator.url, pid: process.pid, startedAt: new Date().toISOString(), database: db, keys: emulator.keys });
+  // Ctrl-C is handled from before the ready line: whoever reads it may send SIGINT at once.
+  const stopped = waitForSignal(emulator, ctx);
 
   if (ctx.json) write(JSON.stringify(readyEvent(emulator)));
   else write(banner(emulator, db, c));
   if (opts.fixtures) await seed(opts.fixtures, emulator, ctx);
-  return { streamed: true, exitCode: await waitForSignal(emulator, ctx) };
+  return { streamed: true, exitCode: await stopped };
 };
 
 /** `--fixtures`: applied once the emulator listens; a failing step stops the emulator (exit 1). */

@@ -11,6 +11,7 @@ export const EXIT = { ok: 0, refused: 1, usage: 2, unreachable: 3 } as const;
 /** Prints a command's result: one JSON document with --json, a human rendering otherwise. */
 export function renderOutput(out: CommandOutput, ctx: Context): number {
   if (out.streamed) return out.exitCode ?? EXIT.ok;
+  for (const alert of out.alerts ?? []) ctx.stderr.write(`${alert}\n`);
   if (ctx.json) {
     if (out.data !== undefined) ctx.stdout.write(`${JSON.stringify(out.data, null, 2)}\n`);
   } else {

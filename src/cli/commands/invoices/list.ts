@@ -1,10 +1,10 @@
-import { call, connect, variantFor } from '../../service.js';
+import { call, connect, readerFor } from '../../service.js';
 import type { Handler } from '../../spec.js';
 import { invoiceTable } from '../../views/invoice.js';
 
 export const listInvoicesCommand: Handler = async ({ options }, ctx) => {
   const { client, target } = await connect(ctx);
-  const variant = variantFor(target, options.merchant);
+  const variant = options.merchant ? 'partner' : readerFor(target);
   const res = await call(
     ctx,
     'Listing invoices',

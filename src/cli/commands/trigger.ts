@@ -1,0 +1,105 @@
+import type { ChalkInstance } from 'chalk';
+import type { ServiceClient } from '../../client/client.js';
+import { addAmounts, fromBaseUnits, isValidAmount, scaleOf, toBaseUnits } from '../../domain/money.js';
+import { UsageError } from '../../errors.js';
+import { call, connect, idempotencyKey, variantFor } from '../service.js';
+import type { Context } from '../context.js';
+import type { Handler } from '../spec.js';
+import { statusColour } from '../output/human.js';
+import type { InvoiceData } from '../views/invoice.js';
+import { networkLabel, type PaymentResult } from '../views/payment.js';
+import type { TRIGGER_EVENTS } from './top.js';
+
+type TriggerEvent = (typeof TRIGGER_EVENTS)[number];
+
+/** One thing trigger did, as `--json` reports it. */
+type Step =
+  | { action: 'create'; invoiceId: string; merchantId: string | null; amount: string }
+  | { action: 'pay'; paymentId: string; amount: string; token: string; networkId: number; confirmed: boolean }
+  | { action: 'expire'; invoiceId: string };
+
+type Plan = { kind: 'pay'; amount?: (invoiceAmount: string) => string; confirmed?: false } | { kind: 'expire' };
+
+/** What drives a fresh invoice to each event (CONTRACT §4, §6). */
+const PLANS: Record<TriggerEvent, Plan[]> = {
+  'invoice.created': [],
+  'invoice.payment_detected': [{ kind: 'pay', confirmed: false }],
+  'invoice.partially_paid': [{ kind: 'pay', amount: half }],
+  'invoice.paid': [{ kind: 'pay' }],
+  'invoice.overpaid': [{ kind: 'pay', amount: (a) => addAmounts(a, '1') }],
+  'invoice.expired': [{ kind: 'expire' }],
+  'invoice.paid_late': [{ kind: 'expire' }, { kind: 'pay' }],
+};
+
+/**
+ * `svc trigger <event>`: creates a fresh invoice (for --merchant with the partner key, else the
+ * merchant key's own merchant, else the local emulator's default merchant) and drives it with the
+ * test helpers until it emits `event`. `--json` prints `{invoice, steps, event}`: the final invoice
+ * as the service returned it, what was done, and the event.
+ */
+export const triggerCommand: Handler = async ({ args, options }, ctx) => {
+  const event = args.event as TriggerEvent;
+  const amount = (options.amount as string | undefined) ?? '10.00';
+  if (!isValidAmount(amount)) throw new UsageError(`--amount must be a positive decimal such as 10.00, not "${amount}"`, '--amount');
+  if (event === 'invoice.partially_paid' && half(amount) === '0') {
+    throw new UsageError(`--amount ${amount} is too small to pay in part`, '--amount');
+  }
+  const { client, target } = await connect(ctx);
+  const variant = variantFor(target, options.merchant);
+  const merchantId = variant === 'partner' ? ((options.merchant as string | undefined) ?? target.local?.keys.test.merchantId) : undefined;
+  if (variant === 'partner' && !merchantId) {
+    throw new UsageError('--merchant is needed with a partner key (there is no local emulator default merchant to use)', '--merchant');
+  }
+
+  const steps: Step[] = [];
+  const created = await call(
+    ctx,
+    'Creating invoice',
+    client.createInvoice(variant, { ...(merchantId ? { merchantId } : {}), amount, referenceId: `svc trigger ${event}` }, idempotencyKey(ctx, undefined)),
+  );
+  let invoice = created.data as InvoiceData;
+  steps.push({ action: 'create', invoiceId: invoice.id, merchantId: invoice.merchantId ?? null, amount: invoice.amount });
+  for (const plan of PLANS[event]) {
+    const { step, after } = await run(plan, invoice, { client, variant, ctx });
+    steps.push(step);
+    invoice = after;
+  }
+  return { data: { invoice, steps, event }, human: (c) => report(c, { invoice, steps, event }) };
+};
+
+async function run(plan: Plan, invoice: InvoiceData, env: { client: ServiceClient; variant: 'partner' | 'merchant'; ctx: Context }) {
+  if (plan.kind === 'expire') {
+    const res = await call(env.ctx, 'Expiring invoice', env.client.expire(env.variant, invoice.id));
+    return { step: { action: 'expire', invoiceId: invoice.id } as Step, after: (res.data as { invoice: InvoiceData }).invoice };
+  }
+  const body = { ...(plan.amount ? { amount: plan.amount(invoice.amount) } : {}), ...(plan.confirmed === false ? { confirmed: false } : {}) };
+  const res = await call(env.ctx, 'Paying invoice', env.client.pay(env.variant, invoice.id, body));
+  const { payment, invoice: after } = res.data as PaymentResult;
+  const step: Step = { action: 'pay', paymentId: payment.id, amount: payment.amount, token: payment.token, networkId: payment.networkId, confirmed: payment.confirmed };
+  return { step, after };
+}
+
+/** Half of an amount, exactly, written with at least the amount's fraction digits ("10.00" → "5.00"). */
+function half(amount: string): string {
+  const units = toBaseUnits(amount, 6) / 2n;
+  const text = fromBaseUnits(units, 6);
+  const missing = scaleOf(amount) - scaleOf(text);
+  if (missing <= 0 || units === 0n) return text;
+  return `${text}${scaleOf(text) === 0 ? '.' : ''}${'0'.repeat(missing)}`;
+}
+
+function report(c: ChalkInstance, r: { invoice: InvoiceData; steps: Step[]; event: TriggerEvent }): string {
+  const lines = r.steps.map((s) => {
+    switch (s.action) {
+      case 'create':
+        return `created invoice ${s.invoiceId} for ${s.amount}${s.merchantId ? ` (merchant ${s.merchantId})` : ''}`;
+      case 'expire':
+        return `expired invoice ${s.invoiceId}`;
+      case 'pay':
+        return `paid ${s.amount} ${s.token} on ${networkLabel(r.invoice, s.networkId)}${s.confirmed ? '' : ', unconfirmed'} (payment ${s.paymentId})`;
+    }
+  });
+  const inv = r.invoice;
+  lines.push(`${c.green('→')} ${c.bold(r.event)}  status ${statusColour(c, inv.status)}, received ${inv.amountReceived} of ${inv.amount}`);
+  return lines.join('\n');
+}

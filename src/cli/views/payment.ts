@@ -1,0 +1,43 @@
+import type { ChalkInstance } from 'chalk';
+import { chainByNetworkId } from '../../domain/chains.js';
+import type { Environment } from '../../domain/environment.js';
+import { keyValue } from '../output/human.js';
+import { invoiceView, type InvoiceData } from './invoice.js';
+
+export interface PaymentData {
+  id: string;
+  invoiceId: string;
+  networkId: number;
+  token: string;
+  amount: string;
+  txHash: string;
+  confirmed: boolean;
+  createdAt: string;
+  confirmedAt: string | null;
+}
+
+/** What the test helpers answer: the payment and the invoice after it. */
+export interface PaymentResult {
+  payment: PaymentData;
+  invoice: InvoiceData;
+}
+
+/** `Base Sepolia (84532)`: the name from the invoice's addresses, else the chain registry. */
+export function networkLabel(invoice: Pick<InvoiceData, 'addresses' | 'environment'>, networkId: number): string {
+  const name =
+    invoice.addresses.find((a) => a.networkId === networkId)?.chainName ??
+    chainByNetworkId(invoice.environment as Environment, networkId)?.chainName;
+  return name ? `${name} (${networkId})` : `network ${networkId}`;
+}
+
+export function paymentView(c: ChalkInstance, result: PaymentResult): string {
+  const p = result.payment;
+  const head = keyValue(c, [
+    ['payment', p.id],
+    ['amount', `${p.amount} ${p.token}`],
+    ['network', networkLabel(result.invoice, p.networkId)],
+    ['confirmed', p.confirmed ? c.green(`yes, ${p.confirmedAt}`) : c.yellow('no: `svc invoices confirm` confirms it')],
+    ['tx hash', p.txHash],
+  ]);
+  return `${head}\n\n${c.bold('Invoice')}\n${invoiceView(c, result.invoice)}`;
+}

@@ -1,0 +1,26 @@
+import type { ChalkInstance } from 'chalk';
+import { keyValue } from '../output/human.js';
+
+export interface WebhookConfigData {
+  id: string;
+  environment: string;
+  url: string;
+  customHeaders: Record<string, string>;
+  enabled: boolean;
+  secretConfigured: boolean;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export function webhookView(c: ChalkInstance, w: WebhookConfigData): string {
+  const headers = Object.entries(w.customHeaders);
+  return keyValue(c, [
+    ['url', w.url],
+    ['enabled', w.enabled ? c.green('yes') : c.yellow('no (events are recorded, nothing is delivered)')],
+    ['environment', w.environment],
+    ['secret', w.secretConfigured ? 'configured' : c.red('not configured')],
+    ['headers', headers.length ? headers.map(([k, v]) => `${k}: ${v}`).join(', ') : null],
+    ['id', w.id],
+    ['updated', w.updatedAt],
+  ]);
+}

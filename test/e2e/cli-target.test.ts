@@ -1,0 +1,154 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli, runInProcess, spawnCli, type LiveCli, type RunResult } from '../helpers/cli.js';
+import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { tempDir } from '../helpers/temp-dir.js';
+
+/**
+ * Where commands talk to, in the documented precedence: flags > environment > profile > local
+ * emulator (`.svc/dev.json`, written by a real `svc dev`). Each layer points at a different real
+ * emulator, so `merchants list` shows which one answered (each has its own default merchant), and
+ * `svc status` must name the source of every value.
+ *
+ * When `svc dev` stops cleanly it removes its state file: commands then have no target at all, a
+ * user error (exit 1, "no service to talk to" and how to fix it). When it dies without cleaning up
+ * (SIGKILL), the stale file still names a base URL: commands try it and the service is unreachable
+ * (exit 3), and `svc status` shows the file with its process not running.
+ */
+const NO_TARGET = { SVC_BASE_URL: '', SVC_PARTNER_KEY: '', SVC_MERCHANT_KEY: '', SVC_PROFILE: '' };
+
+const project = tempDir('svc-target-');
+const deep = path.join(project, 'src', 'deeper');
+const stateFile = path.join(project, '.svc', 'dev.json');
+
+let flagEmu: TestEmulator;
+let envEmu: TestEmulator;
+let profileEmu: TestEmulator;
+let dev: LiveCli;
+let local: { baseUrl: string; test: { partnerKey: string; merchantKey: string; merchantId: string } };
+
+function svc(args: string[], env: Record<string, string> = {}, cwd = project): Promise<RunResult> {
+  return runInProcess(args, { cwd, env: { ...NO_TARGET, ...env } });
+}
+function json(r: RunResult, code = 0): any {
+  expect(r.code, r.stderr).toBe(code);
+  return JSON.parse(r.stdout);
+}
+/** The default merchant ids the answering emulator lists (its partner key's merchants). */
+async function merchantsSeen(r: Promise<RunResult>): Promise<string[]> {
+  return json(await r).data.map((m: { merchantId: string }) => m.merchantId);
+}
+
+beforeAll(async () => {
+  [flagEmu, envEmu, profileEmu] = await Promise.all([startTestEmulator(), startTestEmulator(), startTestEmulator()]);
+  fs.mkdirSync(deep, { recursive: true });
+  fs.writeFileSync(
+    path.join(project, 'svc.config.json'),
+    JSON.stringify({ profiles: { staging: { baseUrl: profileEmu.url, partnerKey: profileEmu.keys.test.partnerKey, merchantKey: profileEmu.keys.test.merchantKey } } }, null, 2),
+  );
+  dev = spawnCli(['dev', '--port', '0', '--json', '--memory'], { cwd: project, env: NO_TARGET });
+  local = JSON.parse(await dev.waitForLine((l) => l.includes('"type":"ready"')));
+});
+afterAll(async () => {
+  await dev?.stop('SIGKILL');
+  await Promise.all([flagEmu, envEmu, profileEmu].map((e) => e?.stop()));
+});
+
+describe('precedence: flags > environment > profile > local emulator', () => {
+  const envLayer = () => ({ SVC_BASE_URL: envEmu.url, SVC_PARTNER_KEY: envEmu.keys.test.partnerKey, SVC_MERCHANT_KEY: envEmu.keys.test.merchantKey, SVC_PROFILE: 'staging' });
+
+  it('flags win over the environment, the profile and the local emulator', async () => {
+    const flags = ['--base-url', flagEmu.url, '--api-key', flagEmu.keys.test.partnerKey];
+    const s = json(await svc(['status', '--json', ...flags], envLayer()));
+    expect(s).toMatchObject({ baseUrl: flagEmu.url, baseUrlSource: 'flag', partnerKey: { source: 'flag' }, answers: true });
+    // Each field takes the first layer that sets it: --api-key set only the partner key.
+    expect(s.merchantKey).toMatchObject({ source: 'environment' });
+    expect(s.localEmulator).toMatchObject({ stateFile, running: true, inUse: false });
+    expect(await merchantsSeen(svc(['merchants', 'list', '--json', ...flags], envLayer()))).toEqual([flagEmu.keys.test.merchantId]);
+  });
+
+  it('the environment wins over the profile and the local emulator', async () => {
+    const s = json(await svc(['status', '--json'], envLayer()));
+    expect(s).toMatchObject({
+      baseUrl: envEmu.url,
+      baseUrlSource: 'environment',
+      partnerKey: { source: 'environment' },
+      merchantKey: { source: 'environment' },
+      profile: 'staging',
+    });
+    expect(await merchantsSeen(svc(['merchants', 'list', '--json'], envLayer()))).toEqual([envEmu.keys.test.merchantId]);
+  });
+
+  it('the profile (SVC_PROFILE or --profile) wins over the local emulator', async () => {
+    for (const [args, env] of [[[], { SVC_PROFILE: 'staging' }], [['--profile', 'staging'], {}]] as const) {
+      const s = json(await svc(['status', '--json', ...args], env));
+      expect(s).toMatchObject({
+        baseUrl: profileEmu.url,
+        baseUrlSource: 'profile staging',
+        profile: 'staging',
+        partnerKey: { source: 'profile staging' },
+        merchantKey: { source: 'profile staging' },
+        localEmulator: { inUse: false },
+      });
+      expect(await merchantsSeen(svc(['merchants', 'list', '--json', ...args], env))).toEqual([profileEmu.keys.test.merchantId]);
+    }
+    const unknown = await svc(['status', '--profile', 'nope'], {});
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('no profile "nope"');
+    expect(unknown.stderr).toContain('Known profiles: staging.');
+  });
+
+  it('with nothing else, the local emulator that `svc dev` recorded (spawned CLI)', async () => {
+    const r = await runCli(['status', '--json'], { cwd: project, env: NO_TARGET });
+    expect(json(r)).toMatchObject({
+      baseUrl: local.baseUrl,
+      baseUrlSource: 'local emulator',
+      profile: null,
+      partnerKey: { source: 'local emulator', environment: 'test' },
+      merchantKey: { source: 'local emulator', environment: 'test' },
+      localEmulator: { stateFile, baseUrl: local.baseUrl, pid: dev.child.pid, running: true, inUse: true },
+      answers: true,
+      service: { kind: 'emulator' },
+    });
+    const human = await runCli(['status'], { cwd: project, env: NO_TARGET });
+    expect(human.code).toBe(0);
+    expect(human.stdout).toMatch(new RegExp(`^service\\s+${local.baseUrl}  \\(local emulator\\)$`, 'm'));
+    expect(human.stdout).toMatch(/^merchant key\s+test_\w{4}…\w{4}  \(local emulator, test\)$/m);
+    const created = json(await runCli(['invoices', 'create', '--amount', '1.00', '--json'], { cwd: project, env: NO_TARGET }));
+    expect(created.checkoutUrl).toBe(`${local.baseUrl}/checkout/${created.id}`);
+  });
+
+  it('a subdirectory finds it too', async () => {
+    expect(json(await svc(['status', '--json'], {}, deep))).toMatchObject({ baseUrl: local.baseUrl, baseUrlSource: 'local emulator', localEmulator: { stateFile } });
+    expect(await merchantsSeen(svc(['merchants', 'list', '--json'], {}, deep))).toEqual([local.test.merchantId]);
+  });
+});
+
+describe('after `svc dev` stops', () => {
+  it('SIGINT removes the state file: no target, exit 1 with what to do', async () => {
+    expect(await dev.stop('SIGINT')).toBe(0);
+    expect(fs.existsSync(stateFile)).toBe(false);
+    const r = await runCli(['invoices', 'list'], { cwd: project, env: NO_TARGET });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain('no service to talk to');
+    expect(r.stderr).toContain('svc dev');
+    const s = json(await svc(['status', '--json']), 1);
+    expect(s).toMatchObject({ baseUrl: null, baseUrlSource: null, answers: false, localEmulator: null, problem: expect.stringContaining('no service to talk to') });
+  });
+
+  it('a killed `svc dev` leaves a stale file: unreachable, exit 3; status shows it not running', async () => {
+    const again = spawnCli(['dev', '--port', '0', '--json', '--memory'], { cwd: project, env: NO_TARGET });
+    const ready = JSON.parse(await again.waitForLine((l) => l.includes('"type":"ready"')));
+    await again.stop('SIGKILL');
+    expect(fs.existsSync(stateFile)).toBe(true);
+    const r = await svc(['invoices', 'list']);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toContain(`cannot reach ${ready.baseUrl}`);
+    const s = json(await svc(['status', '--json']), 3);
+    expect(s).toMatchObject({ baseUrl: ready.baseUrl, answers: false, localEmulator: { stateFile, running: false, inUse: true } });
+    const human = await svc(['status']);
+    expect(human.stdout).toMatch(/^local emulator\s+.*not running \(stale file\)$/m);
+  });
+});

@@ -1,0 +1,265 @@
+import { Writable } from 'node:stream';
+import { CommanderError } from 'commander';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ALL_COMMANDS } from '../../src/cli/commands/index.js';
+import type { Context } from '../../src/cli/context.js';
+import { main } from '../../src/cli/main.js';
+import { buildProgram } from '../../src/cli/program.js';
+import type { CommandSpec, HandlerInput } from '../../src/cli/spec.js';
+
+/**
+ * The argv → handler mapping, for every command: which spec runs, with which positional arguments
+ * and options (camel-cased, parsed: ints, repeatable arrays), and the global options. The handler
+ * itself never runs: `invoke` records what would.
+ */
+interface Invocation {
+  spec: CommandSpec;
+  input: HandlerInput;
+  ctx: Context;
+}
+
+/** Commander's own messages (help, errors) go nowhere: the tests read the thrown error. */
+const sink = () =>
+  new Writable({
+    write(_chunk, _enc, done) {
+      done();
+    },
+  });
+
+async function parse(argv: string[]): Promise<Invocation> {
+  let seen: Invocation | undefined;
+  const program = buildProgram({
+    setExitCode: () => {},
+    io: { stdout: sink(), stderr: sink(), stdinIsTTY: false, env: {} },
+    invoke: async (spec, input, ctx) => {
+      seen = { spec, input, ctx };
+      return 0;
+    },
+  });
+  await program.parseAsync(argv, { from: 'user' });
+  if (!seen) throw new Error(`nothing ran for ${argv.join(' ')}`);
+  return seen;
+}
+
+/** Parses argv that must fail; returns commander's error. */
+async function parseError(argv: string[]): Promise<CommanderError> {
+  const program = buildProgram({
+    setExitCode: () => {},
+    io: { stdout: sink(), stderr: sink(), stdinIsTTY: false, env: {} },
+    invoke: async () => {
+      throw new Error(`should not run: ${argv.join(' ')}`);
+    },
+  });
+  const error = await program.parseAsync(argv, { from: 'user' }).then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(CommanderError);
+  return error as CommanderError;
+}
+
+const PARTNER_KEY = `pt_test_${'a'.repeat(32)}`;
+
+/** [argv, spec name, args, options]: every command at least once, every option of each. */
+const ROWS: [string, string, Record<string, string | undefined>, Record<string, unknown>][] = [
+  ['dev', 'dev', {}, {}],
+  [
+    'dev --port 0 --host 0.0.0.0 --db data.sqlite --memory --reset --fixtures f.yaml --expose-control-plane',
+    'dev',
+    {},
+    { port: 0, host: '0.0.0.0', db: 'data.sqlite', memory: true, reset: true, fixtures: 'f.yaml', exposeControlPlane: true },
+  ],
+  ['dev -p 4747', 'dev', {}, { port: 4747 }],
+  ['init', 'init', {}, {}],
+  ['init -y --fixtures --receiver --force', 'init', {}, { yes: true, fixtures: true, receiver: true, force: true }],
+  ['status', 'status', {}, {}],
+  ['openapi', 'openapi', {}, {}],
+  ['openapi -o api.json', 'openapi', {}, { output: 'api.json' }],
+  ['openapi --output api.yaml', 'openapi', {}, { output: 'api.yaml' }],
+  ['trigger invoice.paid', 'trigger', { event: 'invoice.paid' }, {}],
+  ['trigger invoice.paid_late --merchant m-1 --amount 5.00', 'trigger', { event: 'invoice.paid_late' }, { merchant: 'm-1', amount: '5.00' }],
+  ['completion bash', 'completion', { shell: 'bash' }, {}],
+  ['completion fish', 'completion', { shell: 'fish' }, {}],
+  [
+    'merchants create --external-tenant-id acme --name Acme --email a@b.example --idempotency-key k1',
+    'merchants create',
+    {},
+    { externalTenantId: 'acme', name: 'Acme', email: 'a@b.example', idempotencyKey: 'k1' },
+  ],
+  ['merchants create', 'merchants create', {}, {}],
+  ['merchants get m-1', 'merchants get', { merchantId: 'm-1' }, {}],
+  ['merchants list', 'merchants list', {}, {}],
+  ['merchants list --limit 5 --starting-after m-9', 'merchants list', {}, { limit: 5, startingAfter: 'm-9' }],
+  ['merchants keys m-1', 'merchants keys', { merchantId: 'm-1' }, {}],
+  [
+    'invoices create --amount 25.00 --merchant m-1 --network-id 84532 --token USDC --reference-id order-7 --idempotency-key k2',
+    'invoices create',
+    {},
+    { amount: '25.00', merchant: 'm-1', networkId: 84532, token: 'USDC', referenceId: 'order-7', idempotencyKey: 'k2' },
+  ],
+  ['invoices get i-1', 'invoices get', { invoiceId: 'i-1' }, {}],
+  ['invoices list', 'invoices list', {}, {}],
+  [
+    'invoices list --merchant m-1 --status PARTIALLY_PAID --limit 100 --starting-after i-9',
+    'invoices list',
+    {},
+    { merchant: 'm-1', status: 'PARTIALLY_PAID', limit: 100, startingAfter: 'i-9' },
+  ],
+  ['invoices pay i-1', 'invoices pay', { invoiceId: 'i-1' }, {}],
+  [
+    'invoices pay i-1 --amount 5 --token USDC --network-id 84532 --unconfirmed --tx-hash 0xabc',
+    'invoices pay',
+    { invoiceId: 'i-1' },
+    { amount: '5', token: 'USDC', networkId: 84532, unconfirmed: true, txHash: '0xabc' },
+  ],
+  ['invoices confirm i-1 p-1', 'invoices confirm', { invoiceId: 'i-1', paymentId: 'p-1' }, {}],
+  ['invoices expire i-1', 'invoices expire', { invoiceId: 'i-1' }, {}],
+  ['webhook get', 'webhook get', {}, {}],
+  [
+    'webhook set --url http://localhost:3000/hooks --secret s3cr3t-s3cr3t-s3cr3t --enable --header X-A:1 --header X-B:2',
+    'webhook set',
+    {},
+    { url: 'http://localhost:3000/hooks', secret: 's3cr3t-s3cr3t-s3cr3t', enable: true, header: ['X-A:1', 'X-B:2'] },
+  ],
+  ['webhook set --disable', 'webhook set', {}, { disable: true }],
+  [
+    'webhook verify --secret s --signature t=1,v1=ab --payload-file body.json --tolerance 60',
+    'webhook verify',
+    {},
+    { secret: 's', signature: 't=1,v1=ab', payloadFile: 'body.json', tolerance: 60 },
+  ],
+  ['time show', 'time show', {}, {}],
+  ['time advance 90s', 'time advance', { duration: '90s' }, {}],
+  ['keys list', 'keys list', {}, {}],
+  ['fixtures apply fixtures.yaml', 'fixtures apply', { file: 'fixtures.yaml' }, {}],
+];
+
+describe('argv → handler', () => {
+  it.each(ROWS)('svc %s', async (argv, name, args, options) => {
+    const { spec, input, ctx } = await parse(argv.split(' '));
+    expect(spec.name).toBe(name);
+    expect(input.args).toEqual(Object.fromEntries((spec.args ?? []).map((a) => [a.name, args[a.name]])));
+    expect(input.options).toEqual(options);
+    // No global option given: the defaults.
+    expect({ json: ctx.json, quiet: ctx.quiet, verbose: ctx.verbose, color: ctx.color, interactive: ctx.interactive }).toEqual({
+      json: false,
+      quiet: false,
+      verbose: false,
+      color: false,
+      interactive: false,
+    });
+    expect(ctx.globals.baseUrl).toBeUndefined();
+    expect(ctx.globals.apiKey).toBeUndefined();
+  });
+
+  it('covers every command in ALL_COMMANDS', () => {
+    expect(new Set(ROWS.map((r) => r[1]))).toEqual(new Set(ALL_COMMANDS.map((c) => c.name)));
+  });
+
+  it.each(ALL_COMMANDS.map((c) => [c.name, c] as const))('svc %s loads a handler function', async (_name, spec) => {
+    expect(typeof (await spec.load())).toBe('function');
+  });
+});
+
+describe('global options', () => {
+  const globals = ['--json', '--base-url', 'http://127.0.0.1:1', '--api-key', PARTNER_KEY, '--quiet', '--no-color', '--verbose', '--profile', 'ci', '--config', 'svc.config.json'];
+
+  it.each([
+    ['before the command', [...globals, 'invoices', 'get', 'i-1']],
+    ['after the command', ['invoices', 'get', 'i-1', ...globals]],
+  ])('%s', async (_where, argv) => {
+    const { spec, input, ctx } = await parse(argv);
+    expect(spec.name).toBe('invoices get');
+    expect(input.args).toEqual({ invoiceId: 'i-1' });
+    expect(input.options).toEqual({});
+    expect(ctx.globals).toMatchObject({
+      json: true,
+      baseUrl: 'http://127.0.0.1:1',
+      apiKey: PARTNER_KEY,
+      quiet: true,
+      color: false,
+      verbose: true,
+      profile: 'ci',
+      config: 'svc.config.json',
+    });
+    expect({ json: ctx.json, quiet: ctx.quiet, verbose: ctx.verbose, color: ctx.color }).toEqual({ json: true, quiet: true, verbose: true, color: false });
+  });
+
+  it('short forms -q and -v', async () => {
+    const { ctx } = await parse(['-q', 'status', '-v']);
+    expect([ctx.quiet, ctx.verbose]).toEqual([true, true]);
+  });
+});
+
+describe('usage errors', () => {
+  it.each([
+    ['unknown option', 'invoices get i-1 --nope', 'commander.unknownOption', /unknown option '--nope'/],
+    ['missing argument', 'invoices get', 'commander.missingArgument', /missing required argument 'invoiceId'/],
+    ['missing option value', 'invoices list --limit', 'commander.optionMissingArgument', /--limit <n>/],
+    ['bad int', 'invoices list --limit abc', 'commander.invalidArgument', /--limit must be a positive whole number, not "abc"/],
+    ['zero for a positive int', 'merchants list --limit 0', 'commander.invalidArgument', /--limit must be a positive whole number/],
+    ['bad int for a network id', 'invoices pay i-1 --network-id base', 'commander.invalidArgument', /--network-id must be a whole number/],
+    ['bad option choice', 'invoices list --status NOPE', 'commander.invalidArgument', /Allowed choices are CREATED, CONFIRMING/],
+    ['bad argument choice', 'trigger invoice.nope', 'commander.invalidArgument', /Allowed choices are invoice\.created/],
+    ['bad shell', 'completion powershell', 'commander.invalidArgument', /Allowed choices are bash, zsh, fish/],
+    ['unknown command', 'merchants frobnicate', 'commander.unknownCommand', /unknown command 'frobnicate'/],
+    ['too many arguments', 'invoices expire i-1 i-2', 'commander.excessArguments', /too many arguments/],
+  ])('%s: svc %s', async (_what, argv, code, message) => {
+    const error = await parseError(argv.split(' '));
+    expect(error.code).toBe(code);
+    expect(error.message).toMatch(message);
+    expect(error.exitCode).not.toBe(0);
+  });
+});
+
+describe('main(): commander errors are exit code 2', () => {
+  const saved = process.exitCode;
+  afterEach(() => {
+    process.exitCode = saved;
+    vi.restoreAllMocks();
+  });
+
+  function capture() {
+    const out: string[] = [];
+    const err: string[] = [];
+    vi.spyOn(process.stdout, 'write').mockImplementation((s) => (out.push(String(s)), true));
+    vi.spyOn(process.stderr, 'write').mockImplementation((s) => (err.push(String(s)), true));
+    return { out: () => out.join(''), err: () => err.join('') };
+  }
+
+  it.each([
+    ['invoices', 'list', '--limit', 'abc'],
+    ['invoices', 'list', '--status', 'NOPE'],
+    ['trigger', 'invoice.nope'],
+    ['invoices', 'get'],
+    ['status', '--nope'],
+  ])('svc %s %s …', async (...argv) => {
+    const io = capture();
+    await main(argv);
+    const code = process.exitCode;
+    vi.restoreAllMocks();
+    expect(code).toBe(2);
+    expect(io.out()).toBe('');
+    expect(io.err()).toMatch(/^error: /);
+  });
+
+  it('with --json, stdout is one {"error":…} document', async () => {
+    const io = capture();
+    await main(['invoices', 'list', '--limit', 'abc', '--json']);
+    const code = process.exitCode;
+    vi.restoreAllMocks();
+    expect(code).toBe(2);
+    expect(JSON.parse(io.out())).toEqual({ error: { code: 'usage_error', message: expect.stringContaining('--limit must be a positive whole number') } });
+  });
+
+  it('--help and --version are exit code 0', async () => {
+    const io = capture();
+    await main(['--version']);
+    expect(process.exitCode).toBe(0);
+    await main(['invoices', 'pay', '--help']);
+    const code = process.exitCode;
+    vi.restoreAllMocks();
+    expect(code).toBe(0);
+    expect(io.out()).toContain('--unconfirmed');
+  });
+});
