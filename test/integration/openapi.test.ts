@@ -188,10 +188,12 @@ describe('interface operations and extensions', () => {
     expect(unmarked.map((o) => `${o.method.toUpperCase()} ${o.path}`)).toEqual([]);
   });
 
-  it('the control plane needs no API key; the API does', () => {
+  it('the control plane needs no API key, except the partner-scoped listener and tail streams; the API does', () => {
     for (const o of operations()) {
       const security = o.op.security ?? doc.security;
-      if (o.path.startsWith('/__emulator/')) expect(security, `${o.method} ${o.path}`).toEqual([]);
+      // The listener and deliveries streams act for one partner: a partner key says which.
+      const partnerScoped = /^\/__emulator\/(listener|deliveries)/.test(o.path);
+      if (o.path.startsWith('/__emulator/')) expect(security, `${o.method} ${o.path}`).toEqual(partnerScoped ? [{ bearer: [] }] : []);
       else if (o.path.startsWith('/v1/')) expect(security, `${o.method} ${o.path}`).toEqual([{ bearer: [] }]);
     }
   });
@@ -320,7 +322,7 @@ describe('the document agrees with the behaviour', () => {
   const keyFor = (o: Operation): string | undefined => {
     const security = o.op.security ?? doc.security;
     if (!security?.length) return undefined;
-    return o.path.startsWith('/v1/partner/') ? emu.keys.test.partnerKey : emu.keys.test.merchantKey;
+    return o.path.startsWith('/v1/partner/') || /^\/__emulator\/(listener|deliveries)/.test(o.path) ? emu.keys.test.partnerKey : emu.keys.test.merchantKey;
   };
 
   async function concretePath(o: Operation): Promise<string | undefined> {
