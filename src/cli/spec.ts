@@ -69,7 +69,8 @@ export type Handler = (input: HandlerInput, ctx: Context) => Promise<CommandOutp
 export const GROUPS: Record<string, string> = {
   merchants: 'sub-merchants: create, get, list, and their keys',
   invoices: 'invoices: create, get, list; simulate payments and expiry',
-  webhook: "the partner's webhook: configure, verify signatures, deliveries",
+  webhook: "the partner's webhook: configure, listen and forward, verify signatures, deliveries",
+  'webhook deliveries': 'webhook deliveries: list, inspect, resend, tail',
   time: "the emulator's clock",
   keys: 'API keys',
   fixtures: 'seed data from a file (CI)',

@@ -106,6 +106,20 @@ export class ServiceClient {
   newMerchantKey(merchantId: string) {
     return this.call('none', { method: 'POST', path: `/__emulator/merchants/${enc(merchantId)}/keys` });
   }
+  // svc webhook listen's side of the listener protocol (partner key, control plane).
+  registerListener(body: { forwardTo: string; events: string[] | null; timeoutSeconds?: number }) {
+    return this.call('partner', { method: 'PUT', path: '/__emulator/listener', body });
+  }
+  unregisterListener() {
+    return this.call('partner', { method: 'DELETE', path: '/__emulator/listener' });
+  }
+  listenerSecret() {
+    return this.call<{ secret: string }>('partner', { method: 'GET', path: '/__emulator/listener/secret' });
+  }
+  reportListenerResult(body: { requestId: string; status: number | null; body: string | null; error: string | null; durationMs: number }) {
+    return this.call('partner', { method: 'POST', path: '/__emulator/listener/results', body });
+  }
+
   openapi() {
     return this.call('none', { method: 'GET', path: '/openapi.json' });
   }

@@ -2,7 +2,7 @@ import { request as undiciRequest } from 'undici';
 import { ApiRefusedError, ServiceUnreachableError } from './errors.js';
 
 export interface HttpRequest {
-  method: 'GET' | 'POST' | 'PUT';
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   path: string;
   key?: string | undefined;
   body?: unknown;

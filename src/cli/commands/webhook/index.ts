@@ -1,4 +1,21 @@
 import type { CommandSpec } from '../../spec.js';
+import { listOptions } from '../shared-options.js';
+
+const DELIVERY_STATUSES = ['pending', 'retrying', 'succeeded', 'failed'];
+const EVENT_TYPES = [
+  'invoice.created',
+  'invoice.payment_detected',
+  'invoice.partially_paid',
+  'invoice.paid',
+  'invoice.overpaid',
+  'invoice.expired',
+  'invoice.paid_late',
+];
+const deliveryFilters = [
+  { flags: '--status <status>', description: 'only deliveries in this status', choices: DELIVERY_STATUSES },
+  { flags: '--event-type <type>', description: 'only this event type', choices: EVENT_TYPES },
+  { flags: '--invoice <invoiceId>', description: "only this invoice's deliveries" },
+];
 
 export const webhookCommands: CommandSpec[] = [
   {
@@ -30,5 +47,47 @@ export const webhookCommands: CommandSpec[] = [
     ],
     examples: ["svc webhook verify --secret $SECRET --signature 't=…,v1=…' --payload-file body.json"],
     load: async () => (await import('./verify.js')).verifyWebhookCommand,
+  },
+  {
+    name: 'webhook listen',
+    summary: 'forward webhooks to your app: a listener on the local emulator, a cloudflared tunnel to a remote service',
+    description:
+      'Against the local emulator, registers an extra delivery target (your webhook configuration is left alone) and forwards each delivery, signed with a stable listener secret. Against a remote deployment (test keys only), starts a local relay behind a cloudflared quick tunnel, points the test webhook at it, and restores the previous configuration on exit.',
+    options: [
+      { flags: '--forward-to <target>', description: 'where to forward: 3000, localhost:3000/hooks, or a full URL' },
+      { flags: '--events <types>', description: 'only these event types, comma-separated (e.g. invoice.paid,invoice.expired)' },
+      { flags: '--header <line>', description: "header 'Name: value' added when forwarding (repeatable)", repeatable: true },
+      { flags: '--timeout <seconds>', description: 'how long your app may take to answer (default 30)', parse: 'positive-int' },
+      { flags: '--print-secret', description: 'print the signing secret and exit' },
+      { flags: '--tunnel <mode>', description: 'auto (tunnel only for a remote service), cloudflared, or none', choices: ['auto', 'cloudflared', 'none'], defaultValue: 'auto' },
+    ],
+    examples: ['svc webhook listen --forward-to localhost:3000/hooks', 'svc webhook listen --forward-to 3000 --events invoice.paid,invoice.expired', 'svc webhook listen --print-secret'],
+    load: async () => (await import('./listen.js')).listenCommand,
+  },
+  {
+    name: 'webhook deliveries list',
+    summary: 'list webhook deliveries, newest first',
+    options: [...deliveryFilters, ...listOptions],
+    examples: ['svc webhook deliveries list --status failed', 'svc webhook deliveries list --invoice 5b0e… --json'],
+    load: async () => (await import('./deliveries/list.js')).listDeliveriesCommand,
+  },
+  {
+    name: 'webhook deliveries get',
+    summary: 'one delivery: its attempts, their response bodies, and the payload',
+    args: [{ name: 'deliveryId', description: 'delivery id' }],
+    load: async () => (await import('./deliveries/get.js')).getDeliveryCommand,
+  },
+  {
+    name: 'webhook deliveries resend',
+    summary: "resend a delivery now and print the new attempt's result",
+    args: [{ name: 'deliveryId', description: 'delivery id' }],
+    load: async () => (await import('./deliveries/resend.js')).resendDeliveryCommand,
+  },
+  {
+    name: 'webhook deliveries tail',
+    summary: 'show every delivery attempt as it happens (a stream from the emulator, polling elsewhere)',
+    options: [...deliveryFilters, { flags: '--interval <seconds>', description: 'polling interval against a remote service (default 2)', parse: 'positive-int' }],
+    examples: ['svc webhook deliveries tail', 'svc webhook deliveries tail --status failed --json'],
+    load: async () => (await import('./deliveries/tail.js')).tailDeliveriesCommand,
   },
 ];

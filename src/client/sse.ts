@@ -1,0 +1,93 @@
+import { request } from 'undici';
+import { ApiRefusedError, ServiceUnreachableError } from './errors.js';
+
+export interface SseMessage {
+  event: string;
+  data: string;
+}
+
+export interface SseStream {
+  /** Resolves when the stream ends (closed by either side); rejects on a network error mid-stream. */
+  done: Promise<void>;
+  close(): void;
+}
+
+/**
+ * Opens a server-sent-events stream and calls `onMessage` for each message. Comments (heartbeats)
+ * count as life: `idleTimeoutMs` without any byte ends the stream with an error, so a silently dead
+ * connection is noticed and the caller can reconnect.
+ */
+export async function openSse(
+  url: string,
+  key: string,
+  onMessage: (message: SseMessage) => void,
+  { idleTimeoutMs = 45_000 }: { idleTimeoutMs?: number } = {},
+): Promise<SseStream> {
+  const controller = new AbortController();
+  let res;
+  try {
+    res = await request(url, {
+      headers: { authorization: `Bearer ${key}`, accept: 'text/event-stream' },
+      signal: controller.signal,
+      headersTimeout: 10_000,
+      bodyTimeout: 0,
+    });
+  } catch (error) {
+    throw new ServiceUnreachableError(new URL(url).origin, (error as Error).message);
+  }
+  if (res.statusCode !== 200) {
+    const text = await res.body.text();
+    let body: { error?: { code: string; message: string; param?: string } } = {};
+    try {
+      body = JSON.parse(text);
+    } catch {
+      // not JSON
+    }
+    throw new ApiRefusedError(res.statusCode, body.error ?? { code: `http_${res.statusCode}`, message: text.slice(0, 200) }, null);
+  }
+  let idle: NodeJS.Timeout | undefined;
+  const done = new Promise<void>((resolve, reject) => {
+    let buffer = '';
+    const touch = () => {
+      clearTimeout(idle);
+      idle = setTimeout(() => {
+        controller.abort();
+        reject(new Error(`no data for ${idleTimeoutMs / 1000} s`));
+      }, idleTimeoutMs);
+    };
+    touch();
+    res.body.setEncoding('utf8');
+    res.body.on('data', (chunk: string) => {
+      touch();
+      buffer += chunk;
+      let end: number;
+      while ((end = buffer.indexOf('\n\n')) !== -1) {
+        const block = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        let event = 'message';
+        const data: string[] = [];
+        for (const line of block.split('\n')) {
+          if (line.startsWith('event:')) event = line.slice(6).trim();
+          else if (line.startsWith('data:')) data.push(line.slice(5).replace(/^ /, ''));
+        }
+        if (data.length) onMessage({ event, data: data.join('\n') });
+      }
+    });
+    res.body.on('end', () => {
+      clearTimeout(idle);
+      resolve();
+    });
+    res.body.on('error', (error: Error) => {
+      clearTimeout(idle);
+      if (controller.signal.aborted) resolve();
+      else reject(error);
+    });
+  });
+  return {
+    done,
+    close: () => {
+      clearTimeout(idle);
+      controller.abort();
+    },
+  };
+}
