@@ -1,5 +1,4 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { ed25519 } from '@noble/curves/ed25519.js';
 import { base58 } from '@scure/base';
 import { concat, getAddress, getContractAddress, isAddress, keccak256, slice, toBytes, type Hex } from 'viem';
 import { describe, expect, it } from 'vitest';
@@ -8,7 +7,8 @@ import {
   depositAddresses,
   EVM_DEPOSIT_FACTORY,
   evmDepositAddress,
-  SOLANA_DEPOSIT_PROGRAM,
+  SOLANA_DEPOSIT_AUTHORITY,
+  SPL_TOKEN_PROGRAM,
   solanaDepositAddress,
   toChecksumAddress,
   TRON_DEPOSIT_FACTORY,
@@ -46,77 +46,18 @@ function base58CheckDecode(s: string): Buffer {
   return payload;
 }
 
-const P = 2n ** 255n - 19n;
-const D = (-121665n * modPow(121666n, P - 2n)) % P + P;
+/** bytes32(uint128(id)): the 16 id bytes right-aligned in 32, as viem's `pad` would do. */
+const pad32 = (hex: Hex): Hex => `0x${hex.slice(2).padStart(64, '0')}`;
 
-function modPow(b: bigint, e: bigint): bigint {
-  let r = 1n;
-  b %= P;
-  while (e > 0n) {
-    if (e & 1n) r = (r * b) % P;
-    b = (b * b) % P;
-    e >>= 1n;
-  }
-  return r;
-}
-
-/** Whether 32 bytes decompress to an ed25519 point, by Euler's criterion on x² = (y²−1)/(dy²+1). */
-function isOnCurve(bytes: Uint8Array): boolean {
-  const le = Buffer.from(bytes).reverse();
-  le[0]! &= 0x7f;
-  const y = BigInt(`0x${le.toString('hex')}`) % P;
-  const y2 = (y * y) % P;
-  const u = (y2 - 1n + P) % P;
-  const v = (D * y2 + 1n) % P;
-  const uv = (u * v) % P;
-  return uv === 0n || modPow(uv, (P - 1n) / 2n) === 1n;
-}
-
-/** solana-program's create_program_address. */
-function createProgramAddress(seeds: Uint8Array[], programId: Uint8Array): Uint8Array | null {
-  const h = sha256(...seeds, programId, Buffer.from('ProgramDerivedAddress'));
-  return isOnCurve(h) ? null : h;
-}
-
-/** solana-program's find_program_address: bumps 255 down to 1, first off-curve hash wins. */
-function findProgramAddress(seeds: Uint8Array[], programId: Uint8Array): [Uint8Array, number] {
-  for (let bump = 255; bump > 0; bump--) {
-    const a = createProgramAddress([...seeds, Uint8Array.of(bump)], programId);
-    if (a) return [a, bump];
-  }
-  throw new Error('no bump');
+/** solana-program's Pubkey::create_with_seed: sha256(base ‖ seed ‖ owner). */
+function createWithSeed(base: Uint8Array, seed: string, owner: Uint8Array): Uint8Array {
+  return sha256(base, Buffer.from(seed, 'utf8'), owner);
 }
 
 describe('reference implementations', () => {
-  it('reproduce solana-web3.js createProgramAddress vectors', () => {
-    const program = base58.decode('BPFLoader1111111111111111111111111111111111');
-    const utf8 = (s: string) => Buffer.from(s, 'utf8');
-    const pda = (seeds: Uint8Array[]) => {
-      const a = createProgramAddress(seeds, program);
-      return a && base58.encode(a);
-    };
-    expect(pda([utf8(''), Uint8Array.of(1)])).toBe('3gF2KMe9KiC6FNVBmfg9i267aMPvK37FewCip4eGBFcT');
-    expect(pda([utf8('☉')])).toBe('7ytmC1nT1xY4RfxCV2ZgyA7UakC93do5ZdyhdF3EtPj7');
-    expect(pda([utf8('Talking'), utf8('Squirrels')])).toBe('HwRVBufQ4haG5XSgpspwKtNd3PC9GM9m1196uJW36vds');
-    expect(pda([base58.decode('SeedPubey1111111111111111111111111111111111')])).toBe(
-      'GUs5qLUfsEHkcMB9T38vjr18ypEhRuNWiePW2LoK4E3K',
-    );
-  });
-
-  it('the curve test agrees with @noble/curves on random bytes and real public keys', () => {
-    for (let i = 0; i < 300; i++) {
-      const b = randomBytes(32);
-      let noble = true;
-      try {
-        ed25519.Point.fromBytes(b, true);
-      } catch {
-        noble = false;
-      }
-      expect(isOnCurve(b)).toBe(noble);
-    }
-    for (let i = 0; i < 20; i++) {
-      expect(isOnCurve(ed25519.getPublicKey(randomBytes(32)))).toBe(true);
-    }
+  it('reproduce the solana-web3.js createWithSeed vector', () => {
+    const system = base58.decode('11111111111111111111111111111111');
+    expect(base58.encode(createWithSeed(system, 'limber chicken: 4/45', system))).toBe('9h1HyLCW5dZnBVap8C5egQ9Z6pHyjsh5MNy83iPqqRuq');
   });
 });
 
@@ -128,13 +69,13 @@ describe('constants', () => {
     expect(TRON_DEPOSIT_FACTORY).toBe(
       base58CheckEncode(Buffer.from(`41${last20('svc-emulator/tron-deposit-factory').slice(2)}`, 'hex')),
     );
-    expect(SOLANA_DEPOSIT_PROGRAM).toBe(base58.encode(sha256(Buffer.from('svc-emulator/solana-deposit-program'))));
+    expect(SOLANA_DEPOSIT_AUTHORITY).toBe(base58.encode(sha256(Buffer.from('svc-emulator/solana-deposit-authority'))));
   });
 
   it('pin the addresses of one invoice (a change here re-addresses every invoice)', () => {
-    expect(evmDepositAddress(FIXED_ID)).toBe('0xa4A6492dAb1275c84811922a087851C8bC5b6e2a');
-    expect(tronDepositAddress(FIXED_ID)).toBe('TKTFi75kgJ2pyTixAThxGDYYVAz1GSrVcP');
-    expect(solanaDepositAddress(FIXED_ID)).toBe('HY1AgKwwRwPbQc3ceZMRHgTFu9YbgzQx4Mk3kPiVNV8N');
+    expect(evmDepositAddress(FIXED_ID)).toBe('0xA27708b864fF36E9AEe01561c046004f51105885');
+    expect(tronDepositAddress(FIXED_ID)).toBe('TLmiUdDHBH3YTAoSYnKtb2n1suynKP3jr5');
+    expect(solanaDepositAddress(FIXED_ID)).toBe('CNmrYkwtj42q8EdJz9jNTJMWsGMhh5SrYJ9zGaqWEvsL');
   });
 });
 
@@ -172,7 +113,7 @@ describe('evmDepositAddress', () => {
       const expected = getContractAddress({
         opcode: 'CREATE2',
         from: EVM_DEPOSIT_FACTORY,
-        salt: keccak256(uuidHex(id)),
+        salt: pad32(uuidHex(id)),
         bytecodeHash,
       });
       expect(evmDepositAddress(id)).toBe(expected);
@@ -209,7 +150,7 @@ describe('tronDepositAddress', () => {
     expect(factory).toHaveLength(21);
     expect(factory[0]).toBe(0x41);
     for (const id of IDS.slice(0, 200).concat(FIXED_ID)) {
-      const hash = keccak256(concat([`0x${factory.toString('hex')}`, keccak256(uuidHex(id)), codeHash]));
+      const hash = keccak256(concat([`0x${factory.toString('hex')}`, pad32(uuidHex(id)), codeHash]));
       const expected = base58CheckEncode(Buffer.from(`41${hash.slice(2 + 24)}`, 'hex'));
       expect(tronDepositAddress(id)).toBe(expected);
     }
@@ -236,23 +177,21 @@ describe('tronDepositAddress', () => {
 });
 
 describe('solanaDepositAddress', () => {
-  const program = base58.decode(SOLANA_DEPOSIT_PROGRAM);
-  const seed = Buffer.from('deposit');
+  const base = base58.decode(SOLANA_DEPOSIT_AUTHORITY);
+  const owner = base58.decode(SPL_TOKEN_PROGRAM);
 
-  it('is the canonical PDA of ["deposit", uuid bytes] under the deposit program', () => {
-    for (const id of IDS.slice(0, 200).concat(FIXED_ID)) {
-      const [expected] = findProgramAddress([seed, Buffer.from(uuidHex(id).slice(2), 'hex')], program);
+  it('is create_with_seed(deposit authority, the id’s 32 hex digits, SPL Token program)', () => {
+    for (const id of [...IDS.slice(0, 200), FIXED_ID, FIXED_ID.toUpperCase()] as string[]) {
+      const expected = createWithSeed(base, id.replace(/-/g, '').toLowerCase(), owner);
       expect(solanaDepositAddress(id)).toBe(base58.encode(expected));
     }
   });
 
-  it('decodes to 32 off-curve bytes, deterministic and unique', () => {
+  it('decodes to 32 bytes, deterministic and unique', () => {
     const seen = new Set<string>();
     for (const id of IDS) {
       const a = solanaDepositAddress(id);
-      const bytes = base58.decode(a);
-      expect(bytes).toHaveLength(32);
-      expect(isOnCurve(bytes)).toBe(false);
+      expect(base58.decode(a)).toHaveLength(32);
       expect(solanaDepositAddress(id)).toBe(a);
       seen.add(a);
     }
