@@ -41,16 +41,18 @@ export function createApp(deps: AppDeps, routes: readonly RouteDef[]): RequestHa
     const url = req.url ?? '/';
     const queryAt = url.indexOf('?');
     const path = queryAt === -1 ? url : url.slice(0, queryAt);
-    res.once('finish', () => {
-      deps.emit({
-        type: 'request',
-        requestId,
-        method: req.method ?? 'GET',
-        path,
-        status: res.statusCode,
-        durationMs: performance.now() - started,
+    if (deps.observed()) {
+      res.once('finish', () => {
+        deps.emit({
+          type: 'request',
+          requestId,
+          method: req.method ?? 'GET',
+          path,
+          status: res.statusCode,
+          durationMs: performance.now() - started,
+        });
       });
-    });
+    }
     serve(req, res, path, queryAt === -1 ? '' : url.slice(queryAt + 1), requestId).catch((error: unknown) => {
       if (!(error instanceof ApiError)) {
         deps.emit({
@@ -77,7 +79,7 @@ export function createApp(deps: AppDeps, routes: readonly RouteDef[]): RequestHa
     if (route.control && !deps.config.exposeControlPlane && !isLoopback(req.socket.remoteAddress)) {
       throw new ApiError(403, 'control_plane_forbidden', 'The /__emulator control plane only answers loopback clients; start svc dev with --expose-control-plane to change that.');
     }
-    const principal = route.auth === 'none' ? null : authenticate(req.headers, deps.store, route.auth);
+    const principal = route.auth === 'none' ? null : authenticate(req.headers, deps.store, route.auth, deps.keyCache);
     if (route.testOnly && principal?.environment === 'live') {
       throw new ApiError(403, 'test_mode_only', 'Test helpers only work with test keys.');
     }
@@ -126,7 +128,7 @@ export function createApp(deps: AppDeps, routes: readonly RouteDef[]): RequestHa
         const serialised = deps.store.tx(() => {
           const result = route.handle(input as never, deps);
           if (result instanceof Promise) throw new Error(`idempotent route ${route.path} must be synchronous`);
-          const text = JSON.stringify(result.body);
+          const text = result.json ?? JSON.stringify(result.body);
           if (result.status >= 200 && result.status < 300) {
             rememberIdempotent(deps.store, {
               scope,

@@ -6,6 +6,7 @@ import type { Environment } from '../domain/environment.js';
 import type { DeliveryRow } from '../store/repos/deliveries.js';
 import type { Store } from '../store/store.js';
 import type { ExtraTargets } from '../webhooks/outbox.js';
+import type { KeyCache } from './auth.js';
 import type { DefaultKeys } from './bootstrap.js';
 import type { EmulatorEvent, EmulatorListener } from './events.js';
 import type { ListenerHub } from '../webhooks/listener-hub.js';
@@ -30,6 +31,10 @@ export interface AppDeps {
   version: string;
   /** Operations that reach beyond one request: the control plane drives them. */
   runtime: Runtime;
+  /** Valid keys seen so far (cleared by a reset). */
+  keyCache: KeyCache;
+  /** Whether anyone listens to request events (svc dev does; a library user may not). */
+  observed(): boolean;
 }
 
 export interface Runtime {
@@ -73,8 +78,10 @@ export interface AuthedInput<Body> extends RouteInput<Body> {
 
 export interface RouteResult {
   status: number;
-  /** Serialised as JSON, unless `html` or `text` is given. */
+  /** Serialised as JSON, unless `json`, `html` or `text` is given. */
   body?: unknown;
+  /** The body already serialised as JSON (hot paths build it without a parse/stringify round trip). */
+  json?: string;
   html?: string;
   text?: string;
   contentType?: string;

@@ -94,10 +94,13 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
     baseUrl: () => baseUrl,
     emit: (event) => hub.emit(event),
     version: VERSION,
+    keyCache: new Map(),
+    observed: () => hub.size > 0,
     runtime: {
       reset: async () => {
         await dispatcher.idle();
         clearData(store);
+        deps.keyCache.clear();
         keys = ensureDefaults(store, config, clock.now());
       },
       advanceClock: async (ms) => {

@@ -35,10 +35,13 @@ export async function openStore({ file }: OpenStoreOptions): Promise<Store> {
 
   await migrate(sqlite);
 
+  // One transaction wrapper for every call: `sqlite.transaction(fn)` builds a new wrapper (and its
+  // deferred/immediate/exclusive variants) each time, which showed in profiles of the create path.
+  const inTransaction = sqlite.transaction((fn: () => unknown) => fn());
   return {
     sqlite,
     file,
-    tx: (fn) => sqlite.transaction(fn)(),
+    tx: <T>(fn: () => T) => inTransaction(fn) as T,
     close: () => {
       if (sqlite.open) sqlite.close();
     },

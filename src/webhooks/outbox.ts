@@ -4,7 +4,7 @@ import type { Environment } from '../domain/environment.js';
 import { insertDelivery } from '../store/repos/deliveries.js';
 import { insertEvent } from '../store/repos/events.js';
 import type { InvoiceRow } from '../store/repos/invoices.js';
-import { findMerchant } from '../store/repos/merchants.js';
+import { findMerchant, type MerchantRow } from '../store/repos/merchants.js';
 import { findWebhookConfig } from '../store/repos/webhook-configs.js';
 import type { Store } from '../store/store.js';
 import { buildEnvelope, type InvoiceEventType } from './envelope.js';
@@ -31,10 +31,12 @@ export function recordEvents(
   events: readonly StateEvent[],
   now: number,
   extraTargets?: ExtraTargets,
+  /** The invoice's merchant, when the caller has it already (saves a read). */
+  knownMerchant?: MerchantRow,
 ): { lastSequence: number; recorded: RecordedEvent[] } {
   let sequence = invoice.last_sequence;
   if (!events.length) return { lastSequence: sequence, recorded: [] };
-  const merchant = findMerchant(store, invoice.merchant_id)!;
+  const merchant = knownMerchant ?? findMerchant(store, invoice.merchant_id)!;
   const webhook = findWebhookConfig(store, invoice.partner_id, invoice.environment);
   const createdAt = new Date(now).toISOString();
   const recorded: RecordedEvent[] = [];

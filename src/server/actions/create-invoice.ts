@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { depositAddresses } from '../../domain/addresses.js';
 import { zeroLike } from '../../domain/money.js';
-import { findInvoice, insertInvoice, type InvoiceRow } from '../../store/repos/invoices.js';
+import { insertInvoice, type InvoiceRow } from '../../store/repos/invoices.js';
+import { recordEvents } from '../../webhooks/outbox.js';
 import type { MerchantRow } from '../../store/repos/merchants.js';
 import type { AppDeps } from '../route.js';
-import { applyTransition, stateOf } from './lifecycle.js';
 import { chooseRoute, merchantChains } from './routes.js';
 
 export interface NewInvoiceInput {
@@ -22,7 +22,8 @@ export function createInvoice(deps: AppDeps, merchant: MerchantRow, input: NewIn
   const route = chooseRoute(merchantChains(deps.config, merchant), input.networkId, input.token);
   const now = deps.clock.now();
   const id = randomUUID();
-  insertInvoice(deps.store, {
+  const expiresAt = now + deps.config.invoiceLifetimeSeconds * 1000;
+  const fields = {
     id,
     merchant_id: merchant.id,
     partner_id: merchant.partner_id,
@@ -34,13 +35,22 @@ export function createInvoice(deps: AppDeps, merchant: MerchantRow, input: NewIn
     lock_network_id: input.networkId ?? null,
     lock_token: input.token ?? null,
     addresses: JSON.stringify(depositAddresses(id, route.chains, route.token)),
-    expires_at: now + deps.config.invoiceLifetimeSeconds * 1000,
+    expires_at: expiresAt,
     created_at: now,
     updated_at: now,
-    last_sequence: 0,
-  });
-  deps.runtime.schedule(now + deps.config.invoiceLifetimeSeconds * 1000);
-  // The first event, sequence 1, in the same transaction as the invoice (CONTRACT §4).
-  const created = findInvoice(deps.store, id)!;
-  return applyTransition(deps, created, { state: stateOf(created), events: [{ type: 'invoice.created', token: null, status: 'CREATED', amountReceived: created.amount_received }] }, now).invoice;
+  };
+  // The first event, sequence 1, is written with the invoice in the caller's transaction
+  // (CONTRACT §4). The row is known in full here, so nothing is read back: this is the hot path.
+  insertInvoice(deps.store, { ...fields, last_sequence: 1 });
+  const { recorded } = recordEvents(
+    deps.store,
+    { ...fields, seq: 0, last_sequence: 0, pending_payments: 0 },
+    [{ type: 'invoice.created', token: null, status: 'CREATED', amountReceived: fields.amount_received }],
+    now,
+    deps.runtime.extraTargets,
+    merchant,
+  );
+  if (recorded[0]!.deliveries > 0) deps.runtime.schedule(now);
+  deps.runtime.schedule(expiresAt);
+  return { ...fields, seq: 0, last_sequence: 1, pending_payments: 0 };
 }

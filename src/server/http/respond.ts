@@ -21,6 +21,9 @@ export function sendResult(res: ServerResponse, result: RouteResult, text?: stri
   } else if (result.text !== undefined) {
     res.setHeader('Content-Type', result.contentType ?? 'text/plain; charset=utf-8');
     payload = result.text;
+  } else if (result.json !== undefined || text !== undefined) {
+    res.setHeader('Content-Type', JSON_TYPE);
+    payload = text ?? result.json!;
   } else if (result.body === undefined) {
     res.writeHead(result.status).end();
     return;

@@ -2,7 +2,7 @@ import { findInvoice, listInvoices } from '../../store/repos/invoices.js';
 import { createInvoice } from '../actions/create-invoice.js';
 import { merchantForPartner } from '../actions/create-merchant.js';
 import { canSeeInvoice, invoiceFor, merchantOfKey } from '../actions/find-invoice.js';
-import { presentInvoice, type InvoiceVariant } from '../presenters.js';
+import { presentInvoice, presentInvoiceJson, type InvoiceVariant } from '../presenters.js';
 import type { AppDeps, AuthedInput, RouteDef } from '../route.js';
 import {
   createMerchantInvoiceBody,
@@ -51,7 +51,7 @@ export const invoiceRoutes: RouteDef[] = [
     doc: { summary: 'Create an invoice for a sub-merchant', tag: 'Invoices', response: { status: 201, schema: partnerInvoiceSchema }, errors: ['merchant_not_found', ...CREATE_ERRORS] },
     handle: (input: AuthedInput<CreatePartnerInvoiceBody>, deps) => {
       const merchant = merchantForPartner(deps, input.principal, input.body.merchantId, 'merchantId');
-      return { status: 201, body: presentInvoice(createInvoice(deps, merchant, input.body), 'partner', deps.baseUrl()) };
+      return { status: 201, json: presentInvoiceJson(createInvoice(deps, merchant, input.body), 'partner', deps.baseUrl()) };
     },
   },
   {
@@ -63,7 +63,7 @@ export const invoiceRoutes: RouteDef[] = [
     doc: { summary: 'Create an invoice as a merchant', tag: 'Invoices', response: { status: 201, schema: merchantInvoiceSchema }, errors: CREATE_ERRORS },
     handle: (input: AuthedInput<CreateMerchantInvoiceBody>, deps) => {
       const merchant = merchantOfKey(deps, input.principal);
-      return { status: 201, body: presentInvoice(createInvoice(deps, merchant, input.body), 'merchant', deps.baseUrl()) };
+      return { status: 201, json: presentInvoiceJson(createInvoice(deps, merchant, input.body), 'merchant', deps.baseUrl()) };
     },
   },
   {
@@ -80,7 +80,7 @@ export const invoiceRoutes: RouteDef[] = [
     doc: { summary: 'Get one invoice of a sub-merchant', tag: 'Invoices', extension: true, response: { status: 200, schema: partnerInvoiceSchema }, errors: ['invoice_not_found'] },
     handle: (input: AuthedInput<undefined>, deps) => ({
       status: 200,
-      body: presentInvoice(invoiceFor(deps, input.principal, input.params.invoiceId!), 'partner', deps.baseUrl()),
+      json: presentInvoiceJson(invoiceFor(deps, input.principal, input.params.invoiceId!), 'partner', deps.baseUrl()),
     }),
   },
   {
@@ -97,7 +97,7 @@ export const invoiceRoutes: RouteDef[] = [
     doc: { summary: 'Get one of the merchant’s invoices', tag: 'Invoices', extension: true, response: { status: 200, schema: merchantInvoiceSchema }, errors: ['invoice_not_found'] },
     handle: (input: AuthedInput<undefined>, deps) => ({
       status: 200,
-      body: presentInvoice(invoiceFor(deps, input.principal, input.params.invoiceId!), 'merchant', deps.baseUrl()),
+      json: presentInvoiceJson(invoiceFor(deps, input.principal, input.params.invoiceId!), 'merchant', deps.baseUrl()),
     }),
   },
 ];
