@@ -49,7 +49,10 @@ export async function resolveTarget(ctx: Context): Promise<Target> {
   });
 
   const profileName = ctx.globals.profile ?? nonEmpty(ctx.env.SVC_PROFILE);
-  const profile = await loadProfile(ctx, profileName);
+  // When flags and environment already give the base URL and both keys, no profile can change the
+  // outcome (they come first): skip reading the config, which is most of a script's start-up time.
+  const settled = ['baseUrl', 'partnerKey', 'merchantKey'].every((f) => layers.some((l) => l[f as keyof Layer] !== undefined));
+  const profile = settled && profileName === undefined ? null : await loadProfile(ctx, profileName);
   if (profile) layers.push({ source: `profile ${profile.name}`, ...profile.values });
 
   const found = findLocalState(ctx.cwd);
@@ -82,14 +85,13 @@ export async function resolveTarget(ctx: Context): Promise<Target> {
 }
 
 async function loadProfile(ctx: Context, name: string | undefined) {
-  // Loaded lazily: cosmiconfig and its loaders are only needed by commands that talk to a service.
-  const { loadConfig } = await import('../config/load.js');
-  const loaded = await loadConfig({ cwd: ctx.cwd, explicitPath: ctx.globals.config });
-  const chosen = name ?? loaded.file.defaultProfile;
+  const { loadProfiles } = await import('../config/profiles.js');
+  const loaded = await loadProfiles(ctx.cwd, ctx.globals.config);
+  const chosen = name ?? loaded.defaultProfile;
   if (!chosen) return null;
-  const values = loaded.file.profiles?.[chosen];
+  const values = loaded.profiles[chosen];
   if (!values) {
-    const known = Object.keys(loaded.file.profiles ?? {});
+    const known = Object.keys(loaded.profiles);
     throw new UserError(
       `no profile "${chosen}"${loaded.filepath ? ` in ${loaded.filepath}` : ' (no config file found)'}`,
       'unknown_profile',

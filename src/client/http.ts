@@ -1,4 +1,5 @@
-import { request as undiciRequest } from 'undici';
+import http from 'node:http';
+import https from 'node:https';
 import { ApiRefusedError, ServiceUnreachableError } from './errors.js';
 
 export interface HttpRequest {
@@ -17,44 +18,71 @@ export interface HttpResponse<T> {
   replayed: boolean;
 }
 
+// Keep-alive agents: a fixtures run sends a thousand requests in a row over one connection.
+const agents = {
+  'http:': new http.Agent({ keepAlive: true, maxSockets: 8 }),
+  'https:': new https.Agent({ keepAlive: true, maxSockets: 8 }),
+};
+
 /**
- * One request to the service, emulator or remote alike (undici). A 4xx/5xx becomes an
- * ApiRefusedError carrying the contract's error body; no answer at all, a ServiceUnreachableError.
+ * One request to the service, emulator or remote alike. A 4xx/5xx becomes an ApiRefusedError with
+ * the contract's error body; no answer at all, a ServiceUnreachableError.
+ *
+ * node:http rather than undici here: a command is one process and a request or two, and importing
+ * undici took ~100 ms on the benchmark machine, more than the rest of `svc invoices create` together
+ * (bench #9). The emulator's dispatcher, which lives long and pools connections, uses undici.
  */
-export async function send<T>(baseUrl: string, req: HttpRequest): Promise<HttpResponse<T>> {
+export function send<T>(baseUrl: string, req: HttpRequest): Promise<HttpResponse<T>> {
+  let url: URL;
+  try {
+    url = new URL(req.path, baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`);
+  } catch {
+    return Promise.reject(new ServiceUnreachableError(baseUrl, 'the base URL is not a valid URL'));
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    return Promise.reject(new ServiceUnreachableError(baseUrl, 'the base URL must be http or https'));
+  }
   const headers: Record<string, string> = { accept: 'application/json' };
   if (req.key) headers.authorization = `Bearer ${req.key}`;
   if (req.idempotencyKey !== undefined) headers['idempotency-key'] = req.idempotencyKey;
-  let body: string | undefined;
-  if (req.body !== undefined) {
-    body = JSON.stringify(req.body);
+  const body = req.body === undefined ? undefined : JSON.stringify(req.body);
+  if (body !== undefined) {
     headers['content-type'] = 'application/json';
+    headers['content-length'] = String(Buffer.byteLength(body));
   }
-  let res;
-  try {
-    res = await undiciRequest(new URL(req.path, baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`), {
-      method: req.method,
-      headers,
-      body,
-      headersTimeout: req.timeoutMs ?? 30_000,
-      bodyTimeout: req.timeoutMs ?? 30_000,
+  const timeoutMs = req.timeoutMs ?? 30_000;
+  return new Promise((resolve, reject) => {
+    const transport = url.protocol === 'https:' ? https : http;
+    const outgoing = transport.request(url, { method: req.method, headers, agent: agents[url.protocol as 'http:'] }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('error', (error) => reject(new ServiceUnreachableError(baseUrl, describeNetworkError(error))));
+      res.on('end', () => {
+        clearTimeout(timer);
+        const text = Buffer.concat(chunks).toString('utf8');
+        const status = res.statusCode ?? 0;
+        const requestId = header(res.headers['request-id']);
+        let data: unknown;
+        try {
+          data = text ? JSON.parse(text) : undefined;
+        } catch {
+          data = text;
+        }
+        if (status >= 400) {
+          const error = (data as { error?: { code: string; message: string; param?: string } } | undefined)?.error;
+          reject(new ApiRefusedError(status, error ?? { code: `http_${status}`, message: text.slice(0, 300) || `HTTP ${status}` }, requestId));
+        } else {
+          resolve({ status, data: data as T, requestId, replayed: header(res.headers['idempotent-replayed']) === 'true' });
+        }
+      });
     });
-  } catch (error) {
-    throw new ServiceUnreachableError(baseUrl, describeNetworkError(error));
-  }
-  const text = await res.body.text();
-  const requestId = header(res.headers['request-id']);
-  let data: unknown = undefined;
-  try {
-    data = text ? JSON.parse(text) : undefined;
-  } catch {
-    data = text;
-  }
-  if (res.statusCode >= 400) {
-    const error = (data as { error?: { code: string; message: string; param?: string } } | undefined)?.error;
-    throw new ApiRefusedError(res.statusCode, error ?? { code: `http_${res.statusCode}`, message: text.slice(0, 300) || `HTTP ${res.statusCode}` }, requestId);
-  }
-  return { status: res.statusCode, data: data as T, requestId, replayed: header(res.headers['idempotent-replayed']) === 'true' };
+    const timer = setTimeout(() => outgoing.destroy(Object.assign(new Error('timed out'), { code: 'ETIMEDOUT' })), timeoutMs);
+    outgoing.on('error', (error) => {
+      clearTimeout(timer);
+      reject(new ServiceUnreachableError(baseUrl, describeNetworkError(error)));
+    });
+    outgoing.end(body);
+  });
 }
 
 function header(value: string | string[] | undefined): string | null {
@@ -62,11 +90,10 @@ function header(value: string | string[] | undefined): string | null {
 }
 
 function describeNetworkError(error: unknown): string {
-  const e = error as { code?: string; message?: string; cause?: { code?: string; message?: string } };
-  const code = e.code ?? e.cause?.code;
-  if (code === 'ECONNREFUSED') return 'connection refused (is the service running? `svc dev` starts the local emulator)';
-  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'host not found';
-  if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT') return 'timed out';
-  if (code === 'ERR_INVALID_URL' || e.message?.includes('Invalid URL')) return 'the base URL is not a valid URL';
-  return e.cause?.message ?? e.message ?? String(error);
+  const e = error as { code?: string; message?: string };
+  if (e.code === 'ECONNREFUSED') return 'connection refused (is the service running? `svc dev` starts the local emulator)';
+  if (e.code === 'ENOTFOUND' || e.code === 'EAI_AGAIN') return 'host not found';
+  if (e.code === 'ETIMEDOUT') return 'timed out';
+  if (e.code === 'ECONNRESET') return 'the connection was reset';
+  return e.message ?? String(error);
 }

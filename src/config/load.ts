@@ -13,21 +13,8 @@ export interface LoadedConfig {
   warnings: string[];
 }
 
-export const SEARCH_PLACES = [
-  'package.json',
-  '.svcrc',
-  '.svcrc.json',
-  '.svcrc.yaml',
-  '.svcrc.yml',
-  '.svcrc.js',
-  '.svcrc.mjs',
-  'svc.config.json',
-  'svc.config.yaml',
-  'svc.config.yml',
-  'svc.config.js',
-  'svc.config.mjs',
-  'svc.config.ts',
-];
+export { SEARCH_PLACES } from './search-places.js';
+import { SEARCH_PLACES } from './search-places.js';
 
 /**
  * Finds the config with cosmiconfig (from `cwd` up to the home folder), or loads `explicitPath`,

@@ -1,0 +1,57 @@
+import path from 'node:path';
+import { ConfigError } from '../errors.js';
+import { SEARCH_PLACES } from './search-places.js';
+
+export interface ProfileValues {
+  baseUrl?: string;
+  partnerKey?: string;
+  merchantKey?: string;
+}
+
+export interface LoadedProfiles {
+  profiles: Record<string, ProfileValues>;
+  defaultProfile: string | undefined;
+  filepath: string | null;
+}
+
+/**
+ * Only the CLI's part of the config: `profiles` and `defaultProfile`, checked by hand. Every command
+ * that talks to a service reads them, and the full schema (zod) would cost more to load than the
+ * command takes to run; `svc dev` validates the whole file.
+ */
+export async function loadProfiles(cwd: string, explicitPath?: string): Promise<LoadedProfiles> {
+  const { cosmiconfig } = await import('cosmiconfig');
+  const explorer = cosmiconfig('svc', { searchPlaces: SEARCH_PLACES, searchStrategy: 'global' });
+  let result;
+  try {
+    result = explicitPath ? await explorer.load(path.resolve(cwd, explicitPath)) : await explorer.search(cwd);
+  } catch (error) {
+    throw new ConfigError(explicitPath ?? 'config', '', `cannot be read: ${(error as Error).message}`);
+  }
+  if (!result || result.isEmpty) return { profiles: {}, defaultProfile: undefined, filepath: result?.filepath ?? null };
+  const shown = path.relative(cwd, result.filepath) || result.filepath;
+  const raw = (result.config ?? {}) as Record<string, unknown>;
+  const profiles: Record<string, ProfileValues> = {};
+  if (raw.profiles !== undefined) {
+    if (!isObject(raw.profiles)) throw new ConfigError(shown, 'profiles', 'must be an object of profile name to settings');
+    for (const [name, value] of Object.entries(raw.profiles)) {
+      if (!isObject(value)) throw new ConfigError(shown, `profiles.${name}`, 'must be an object');
+      const profile: ProfileValues = {};
+      for (const field of ['baseUrl', 'partnerKey', 'merchantKey'] as const) {
+        const v = value[field];
+        if (v === undefined) continue;
+        if (typeof v !== 'string' || v === '') throw new ConfigError(shown, `profiles.${name}.${field}`, 'must be a non-empty string');
+        if (field === 'baseUrl' && !/^https?:\/\/[^/]/.test(v)) throw new ConfigError(shown, `profiles.${name}.baseUrl`, 'must be an http(s) URL');
+        profile[field] = v;
+      }
+      profiles[name] = profile;
+    }
+  }
+  const defaultProfile = raw.defaultProfile;
+  if (defaultProfile !== undefined && typeof defaultProfile !== 'string') throw new ConfigError(shown, 'defaultProfile', 'must be a profile name');
+  return { profiles, defaultProfile, filepath: result.filepath };
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
