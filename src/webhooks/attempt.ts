@@ -62,15 +62,15 @@ export interface Attempter {
 /** Largest response body kept, in bytes (CONTRACT §5). */
 export const MAX_RESPONSE_BODY_BYTES = 4096;
 
-type Failure = [AttemptErrorKind, string]; // kind, detail
+export type Failure = [AttemptErrorKind, string]; // kind, detail
 
 /** Caps user-controlled text (URLs, Location headers) inside error strings. */
 const clip = (s: string, max = 300): string => (s.length > max ? `${s.slice(0, max)}…` : s);
 
 /** What has been read of a response body so far; survives a failed read (timeout, reset). */
-type BodySink = { chunks: Buffer[]; size: number };
+export type BodySink = { chunks: Buffer[]; size: number };
 
-const sinkText = (sink: BodySink): string =>
+export const sinkText = (sink: BodySink): string =>
   sink.chunks.length === 1 ? sink.chunks[0]!.toString('utf8') : Buffer.concat(sink.chunks, sink.size).toString('utf8');
 
 /**
@@ -78,7 +78,7 @@ const sinkText = (sink: BodySink): string =>
  * huge (or endless) response is not downloaded. An exactly-full body is destroyed only if more data
  * arrives: a body that ends normally leaves the keep-alive connection reusable.
  */
-function readCapped(body: Readable, sink: BodySink): Promise<void> {
+export function readCapped(body: Readable, sink: BodySink): Promise<void> {
   return new Promise((resolve, reject) => {
     body.on('data', (chunk: Buffer) => {
       const room = MAX_RESPONSE_BODY_BYTES - sink.size;
@@ -111,8 +111,11 @@ const RESET_CODES = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'ECONNABOR
 const TIMEOUT_CODES = new Set(['ETIMEDOUT', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
 const TLS_CODE = /^(ERR_TLS_|ERR_SSL_|EPROTO$)|CERT|SELF_SIGNED|UNABLE_TO_(GET|VERIFY)/;
 
-/** Maps a transport error to a failure; `url` fills in what the error itself does not say. */
-function classify(err: unknown, url: URL, gotHeaders: boolean): Failure {
+/**
+ * Maps a transport error to a failure; `url` fills in what the error itself does not say. Also used by
+ * `svc webhook listen`'s forwarder (src/listen/forward.ts), so both name failures the same way.
+ */
+export function classify(err: unknown, url: URL, gotHeaders: boolean): Failure {
   const chain = [...errorChain(err)];
   const find = (test: (code: string) => boolean) => chain.find((e) => typeof e.code === 'string' && test(e.code));
   const port = url.port || (url.protocol === 'https:' ? '443' : '80');
@@ -136,7 +139,7 @@ function classify(err: unknown, url: URL, gotHeaders: boolean): Failure {
 }
 
 /** The failure for a response that arrived: a redirect (never followed) or a non-2xx status. */
-function statusFailure(status: number, statusText: string, headers: Dispatcher.ResponseData['headers'], url: URL): Failure {
+export function statusFailure(status: number, statusText: string, headers: Dispatcher.ResponseData['headers'], url: URL): Failure {
   const phrase = statusText || STATUS_CODES[status] || '';
   const line = phrase ? `${status} ${phrase}` : `${status}`;
   if (status < 300 || status >= 400) return ['http_status', line];

@@ -1,0 +1,175 @@
+import { ApiRefusedError, ServiceUnreachableError } from '../../../../client/errors.js';
+import type { ServiceClient } from '../../../../client/client.js';
+import type { Context } from '../../../context.js';
+import { styleFor } from '../../../output/style.js';
+import { connect } from '../../../service.js';
+import type { Handler } from '../../../spec.js';
+import { attemptLine, type AttemptLine } from '../../../views/delivery.js';
+import { AttemptPoller } from './attempt-poller.js';
+import { followStream, GIVE_UP_MS, isFatal, sleep, type TailSink } from './attempt-stream.js';
+
+interface TailFilters {
+  status?: string | undefined;
+  eventType?: string | undefined;
+  invoiceId?: string | undefined;
+}
+
+/**
+ * `svc webhook deliveries tail`: one line per delivery attempt as it happens, until Ctrl-C or SIGTERM
+ * (exit 0). Against the emulator (it answers `GET /__emulator/health`) it follows the attempt stream;
+ * anywhere else it polls the public deliveries list every `--interval` seconds (see AttemptPoller).
+ * Human lines or NDJSON (`AttemptLine`, the same shape in both modes) on stdout; what is tailed, and
+ * connection trouble, on stderr.
+ */
+export const tailDeliveriesCommand: Handler = async ({ options }, ctx) => {
+  const filters: TailFilters = {
+    status: options.status as string | undefined,
+    eventType: options.eventType as string | undefined,
+    invoiceId: options.invoice as string | undefined,
+  };
+  const intervalSeconds = (options.interval as number | undefined) ?? 2;
+  const { client, target } = await connect(ctx);
+  // keyFor throws a clear user error when there is no partner key; it only returns undefined for 'none'.
+  const key = client.keyFor('partner')!;
+  const emulator = await isEmulator(client);
+
+  const controller = new AbortController();
+  const stop = () => controller.abort();
+  process.on('SIGINT', stop).on('SIGTERM', stop);
+  const sink = createSink(ctx, filters.status, () =>
+    emulator
+      ? `Tailing webhook delivery attempts on the emulator at ${target.baseUrl}${describe(filters)} · Ctrl-C to stop`
+      : `Polling ${target.baseUrl} for webhook delivery attempts every ${intervalSeconds} s${describe(filters)} · Ctrl-C to stop`,
+  );
+  const poller = new AttemptPoller(client, filters);
+  try {
+    if (emulator) {
+      const catchUp = catchUpAfterDrops(poller, controller.signal, sink);
+      await followStream({
+        url: `${target.baseUrl}/__emulator/deliveries/stream${query(filters)}`,
+        key,
+        signal: controller.signal,
+        // The poller learns from the stream too, so a catch-up does not report an attempt again.
+        sink: { ...sink, attempt: (line) => (poller.observe(line), sink.attempt(line)) },
+        connected: catchUp.prepare,
+        catchUp: catchUp.run,
+      });
+    } else {
+      await pollLoop(poller, intervalSeconds, controller.signal, sink, target.baseUrl);
+    }
+  } finally {
+    process.off('SIGINT', stop).off('SIGTERM', stop);
+    controller.abort();
+  }
+  return { streamed: true, exitCode: 0 };
+};
+
+/** The emulator answers its health check; a real deployment answers 404 (or 403 from afar). */
+async function isEmulator(client: ServiceClient): Promise<boolean> {
+  try {
+    await client.health();
+    return true;
+  } catch (error) {
+    if (error instanceof ApiRefusedError) return false;
+    throw error;
+  }
+}
+
+/**
+ * Prints attempts once each (the stream and a catch-up poll may both report one), applying the
+ * status filter (the stream applies it already; polling cannot ask the API for "status after this
+ * attempt").
+ */
+function createSink(ctx: Context, status: string | undefined, banner: () => string): TailSink {
+  const c = styleFor(ctx.color);
+  const printed = new Map<string, number>();
+  return {
+    attempt(line: AttemptLine) {
+      if ((printed.get(line.deliveryId) ?? 0) >= line.attempt) return;
+      printed.set(line.deliveryId, line.attempt);
+      if (status && line.status !== status) return;
+      ctx.stdout.write(`${ctx.json ? JSON.stringify(line) : attemptLine(c, line)}\n`);
+    },
+    ready() {
+      if (!ctx.json && !ctx.quiet) ctx.stderr.write(`${c.dim(banner())}\n`);
+    },
+    // Connection trouble is said in every mode: stderr is free even with --json.
+    notice(text: string) {
+      ctx.stderr.write(`${c.yellow(text)}\n`);
+    },
+  };
+}
+
+/**
+ * The emulator's stream has no replay: attempts made while tail was disconnected are found with the
+ * poller, whose baseline is taken as soon as the stream is first open (retried a few times: the
+ * connection may be flaky just then). Without a baseline, tail says it cannot show them.
+ */
+function catchUpAfterDrops(poller: AttemptPoller, signal: AbortSignal, sink: TailSink) {
+  let ready = false;
+  let taking: Promise<void> | null = null;
+  const prepare = () => {
+    taking ??= (async () => {
+      for (let i = 0; i < 5 && !signal.aborted && !ready; i++) {
+        try {
+          await poller.baseline();
+          ready = true;
+        } catch {
+          await sleep(1000, signal);
+        }
+      }
+    })().finally(() => (taking = null));
+  };
+  const run = async () => {
+    if (taking) await taking;
+    if (!ready) {
+      sink.notice('the attempts made while disconnected cannot be shown (the deliveries list did not answer); `svc webhook deliveries list` has them');
+      prepare();
+      return;
+    }
+    try {
+      for (const line of await poller.poll()) sink.attempt(line);
+    } catch (error) {
+      sink.notice(`could not look up the attempts made while disconnected: ${(error as Error).message}`);
+    }
+  };
+  return { prepare, run };
+}
+
+/** Against a remote deployment: baseline, then a poll every interval; transient failures are retried. */
+async function pollLoop(poller: AttemptPoller, intervalSeconds: number, signal: AbortSignal, sink: TailSink, baseUrl: string): Promise<void> {
+  await poller.baseline();
+  sink.ready();
+  let failingSince: number | null = null;
+  while (!signal.aborted) {
+    await sleep(intervalSeconds * 1000, signal);
+    if (signal.aborted) break;
+    try {
+      const lines = await poller.poll();
+      if (signal.aborted) break;
+      if (failingSince !== null) sink.notice(`${baseUrl} answers again`);
+      failingSince = null;
+      for (const line of lines) sink.attempt(line);
+    } catch (error) {
+      if (signal.aborted) break;
+      if (isFatal(error)) throw error;
+      const reason = error instanceof ServiceUnreachableError ? error.reason : (error as Error).message;
+      if (failingSince === null) {
+        failingSince = Date.now();
+        sink.notice(`polling ${baseUrl} failed (${reason}); retrying every ${intervalSeconds} s…`);
+      } else if (Date.now() - failingSince > GIVE_UP_MS) {
+        throw new ServiceUnreachableError(baseUrl, `no answer for ${GIVE_UP_MS / 60_000} minutes (${reason}); giving up`);
+      }
+    }
+  }
+}
+
+function describe(f: TailFilters): string {
+  const parts = [f.status && `status ${f.status}`, f.eventType && `event ${f.eventType}`, f.invoiceId && `invoice ${f.invoiceId}`].filter(Boolean);
+  return parts.length ? ` (${parts.join(', ')})` : '';
+}
+
+function query(f: TailFilters): string {
+  const entries = Object.entries(f).filter((e): e is [string, string] => typeof e[1] === 'string' && e[1] !== '');
+  return entries.length ? `?${new URLSearchParams(entries).toString()}` : '';
+}

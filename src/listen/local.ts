@@ -1,0 +1,203 @@
+/**
+ * Local mode: `svc webhook listen` against the emulator. It registers as an extra delivery target
+ * (the partner's webhook configuration is not touched), holds the listener stream open, forwards
+ * each delivery to the app and reports each result back, so the emulator records it like any
+ * attempt and retries failures on its schedule.
+ *
+ * Reconnecting: a dropped stream (the emulator restarted, was killed, the connection died silently;
+ * the stream's heartbeat catches that) is retried with exponential backoff, 250 ms doubling to 5 s,
+ * for at most `reconnectTimeoutMs` (default 60 s), then listen gives up with a clear error and a
+ * non-zero exit, so a supervisor can restart it. Nothing is lost meanwhile: listener deliveries are
+ * ordinary deliveries in the emulator's outbox, and connecting makes the missed ones due at once.
+ *
+ * Exit: the listener is deliberately NOT unregistered when listen stops. The emulator keeps
+ * creating deliveries for it (they fail with `listener_unavailable` and retry on the usual
+ * schedule), so events that happen while listen is stopped are forwarded when it starts again.
+ * `DELETE /__emulator/listener` unregisters for good.
+ */
+import type { ServiceClient } from '../client/client.js';
+import { ApiRefusedError, ServiceUnreachableError } from '../client/errors.js';
+import { openSse, type SseMessage } from '../client/sse.js';
+import { UserError } from '../errors.js';
+import type { Emit } from './events.js';
+import { createForwarder } from './forward.js';
+
+export interface LocalListenOptions {
+  client: ServiceClient;
+  baseUrl: string;
+  forwardTo: string;
+  events: string[] | null;
+  headers: Record<string, string>;
+  timeoutSeconds: number;
+  /** Give up after this long without a connection (default 60 s; SVC_LISTEN_RECONNECT_TIMEOUT). */
+  reconnectTimeoutMs?: number;
+  /** Backoff between reconnection attempts (default 250 ms doubling to 5 s). */
+  backoff?: { initialMs: number; maxMs: number };
+  /** No byte for this long (heartbeats come every 15 s) means the connection is dead (default 45 s). */
+  idleTimeoutMs?: number;
+}
+
+export interface RunContext {
+  /** Aborted by Ctrl-C / SIGTERM: stop, clean up, return. */
+  signal: AbortSignal;
+  emit: Emit;
+}
+
+/** What the emulator pushes down the stream for each attempt (listener-hub.ts). */
+interface DeliveryMessage {
+  requestId: string;
+  deliveryId: string;
+  eventId: string;
+  eventType: string;
+  attempt: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** listen could not get its connection back in time: exit 3, like any unreachable service. */
+export class ReconnectGaveUpError extends UserError {
+  constructor(
+    readonly baseUrl: string,
+    readonly seconds: number,
+    readonly lastReason: string,
+  ) {
+    super(
+      `lost the connection to the emulator at ${baseUrl} and could not reconnect within ${seconds} s (last error: ${lastReason})`,
+      'listen_disconnected',
+      'Start the emulator again (`svc dev`), then restart `svc webhook listen`: deliveries missed meanwhile are forwarded when it reconnects.',
+    );
+  }
+}
+
+/** Runs until `signal` aborts (returns) or the connection cannot be restored (throws). */
+export async function runLocal(o: LocalListenOptions, { signal, emit }: RunContext): Promise<void> {
+  const reconnectTimeoutMs = o.reconnectTimeoutMs ?? 60_000;
+  const { initialMs, maxMs } = o.backoff ?? { initialMs: 250, maxMs: 5_000 };
+  const key = o.client.keyFor('partner')!;
+  const streamUrl = `${o.baseUrl}/__emulator/listener/stream?timeoutSeconds=${o.timeoutSeconds}`;
+  const forwarder = createForwarder();
+  const inflight = new Set<Promise<void>>();
+
+  const register = async (): Promise<string> => {
+    const res = await o.client.registerListener({ forwardTo: o.forwardTo, events: o.events, timeoutSeconds: o.timeoutSeconds });
+    return (res.data as { secret: string }).secret;
+  };
+
+  const handle = async (msg: DeliveryMessage): Promise<void> => {
+    let report: { status: number | null; body: string | null; error: string | null; durationMs: number };
+    if (o.events && !o.events.includes(msg.eventType)) {
+      // The emulator filters on registration; this only meets deliveries created under an older filter.
+      emit({ type: 'filtered', eventType: msg.eventType, eventId: msg.eventId });
+      report = { status: 200, body: 'not forwarded: filtered out by svc webhook listen --events', error: null, durationMs: 0 };
+    } else {
+      emit({ type: 'event', eventType: msg.eventType, eventId: msg.eventId, deliveryId: msg.deliveryId, attempt: msg.attempt });
+      const r = await forwarder.forward({ url: o.forwardTo, method: 'POST', body: msg.body, headers: { ...msg.headers, ...o.headers }, timeoutMs: o.timeoutSeconds * 1000 });
+      const common = { eventType: msg.eventType, eventId: msg.eventId, method: 'POST', url: o.forwardTo, durationMs: r.durationMs };
+      if (r.ok) emit({ type: 'forwarded', ...common, status: r.status! });
+      else emit({ type: 'forward_failed', ...common, status: r.status, reason: r.error!, errorKind: r.errorKind! });
+      report = { status: r.status, body: r.body, error: r.error, durationMs: r.durationMs };
+    }
+    try {
+      await o.client.reportListenerResult({ requestId: msg.requestId, ...report });
+    } catch (error) {
+      emit({
+        type: 'warning',
+        message: `the result for ${msg.eventId} could not be reported to the emulator (${describe(error)}); it will attempt the delivery again`,
+      });
+    }
+  };
+
+  let secret = await register();
+  let everReady = false;
+  let down: { since: number; attempts: number; reason: string } | null = null;
+
+  const onMessage = (message: SseMessage) => {
+    if (message.event === 'ready') {
+      if (!everReady) {
+        everReady = true;
+        emit({ type: 'ready', mode: 'local', forwardTo: o.forwardTo, secret, secretSource: 'listener', events: o.events });
+      } else if (down) {
+        emit({ type: 'reconnected', attempts: down.attempts, downMs: Date.now() - down.since });
+      }
+      down = null;
+      return;
+    }
+    if (message.event !== 'delivery') return;
+    let msg: DeliveryMessage;
+    try {
+      msg = JSON.parse(message.data) as DeliveryMessage;
+    } catch {
+      emit({ type: 'warning', message: `ignored a malformed delivery message from the emulator: ${message.data.slice(0, 200)}` });
+      return;
+    }
+    const run: Promise<void> = handle(msg)
+      .catch((error) => emit({ type: 'warning', message: `forwarding ${msg.eventId} failed unexpectedly: ${describe(error)}` }))
+      .finally(() => inflight.delete(run));
+    inflight.add(run);
+  };
+
+  try {
+    while (!signal.aborted) {
+      let reason: string;
+      try {
+        if (down) {
+          // The emulator may have come back with another database: register again every time.
+          const now = await register();
+          if (now !== secret) {
+            emit({ type: 'warning', message: `the listener secret changed (the emulator's data was reset?); it is now ${now}` });
+            secret = now;
+          }
+        }
+        const stream = await openSse(streamUrl, key, onMessage, o.idleTimeoutMs ? { idleTimeoutMs: o.idleTimeoutMs } : {});
+        const close = () => stream.close();
+        signal.addEventListener('abort', close, { once: true });
+        try {
+          await stream.done;
+          reason = 'the emulator closed the connection';
+        } finally {
+          signal.removeEventListener('abort', close);
+        }
+      } catch (error) {
+        if (signal.aborted) break;
+        // Failing to start, or a refusal (a revoked key, say), is not something waiting would fix.
+        if ((!everReady && !down) || (error instanceof ApiRefusedError && error.status < 500)) throw error;
+        reason = describe(error);
+      }
+      if (signal.aborted) break;
+      down ??= { since: Date.now(), attempts: 0, reason };
+      down.reason = reason;
+      const remaining = down.since + reconnectTimeoutMs - Date.now();
+      if (remaining <= 0) throw new ReconnectGaveUpError(o.baseUrl, Math.round(reconnectTimeoutMs / 1000), reason);
+      const delayMs = Math.min(initialMs * 2 ** down.attempts, maxMs, remaining);
+      down.attempts += 1;
+      emit({ type: 'reconnecting', attempt: down.attempts, delayMs, reason });
+      await sleep(delayMs, signal);
+    }
+  } finally {
+    // Let forwards in flight finish and report (briefly): otherwise the emulator retries them later.
+    await Promise.race([Promise.allSettled([...inflight]), new Promise((r) => setTimeout(r, 2000).unref())]);
+    await forwarder.close();
+  }
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
+
+/** A short reason for a lost connection or a failed call. */
+export function describe(error: unknown): string {
+  if (error instanceof ApiRefusedError) return `${error.status} ${error.error.code}: ${error.error.message}`;
+  if (error instanceof ServiceUnreachableError) return error.reason;
+  const e = error as { message?: string; code?: string; cause?: { code?: string; message?: string } };
+  const code = e?.cause?.code ?? e?.code;
+  const message = e?.message ?? String(error);
+  return code && !message.includes(code) ? `${message} (${code})` : message;
+}
