@@ -16,16 +16,21 @@ interface Entry<R> {
 }
 
 export class Router<R> {
-  private readonly entries: Entry<R>[] = [];
+  /** Entries by segment count and first segment: a lookup only tries routes of the same shape. */
+  private readonly buckets = new Map<string, Entry<R>[]>();
 
   add(method: string, path: string, route: R): void {
-    this.entries.push({ method, segments: split(path), route });
+    const segments = split(path);
+    const key = bucketKey(segments);
+    let bucket = this.buckets.get(key);
+    if (!bucket) this.buckets.set(key, (bucket = []));
+    bucket.push({ method, segments, route });
   }
 
   lookup(method: string, path: string): Lookup<R> {
     const segments = split(path);
     const allowed: string[] = [];
-    for (const entry of this.entries) {
+    for (const entry of this.buckets.get(bucketKey(segments)) ?? []) {
       const params = matchSegments(entry.segments, segments);
       if (!params) continue;
       if (entry.method === method) return { match: { route: entry.route, params } };
@@ -33,6 +38,11 @@ export class Router<R> {
     }
     return allowed.length ? { allowed } : null;
   }
+}
+
+// Every route's first segment is a literal (`v1`, `__emulator`, `checkout`, …), so it can index.
+function bucketKey(segments: string[]): string {
+  return `${segments.length}:${segments[0] ?? ''}`;
 }
 
 function split(path: string): string[] {

@@ -14,7 +14,11 @@ export interface SchedulerDeps {
   dispatcher: Dispatcher;
   /** Expires every invoice due at `now`; returns how many. */
   expireDue(now: number): number;
+  /** Housekeeping (forgetting expired idempotency keys), run at most hourly on the emulator clock. */
+  housekeeping?(now: number): void;
 }
+
+const HOUSEKEEPING_EVERY_MS = 3_600_000;
 
 /**
  * Runs what falls due on the emulator clock with no request needed: invoice expiries and delivery
@@ -27,6 +31,7 @@ export class Scheduler {
   private armedAt = Infinity;
   private stopped = false;
   private expiredTotal = 0;
+  private lastHousekeeping = -Infinity;
 
   constructor(private readonly deps: SchedulerDeps) {}
 
@@ -84,6 +89,7 @@ export class Scheduler {
   /** Everything due at the current instant, including the attempts it starts, finished. */
   private async runDueNow(): Promise<number> {
     await this.settle();
+    this.housekeep();
     this.expiredTotal += this.deps.expireDue(this.deps.clock.now());
     let started = 0;
     // Attempts that fail may come due again at once (a zero wait); loop until nothing is due now.
@@ -92,6 +98,13 @@ export class Scheduler {
       await this.deps.dispatcher.idle();
     }
     return started;
+  }
+
+  private housekeep(): void {
+    const now = this.deps.clock.now();
+    if (now - this.lastHousekeeping < HOUSEKEEPING_EVERY_MS) return;
+    this.lastHousekeeping = now;
+    this.deps.housekeeping?.(now);
   }
 
   private async settle(): Promise<void> {
@@ -117,6 +130,7 @@ export class Scheduler {
   private tick(): void {
     this.armedAt = Infinity;
     const { clock, dispatcher, store } = this.deps;
+    this.housekeep();
     this.expiredTotal += this.deps.expireDue(clock.now());
     dispatcher.pump();
     // Sleep until the next instant in the future. What is due now but could not start (its

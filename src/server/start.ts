@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { systemClock, type Clock } from '../clock/clock.js';
 import { defaultConfig, type EmulatorConfig } from '../config/defaults.js';
 import { releaseInFlight } from '../store/repos/deliveries.js';
+import { sweepIdempotency } from '../store/repos/idempotency.js';
 import { getMeta, setMeta } from '../store/repos/meta.js';
 import { createAttempter, type LookupFn } from '../webhooks/attempt.js';
 import { Dispatcher } from '../webhooks/dispatcher.js';
@@ -117,7 +118,13 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
       subscribe: (listener) => hub.on(listener),
     },
   };
-  const scheduler = new Scheduler({ store, clock, dispatcher, expireDue: (now) => expireDue(deps, now) });
+  const scheduler = new Scheduler({
+    store,
+    clock,
+    dispatcher,
+    expireDue: (now) => expireDue(deps, now),
+    housekeeping: (now) => sweepIdempotency(store, now),
+  });
 
   const routes: RouteDef[] = [...apiRoutes()];
   routes.push(openApiRoute(() => routes));

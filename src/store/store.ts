@@ -14,6 +14,12 @@ export interface Store {
   readonly file: string;
   /** Runs `fn` in one transaction (a savepoint when nested). */
   tx<T>(fn: () => T): T;
+  /**
+   * Runs `fn` in a transaction shared with the other batched work of this event-loop turn, inside
+   * its own savepoint (a throw undoes only its own writes). Resolves after the shared commit, so a
+   * caller that answers afterwards never acknowledges what a crash could still lose.
+   */
+  batch<T>(fn: () => T): Promise<T>;
   close(): void;
 }
 
@@ -38,10 +44,12 @@ export async function openStore({ file }: OpenStoreOptions): Promise<Store> {
   // One transaction wrapper for every call: `sqlite.transaction(fn)` builds a new wrapper (and its
   // deferred/immediate/exclusive variants) each time, which showed in profiles of the create path.
   const inTransaction = sqlite.transaction((fn: () => unknown) => fn());
+  const batcher = groupCommit(sqlite, inTransaction);
   return {
     sqlite,
     file,
     tx: <T>(fn: () => T) => inTransaction(fn) as T,
+    batch: batcher,
     close: () => {
       if (sqlite.open) sqlite.close();
     },
@@ -56,4 +64,50 @@ async function migrate(sqlite: BetterSqlite3.Database): Promise<void> {
   if (error) {
     throw new Error(`database migration ${failed?.migrationName ?? ''} failed: ${String(error)}`, { cause: error });
   }
+}
+
+interface Queued {
+  fn: () => unknown;
+  resolve(value: unknown): void;
+  reject(error: unknown): void;
+}
+
+/**
+ * Group commit: a committed transaction costs page writes (every index page an insert touched), and
+ * concurrent creates touch many of the same pages. Batching the creates of one event-loop turn into
+ * one transaction, each in its own savepoint, pays for those pages once per batch.
+ */
+function groupCommit(sqlite: BetterSqlite3.Database, inTransaction: (fn: () => unknown) => unknown) {
+  let queue: Queued[] = [];
+  const flush = () => {
+    const batch = queue;
+    queue = [];
+    let outcomes: ({ ok: true; value: unknown } | { ok: false; error: unknown })[];
+    try {
+      outcomes = inTransaction(() =>
+        batch.map((item) => {
+          try {
+            return { ok: true as const, value: inTransaction(item.fn) };
+          } catch (error) {
+            return { ok: false as const, error };
+          }
+        }),
+      ) as typeof outcomes;
+    } catch (error) {
+      // The commit itself failed: nothing of the batch is stored.
+      for (const item of batch) item.reject(error);
+      return;
+    }
+    batch.forEach((item, i) => {
+      const outcome = outcomes[i]!;
+      if (outcome.ok) item.resolve(outcome.value);
+      else item.reject(outcome.error);
+    });
+  };
+  return <T>(fn: () => T): Promise<T> =>
+    new Promise<T>((resolve, reject) => {
+      if (!sqlite.open) return reject(new Error('the database is closed'));
+      if (queue.length === 0) setImmediate(flush);
+      queue.push({ fn, resolve: resolve as (v: unknown) => void, reject });
+    });
 }

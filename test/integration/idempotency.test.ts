@@ -44,6 +44,15 @@ describe('replays', () => {
     expect(fresh.body.id).not.toBe(first.body.id);
   });
 
+  it('expired records are swept from the database, not only ignored', async () => {
+    await emu.call('POST', '/v1/invoices', { key: emu.keys.test.merchantKey, body: { amount: '1' }, idempotencyKey: ikey() });
+    const before = count('idempotency_keys');
+    expect(before).toBeGreaterThan(0);
+    // Housekeeping runs at most hourly on the emulator clock; 25 h covers retention and a sweep.
+    await emu.advanceClock(25 * 3600);
+    expect(count('idempotency_keys')).toBe(0);
+  });
+
   it('are scoped per endpoint: one key on two endpoints creates two resources', async () => {
     const key = ikey();
     const a = await emu.call('POST', '/v1/partner/invoices', { key: emu.keys.test.partnerKey, body: { merchantId: emu.keys.test.merchantId, amount: '1' }, idempotencyKey: key });

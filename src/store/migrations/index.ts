@@ -2,6 +2,7 @@ import type { Migration, MigrationProvider } from 'kysely';
 import * as m0001 from './0001-initial.js';
 import * as m0002 from './0002-lifecycle.js';
 import * as m0003 from './0003-listeners.js';
+import * as m0004 from './0004-trim-indexes.js';
 
 /**
  * Registered statically rather than read from a folder: the build output and bundlers then
@@ -11,6 +12,7 @@ export const migrations: Record<string, Migration> = {
   '0001-initial': m0001,
   '0002-lifecycle': m0002,
   '0003-listeners': m0003,
+  '0004-trim-indexes': m0004,
 };
 
 export const staticMigrationProvider: MigrationProvider = {
