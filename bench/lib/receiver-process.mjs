@@ -1,0 +1,29 @@
+// A webhook receiver in its own process. Records, per request, the envelope's createdAt and the
+// time it arrived, and answers 200 (or never, with --hang). IPC: {cmd:'stats'} → arrivals.
+import http from 'node:http';
+
+const hang = process.argv.includes('--hang');
+const arrivals = [];
+const server = http.createServer((req, res) => {
+  const chunks = [];
+  req.on('data', (c) => chunks.push(c));
+  req.on('end', () => {
+    const at = Date.now();
+    if (hang) return; // never answers
+    try {
+      const event = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+      arrivals.push([Date.parse(event.createdAt), at, event.type]);
+    } catch {
+      arrivals.push([NaN, at, 'unparsable']);
+    }
+    res.writeHead(200, { 'content-length': 2 });
+    res.end('ok');
+  });
+});
+server.keepAliveTimeout = 10_000;
+server.listen(0, '127.0.0.1', () => process.send({ cmd: 'ready', url: `http://127.0.0.1:${server.address().port}/hooks` }));
+process.on('message', (msg) => {
+  if (msg.cmd === 'stats') process.send({ cmd: 'stats', arrivals });
+  if (msg.cmd === 'reset') arrivals.length = 0;
+  if (msg.cmd === 'stop') process.exit(0);
+});

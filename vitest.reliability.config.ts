@@ -1,0 +1,13 @@
+import { defineConfig } from 'vitest/config';
+
+/** The reliability suite (`npm run test:reliability`): long, adversarial runs against real processes. */
+export default defineConfig({
+  test: {
+    include: ['test/reliability/**/*.test.ts'],
+    testTimeout: 120_000,
+    hookTimeout: 60_000,
+    pool: 'forks',
+    // One file at a time: each drives load against its own emulator and must not starve the others.
+    fileParallelism: false,
+  },
+});
