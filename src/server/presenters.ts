@@ -26,10 +26,11 @@ export function presentMerchant(row: MerchantRow, baseUrl: string) {
 
 export type InvoiceVariant = 'partner' | 'merchant';
 
-/** The partner variant carries merchantId; the merchant variant does not (interface §2.2). */
-export function presentInvoice(row: InvoiceRow, variant: InvoiceVariant, baseUrl: string) {
-  const base = {
+/** Every invoice field but `addresses`, in the interface document's order. */
+function invoiceHead(row: InvoiceRow, variant: InvoiceVariant, baseUrl: string) {
+  return {
     id: row.id,
+    // The partner variant carries merchantId; the merchant variant does not (interface §2.2).
     ...(variant === 'partner' ? { merchantId: row.merchant_id } : {}),
     status: row.status,
     environment: row.environment,
@@ -38,9 +39,11 @@ export function presentInvoice(row: InvoiceRow, variant: InvoiceVariant, baseUrl
     referenceId: row.reference_id,
     checkoutUrl: `${baseUrl}/checkout/${row.id}`,
     expiresAt: iso(row.expires_at),
-    addresses: JSON.parse(row.addresses) as unknown[],
   };
-  return base;
+}
+
+export function presentInvoice(row: InvoiceRow, variant: InvoiceVariant, baseUrl: string) {
+  return { ...invoiceHead(row, variant, baseUrl), addresses: JSON.parse(row.addresses) as unknown[] };
 }
 
 /**
@@ -48,19 +51,7 @@ export function presentInvoice(row: InvoiceRow, variant: InvoiceVariant, baseUrl
  * and stringified again (it is most of the bytes, and every create and read returns it).
  */
 export function presentInvoiceJson(row: InvoiceRow, variant: InvoiceVariant, baseUrl: string): string {
-  // Same fields, same order as presentInvoice (a test holds the two to byte equality).
-  const head = {
-    id: row.id,
-    ...(variant === 'partner' ? { merchantId: row.merchant_id } : {}),
-    status: row.status,
-    environment: row.environment,
-    amount: row.amount,
-    amountReceived: row.amount_received,
-    referenceId: row.reference_id,
-    checkoutUrl: `${baseUrl}/checkout/${row.id}`,
-    expiresAt: iso(row.expires_at),
-  };
-  return `${JSON.stringify(head).slice(0, -1)},"addresses":${row.addresses}}`;
+  return `${JSON.stringify(invoiceHead(row, variant, baseUrl)).slice(0, -1)},"addresses":${row.addresses}}`;
 }
 
 export function presentWebhookConfig(row: WebhookConfigRow) {

@@ -1,14 +1,8 @@
+import { INVOICE_EVENT_TYPES } from '../../webhooks/envelope.js';
 import type { CommandSpec } from '../spec.js';
 
-export const TRIGGER_EVENTS = [
-  'invoice.created',
-  'invoice.payment_detected',
-  'invoice.partially_paid',
-  'invoice.paid',
-  'invoice.overpaid',
-  'invoice.expired',
-  'invoice.paid_late',
-] as const;
+/** Every event `svc trigger` can produce: the whole catalog. */
+export const TRIGGER_EVENTS = INVOICE_EVENT_TYPES;
 
 export const topCommands: CommandSpec[] = [
   {

@@ -1,16 +1,9 @@
+import { INVOICE_EVENT_TYPES } from '../../../webhooks/envelope.js';
 import type { CommandSpec } from '../../spec.js';
 import { listOptions } from '../shared-options.js';
 
 const DELIVERY_STATUSES = ['pending', 'retrying', 'succeeded', 'failed'];
-const EVENT_TYPES = [
-  'invoice.created',
-  'invoice.payment_detected',
-  'invoice.partially_paid',
-  'invoice.paid',
-  'invoice.overpaid',
-  'invoice.expired',
-  'invoice.paid_late',
-];
+const EVENT_TYPES = INVOICE_EVENT_TYPES;
 const deliveryFilters = [
   { flags: '--status <status>', description: 'only deliveries in this status', choices: DELIVERY_STATUSES },
   { flags: '--event-type <type>', description: 'only this event type', choices: EVENT_TYPES },
