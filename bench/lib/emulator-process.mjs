@@ -1,9 +1,12 @@
 // The emulator under test, in its own process (so the load generator never shares its event loop).
 // Talks to the harness over IPC: {cmd:'rss'} → {rss}, {cmd:'stop'}.
-import { startEmulator } from '../../dist/index.js';
+import { manualClock, startEmulator } from '../../dist/index.js';
 
 const options = JSON.parse(process.argv[2] ?? '{}');
-const emulator = await startEmulator({ port: 0, db: options.db ?? ':memory:', config: options.config ?? {} });
+// A manual clock stands still between advances: invoices created during a load then share one
+// expiry instant, so one advance releases all their events at once (#5).
+const clock = options.manualClock ? manualClock(Date.now()) : undefined;
+const emulator = await startEmulator({ port: 0, db: options.db ?? ':memory:', config: options.config ?? {}, ...(clock ? { clock } : {}) });
 process.on('message', async (msg) => {
   if (msg.cmd === 'rss') process.send({ cmd: 'rss', rss: process.memoryUsage().rss });
   if (msg.cmd === 'stop') {

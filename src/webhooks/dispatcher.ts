@@ -19,6 +19,9 @@ import { signatureHeader } from './signature.js';
 /** Attempts running at once, in all; and per receiver URL, so a dead one cannot take every slot. */
 const MAX_IN_FLIGHT = 1024;
 const MAX_IN_FLIGHT_PER_URL = 64;
+/** Claim again after this many attempts finished, or after this long, whichever comes first. */
+const CLAIM_BATCH = 16;
+const CLAIM_DELAY_MS = 2;
 
 export interface DispatcherDeps {
   store: Store;
@@ -59,6 +62,8 @@ export class Dispatcher {
   /** After close: late results are not written (the database may be closed). */
   private abandoned = false;
   private idleWaiters: (() => void)[] = [];
+  private freedSinceClaim = 0;
+  private claimTimer: NodeJS.Timeout | undefined;
 
   constructor(private readonly deps: DispatcherDeps) {}
 
@@ -70,6 +75,23 @@ export class Dispatcher {
       this.pumpScheduled = false;
       this.pump();
     });
+  }
+
+  /**
+   * A freed slot may let the next due delivery go, but claiming is a query: claim again once a few
+   * slots are free (or soon), not after every single attempt. New work still claims at once (kick).
+   */
+  private slotFreed(): void {
+    this.freedSinceClaim += 1;
+    if (this.freedSinceClaim >= CLAIM_BATCH || this.running.size === 0) {
+      this.kick();
+    } else if (!this.claimTimer) {
+      this.claimTimer = setTimeout(() => {
+        this.claimTimer = undefined;
+        this.kick();
+      }, CLAIM_DELAY_MS);
+      this.claimTimer.unref();
+    }
   }
 
   /** When the next delivery is due, for the scheduler's timer. */
@@ -87,7 +109,8 @@ export class Dispatcher {
     if (this.closed) return 0;
     const room = MAX_IN_FLIGHT - this.running.size;
     if (room <= 0) return 0;
-    const claimed = claimDue(this.deps.store, this.deps.clock.now(), room, MAX_IN_FLIGHT_PER_URL);
+    this.freedSinceClaim = 0;
+    const claimed = claimDue(this.deps.store, this.deps.clock.now(), room, MAX_IN_FLIGHT_PER_URL, this.perUrl);
     for (const delivery of claimed) this.start(delivery, 'scheduled');
     return claimed.length;
   }
@@ -121,22 +144,17 @@ export class Dispatcher {
   }
 
   private start(delivery: DeliveryRow, trigger: Trigger): void {
-    const url = this.currentUrl(delivery);
+    // Counted by the URL the claim partitioned by (the delivery's), so the per-URL cap agrees with it.
+    const url = delivery.url;
     this.perUrl.set(url, (this.perUrl.get(url) ?? 0) + 1);
     const run = this.attemptNow(delivery, trigger).finally(() => {
       this.running.delete(delivery.id);
       const left = (this.perUrl.get(url) ?? 1) - 1;
       if (left > 0) this.perUrl.set(url, left);
       else this.perUrl.delete(url);
-      // A freed slot may let the next due delivery go.
-      this.kick();
+      this.slotFreed();
     });
     this.running.set(delivery.id, run);
-  }
-
-  private currentUrl(delivery: DeliveryRow): string {
-    if (delivery.target !== 'webhook') return delivery.url;
-    return findWebhookConfig(this.deps.store, delivery.partner_id, delivery.environment)?.url ?? delivery.url;
   }
 
   private async attemptNow(delivery: DeliveryRow, trigger: Trigger): Promise<void> {
