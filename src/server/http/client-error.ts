@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { STATUS_CODES } from 'node:http';
+import { STATUS_CODES, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 
 /**
@@ -10,6 +10,22 @@ export function answerClientError(error: Error & { code?: string }, socket: Dupl
   if (error.code === 'ECONNRESET' || !socket.writable) {
     socket.destroy();
     return;
+  }
+  // A pipelined request ahead of the broken one may still be in the app. Clients pair responses with
+  // requests in order: its response goes first, then this one (the parser has stopped, nothing else
+  // follows). When the broken bytes are that request's own, it is refused by this answer instead.
+  const current = (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage;
+  if (current && !current.writableFinished) {
+    if (current.req.complete) {
+      current.once('finish', () => answerClientError(error, socket));
+      current.once('close', () => current.writableFinished || socket.destroy());
+      return;
+    }
+    // Never write into a response that has started (Node's own rule for its default answer).
+    if (current.headersSent) {
+      socket.destroy();
+      return;
+    }
   }
   const [status, code, message] =
     error.code === 'HPE_HEADER_OVERFLOW'
