@@ -24,6 +24,9 @@ server.keepAliveTimeout = 10_000;
 server.listen(0, '127.0.0.1', () => process.send({ cmd: 'ready', url: `http://127.0.0.1:${server.address().port}/hooks` }));
 process.on('message', (msg) => {
   if (msg.cmd === 'stats') process.send({ cmd: 'stats', arrivals });
-  if (msg.cmd === 'reset') arrivals.length = 0;
+  if (msg.cmd === 'reset') {
+    arrivals.length = 0;
+    process.send({ cmd: 'reset' });
+  }
   if (msg.cmd === 'stop') process.exit(0);
 });

@@ -43,8 +43,8 @@ export class Scheduler {
   schedule(at: number): void {
     if (this.stopped) return;
     if (at <= this.deps.clock.now()) {
+      // Due now: only deliveries are (expiries are scheduled ahead), and the dispatcher takes them.
       this.deps.dispatcher.kick();
-      if (at < this.armedAt) this.arm(at);
       return;
     }
     if (at < this.armedAt) this.arm(at);
@@ -131,12 +131,15 @@ export class Scheduler {
     this.armedAt = Infinity;
     const { clock, dispatcher, store } = this.deps;
     this.housekeep();
-    this.expiredTotal += this.deps.expireDue(clock.now());
-    dispatcher.pump();
+    // One instant for the whole tick: the claim takes what is due at `now`, the timer sleeps until
+    // the first thing due after `now`. Reading the clock twice left a gap (a timer firing a little
+    // early, a retry falling due between the two reads: not claimed, and not "after" either).
+    const now = clock.now();
+    this.expiredTotal += this.deps.expireDue(now);
+    dispatcher.pump(now);
     // Sleep until the next instant in the future. What is due now but could not start (its
     // receiver's slots are busy) starts from the dispatcher's own kick as slots free up, so the
     // timer must not spin on it.
-    const now = clock.now();
     const expiry = nextExpiryAt(store);
     const delivery = dispatcher.nextDueAfter(now);
     const next = expiry === null ? delivery : delivery === null ? expiry : Math.min(expiry, delivery);

@@ -2,6 +2,7 @@ import type BetterSqlite3 from 'better-sqlite3';
 import {
   DummyDriver,
   Kysely,
+  sql,
   SqliteAdapter,
   SqliteIntrospector,
   SqliteQueryCompiler,
@@ -119,3 +120,11 @@ function toSqlite(value: unknown): unknown {
   if (typeof value === 'boolean') return value ? 1 : 0;
   return value;
 }
+
+/**
+ * The predicates of the partial indexes, as literal SQL. SQLite uses a partial index only when the
+ * query's terms match its WHERE clause with the same constants; kysely would bind 'pending' as a
+ * parameter, and the queue and expiry lookups silently became full table scans.
+ */
+export const DUE_DELIVERY = sql<boolean>`status IN ('pending', 'retrying') AND in_flight = 0`;
+export const OPEN_INVOICE = sql<boolean>`status IN ('CREATED', 'PARTIALLY_PAID') AND pending_payments = 0`;

@@ -3,6 +3,7 @@ import * as m0001 from './0001-initial.js';
 import * as m0002 from './0002-lifecycle.js';
 import * as m0003 from './0003-listeners.js';
 import * as m0004 from './0004-trim-indexes.js';
+import * as m0005 from './0005-due-index-url.js';
 
 /**
  * Registered statically rather than read from a folder: the build output and bundlers then
@@ -13,6 +14,7 @@ export const migrations: Record<string, Migration> = {
   '0002-lifecycle': m0002,
   '0003-listeners': m0003,
   '0004-trim-indexes': m0004,
+  '0005-due-index-url': m0005,
 };
 
 export const staticMigrationProvider: MigrationProvider = {

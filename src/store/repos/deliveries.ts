@@ -1,6 +1,6 @@
 import type { Insertable, Selectable } from 'kysely';
 import type { Environment } from '../../domain/environment.js';
-import { dynamic, param, prepared, qb } from '../query.js';
+import { DUE_DELIVERY, dynamic, param, prepared, qb } from '../query.js';
 import type { DeliveriesTable, DeliveryAttemptsTable } from '../schema.js';
 import type { Store } from '../store.js';
 import type { ListPage } from './merchants.js';
@@ -40,8 +40,7 @@ const nextDue = prepared(() =>
   qb
     .selectFrom('deliveries')
     .select((eb) => eb.fn.min('next_attempt_at').as('at'))
-    .where('status', 'in', ['pending', 'retrying'])
-    .where('in_flight', '=', 0),
+    .where(DUE_DELIVERY),
 );
 const clearInFlight = prepared(() => qb.updateTable('deliveries').set({ in_flight: 0 }).where('in_flight', '=', 1));
 const insertAttempt = prepared(() =>
@@ -96,8 +95,7 @@ const nextDueAfter = prepared(() =>
   qb
     .selectFrom('deliveries')
     .select((eb) => eb.fn.min('next_attempt_at').as('at'))
-    .where('status', 'in', ['pending', 'retrying'])
-    .where('in_flight', '=', 0)
+    .where(DUE_DELIVERY)
     .where('next_attempt_at', '>', param('now')),
 );
 
@@ -113,34 +111,34 @@ export function releaseInFlight(store: Store): number {
 
 /**
  * Claims up to `limit` due deliveries (marking them in flight) in one statement, at most `perUrl`
- * in flight per receiver URL, counting those already running (`busy`): a dead receiver's backlog must not
- * fill the queue for everyone else, even when a thousand of its retries fall due at once.
+ * in flight per receiver URL, counting those already running (`busy`, the dispatcher's own counts:
+ * counting in SQL would scan the table). A dead receiver's backlog must not fill the queue for
+ * everyone else, even when a thousand of its retries fall due at once.
  *
- * Ranking every due row per URL costs O(due rows) per claim, which a 10,000-delivery burst turns
- * into O(n²). So the claim first ranks only the oldest due rows (a few times `limit`, at most
- * `SCAN`); only when those yield
- * nothing (every one belongs to a receiver at its cap) and more are due does it rank them all.
+ * Receivers already at their cap are left out of the candidates, and only the oldest few times
+ * `limit` candidates are ranked: ranking every due row on every claim made a 10,000-delivery burst
+ * O(n²). Whatever is left out is still due, and the next claim takes it.
  */
 export function claimDue(store: Store, now: number, limit: number, perUrl: number, busy: ReadonlyMap<string, number>): DeliveryRow[] {
-  const statements = claimStatementsFor(store);
-  // Attempts running now, per URL, as the dispatcher counts them (counting them in SQL would scan
-  // the whole table, since nothing indexes in_flight = 1).
-  const args = { now, limit, perUrl, scan: Math.min(SCAN, Math.max(64, limit * 4)), busy: JSON.stringify(Object.fromEntries(busy)) };
-  const claimed = statements.bounded.all(args) as DeliveryRow[];
-  if (claimed.length > 0) return claimed;
-  const due = (statements.countDue.get({ now }) as { n: number }).n;
-  return due > SCAN ? (statements.full.all(args) as DeliveryRow[]) : [];
+  const saturated = [...busy].filter(([, n]) => n >= perUrl).map(([url]) => url);
+  return claimStatementFor(store).all({
+    now,
+    limit,
+    perUrl,
+    scan: Math.min(1024, Math.max(64, limit * 4)),
+    busy: JSON.stringify(Object.fromEntries(busy)),
+    saturated: JSON.stringify(saturated),
+  }) as DeliveryRow[];
 }
 
-const SCAN = 1024;
-
-const claimSql = (bounded: boolean) => `
+const CLAIM_SQL = `
   WITH busy AS (
     SELECT key AS url, value AS n FROM json_each(@busy)
   ), candidates AS (
-    SELECT id, url, next_attempt_at, seq FROM deliveries
+    SELECT id, url, next_attempt_at, seq FROM deliveries INDEXED BY deliveries_due
     WHERE status IN ('pending', 'retrying') AND in_flight = 0 AND next_attempt_at <= @now
-    ${bounded ? 'ORDER BY next_attempt_at LIMIT @scan' : ''}
+      AND url NOT IN (SELECT value FROM json_each(@saturated))
+    ORDER BY next_attempt_at LIMIT @scan
   ), due AS (
     SELECT id, url, next_attempt_at, ROW_NUMBER() OVER (PARTITION BY url ORDER BY next_attempt_at, seq) AS rn
     FROM candidates
@@ -154,23 +152,41 @@ const claimSql = (bounded: boolean) => `
   )
   RETURNING *`;
 
+const claimForUrl = prepared(() =>
+  qb
+    .updateTable('deliveries')
+    .set({ in_flight: 1 })
+    .where(
+      'id',
+      'in',
+      qb
+        .selectFrom('deliveries')
+        .select('id')
+        .where('url', '=', param('url'))
+        .where(DUE_DELIVERY)
+        .where('next_attempt_at', '<=', param('now'))
+        .orderBy('next_attempt_at')
+        .limit(param('limit')),
+    )
+    .returningAll(),
+);
+
+/** Claims up to `limit` due deliveries of one receiver URL (a slot of that receiver was freed). */
+export function claimDueForUrl(store: Store, url: string, now: number, limit: number): DeliveryRow[] {
+  return claimForUrl.all(store, { url, now, limit }) as DeliveryRow[];
+}
+
 type Statement = ReturnType<Store['sqlite']['prepare']>;
 // A window function and CTEs are beyond what the query builder expresses cleanly: plain SQL, prepared once.
-const claimStatements = new WeakMap<Store['sqlite'], { bounded: Statement; full: Statement; countDue: Statement }>();
+const claimStatements = new WeakMap<Store['sqlite'], Statement>();
 
-function claimStatementsFor(store: Store) {
-  let statements = claimStatements.get(store.sqlite);
-  if (!statements) {
-    statements = {
-      bounded: store.sqlite.prepare(claimSql(true)),
-      full: store.sqlite.prepare(claimSql(false).replace('@scan', '')),
-      countDue: store.sqlite.prepare(
-        `SELECT COUNT(*) AS n FROM deliveries WHERE status IN ('pending', 'retrying') AND in_flight = 0 AND next_attempt_at <= @now`,
-      ),
-    };
-    claimStatements.set(store.sqlite, statements);
+function claimStatementFor(store: Store): Statement {
+  let statement = claimStatements.get(store.sqlite);
+  if (!statement) {
+    statement = store.sqlite.prepare(CLAIM_SQL);
+    claimStatements.set(store.sqlite, statement);
   }
-  return statements;
+  return statement;
 }
 
 export type AttemptRecord = Omit<Insertable<DeliveryAttemptsTable>, 'id'>;

@@ -1,5 +1,5 @@
 import type { Environment } from '../../domain/environment.js';
-import { dynamic, param, prepared, qb } from '../query.js';
+import { dynamic, OPEN_INVOICE, param, prepared, qb } from '../query.js';
 import type { Insertable, Selectable } from 'kysely';
 import type { InvoicesTable } from '../schema.js';
 import type { Store } from '../store.js';
@@ -87,8 +87,7 @@ const dueForExpiry = prepared(() =>
   qb
     .selectFrom('invoices')
     .selectAll()
-    .where('status', 'in', ['CREATED', 'PARTIALLY_PAID'])
-    .where('pending_payments', '=', 0)
+    .where(OPEN_INVOICE)
     .where('expires_at', '<=', param('now'))
     .orderBy('expires_at')
     .limit(param('limit')),
@@ -97,8 +96,7 @@ const nextExpiry = prepared(() =>
   qb
     .selectFrom('invoices')
     .select((eb) => eb.fn.min('expires_at').as('at'))
-    .where('status', 'in', ['CREATED', 'PARTIALLY_PAID'])
-    .where('pending_payments', '=', 0),
+    .where(OPEN_INVOICE),
 );
 
 /** Open invoices whose expiresAt has passed, oldest first (uses the partial expiry index). */

@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { Environment } from '../../domain/environment.js';
-import { param, prepared, qb } from '../query.js';
+import { DUE_DELIVERY, param, prepared, qb } from '../query.js';
 import type { ListenersTable } from '../schema.js';
 import type { Store } from '../store.js';
 
@@ -39,8 +39,7 @@ const wakePending = prepared(() =>
     .where('target', '=', 'listener')
     .where('partner_id', '=', param('partner_id'))
     .where('environment', '=', param('environment'))
-    .where('status', 'in', ['pending', 'retrying'])
-    .where('in_flight', '=', 0),
+    .where(DUE_DELIVERY),
 );
 
 export function findListener(store: Store, partnerId: string, environment: Environment): ListenerRow | undefined {
