@@ -16,6 +16,8 @@ export interface SchedulerDeps {
   expireDue(now: number): number;
   /** Housekeeping (forgetting expired idempotency keys), run at most hourly on the emulator clock. */
   housekeeping?(now: number): void;
+  /** A tick failed (the database went away, a bug): reported, and the scheduler keeps going. */
+  onError?(error: unknown): void;
 }
 
 const HOUSEKEEPING_EVERY_MS = 3_600_000;
@@ -130,19 +132,26 @@ export class Scheduler {
   private tick(): void {
     this.armedAt = Infinity;
     const { clock, dispatcher, store } = this.deps;
-    this.housekeep();
     // One instant for the whole tick: the claim takes what is due at `now`, the timer sleeps until
     // the first thing due after `now`. Reading the clock twice left a gap (a timer firing a little
     // early, a retry falling due between the two reads: not claimed, and not "after" either).
     const now = clock.now();
-    this.expiredTotal += this.deps.expireDue(now);
-    dispatcher.pump(now);
-    // Sleep until the next instant in the future. What is due now but could not start (its
-    // receiver's slots are busy) starts from the dispatcher's own kick as slots free up, so the
-    // timer must not spin on it.
-    const expiry = nextExpiryAt(store);
-    const delivery = dispatcher.nextDueAfter(now);
-    const next = expiry === null ? delivery : delivery === null ? expiry : Math.min(expiry, delivery);
-    this.arm(next === null ? Infinity : Math.max(next, now + 1));
+    let next: number | null = now + MAX_SLEEP_MS;
+    try {
+      this.housekeep();
+      this.expiredTotal += this.deps.expireDue(now);
+      dispatcher.pump(now);
+      // Sleep until the next instant in the future. What is due now but could not start (its
+      // receiver's slots are busy) starts from the dispatcher's own kick as slots free up, so the
+      // timer must not spin on it.
+      const expiry = nextExpiryAt(store);
+      const delivery = dispatcher.nextDueAfter(now);
+      next = expiry === null ? delivery : delivery === null ? expiry : Math.min(expiry, delivery);
+    } catch (error) {
+      // A timer callback must not throw (it would take the process down); try again in a while.
+      this.deps.onError?.(error);
+    } finally {
+      this.arm(next === null ? Infinity : Math.max(next, now + 1));
+    }
   }
 }

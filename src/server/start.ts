@@ -124,6 +124,7 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
     dispatcher,
     expireDue: (now) => expireDue(deps, now),
     housekeeping: (now) => sweepIdempotency(store, now),
+    onError: (error) => hub.emit({ type: 'error', message: `scheduler: ${(error as Error)?.message ?? String(error)}`, stack: (error as Error)?.stack }),
   });
 
   const routes: RouteDef[] = [...apiRoutes()];
