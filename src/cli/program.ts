@@ -3,6 +3,7 @@ import { VERSION } from '../version.js';
 import { ALL_COMMANDS } from './commands/index.js';
 import { createContext, type Context, type ContextInput, type GlobalOptions } from './context.js';
 import { renderError, renderOutput } from './output/render.js';
+import { prepareStyle } from './output/style.js';
 import { GROUPS, type CommandSpec, type HandlerInput, type OptionSpec } from './spec.js';
 
 export interface ProgramOptions {
@@ -73,6 +74,7 @@ export function buildProgram(options: ProgramOptions, commands: readonly Command
         return;
       }
       try {
+        await prepareStyle(ctx.color);
         const handler = await spec.load();
         options.setExitCode(renderOutput(await handler(input, ctx), ctx));
       } catch (error) {

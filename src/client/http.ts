@@ -1,5 +1,5 @@
 import http from 'node:http';
-import https from 'node:https';
+import type https from 'node:https';
 import { ApiRefusedError, ServiceUnreachableError } from './errors.js';
 
 export interface HttpRequest {
@@ -19,10 +19,18 @@ export interface HttpResponse<T> {
 }
 
 // Keep-alive agents: a fixtures run sends a thousand requests in a row over one connection.
-const agents = {
-  'http:': new http.Agent({ keepAlive: true, maxSockets: 8 }),
-  'https:': new https.Agent({ keepAlive: true, maxSockets: 8 }),
-};
+const httpAgent = new http.Agent({ keepAlive: true, maxSockets: 8 });
+// node:https (and TLS) is loaded on the first https request only: most commands talk to the
+// local emulator over http, and loading TLS cost ~10 ms of their start-up.
+let secure: { module: typeof https; agent: https.Agent } | undefined;
+async function transportFor(protocol: string) {
+  if (protocol === 'http:') return { module: http, agent: httpAgent };
+  if (!secure) {
+    const module = (await import('node:https')).default;
+    secure = { module, agent: new module.Agent({ keepAlive: true, maxSockets: 8 }) };
+  }
+  return secure;
+}
 
 /**
  * One request to the service, emulator or remote alike. A 4xx/5xx becomes an ApiRefusedError with
@@ -32,7 +40,7 @@ const agents = {
  * undici took ~100 ms on the benchmark machine, more than the rest of `svc invoices create` together
  * (bench #9). The emulator's dispatcher, which lives long and pools connections, uses undici.
  */
-export function send<T>(baseUrl: string, req: HttpRequest): Promise<HttpResponse<T>> {
+export async function send<T>(baseUrl: string, req: HttpRequest): Promise<HttpResponse<T>> {
   let url: URL;
   try {
     url = new URL(req.path, baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`);
@@ -51,9 +59,9 @@ export function send<T>(baseUrl: string, req: HttpRequest): Promise<HttpResponse
     headers['content-length'] = String(Buffer.byteLength(body));
   }
   const timeoutMs = req.timeoutMs ?? 30_000;
+  const transport = await transportFor(url.protocol);
   return new Promise((resolve, reject) => {
-    const transport = url.protocol === 'https:' ? https : http;
-    const outgoing = transport.request(url, { method: req.method, headers, agent: agents[url.protocol as 'http:'] }, (res) => {
+    const outgoing = transport.module.request(url, { method: req.method, headers, agent: transport.agent }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('error', (error) => reject(new ServiceUnreachableError(baseUrl, describeNetworkError(error))));
