@@ -41,9 +41,18 @@ function stop(child) {
 
 /** Runs autocannon in its own process with the given config. */
 export function load(config) {
+  return runWorker('autocannon-worker.mjs', config);
+}
+
+/** Sends requests at a steady `rate` from its own process (see paced-worker.mjs for why). */
+export function paced(config) {
+  return runWorker('paced-worker.mjs', config);
+}
+
+function runWorker(script, config) {
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, [path.join(here, 'autocannon-worker.mjs'), JSON.stringify(config)], { maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
-      if (error) reject(new Error(`autocannon failed: ${stderr || error.message}`));
+    execFile(process.execPath, [path.join(here, script), JSON.stringify(config)], { maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
+      if (error) reject(new Error(`${script} failed: ${stderr || error.message}`));
       else resolve(JSON.parse(stdout));
     });
   });

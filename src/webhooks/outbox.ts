@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { uuidv7 } from '../domain/ids.js';
 import type { StateEvent } from '../domain/invoice-state.js';
 import type { Environment } from '../domain/environment.js';
 import { insertDelivery } from '../store/repos/deliveries.js';
@@ -76,7 +76,7 @@ export function recordEvents(
     }
     for (const t of targets) {
       insertDelivery(store, {
-        id: randomUUID(),
+        id: uuidv7(),
         event_id: envelope.id,
         event_type: e.type,
         invoice_id: invoice.id,

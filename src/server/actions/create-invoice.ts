@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { uuidv7 } from '../../domain/ids.js';
 import { depositAddresses } from '../../domain/addresses.js';
 import { zeroLike } from '../../domain/money.js';
 import { insertInvoice, type InvoiceRow } from '../../store/repos/invoices.js';
@@ -21,7 +21,7 @@ export interface NewInvoiceInput {
 export function createInvoice(deps: AppDeps, merchant: MerchantRow, input: NewInvoiceInput): InvoiceRow {
   const route = chooseRoute(merchantChains(deps.config, merchant), input.networkId, input.token);
   const now = deps.clock.now();
-  const id = randomUUID();
+  const id = uuidv7();
   const expiresAt = now + deps.config.invoiceLifetimeSeconds * 1000;
   const fields = {
     id,
