@@ -15,20 +15,14 @@
  * schedule), so events that happen while listen is stopped are forwarded when it starts again.
  * `DELETE /__emulator/listener` unregisters for good.
  */
-import type { ServiceClient } from '../client/client.js';
 import { ApiRefusedError, ServiceUnreachableError } from '../client/errors.js';
 import { openSse, type SseMessage } from '../client/sse.js';
 import { UserError } from '../errors.js';
 import type { Emit } from './events.js';
 import { createForwarder } from './forward.js';
+import type { ListenOptions } from './options.js';
 
-export interface LocalListenOptions {
-  client: ServiceClient;
-  baseUrl: string;
-  forwardTo: string;
-  events: string[] | null;
-  headers: Record<string, string>;
-  timeoutSeconds: number;
+export interface LocalListenOptions extends ListenOptions {
   /** Give up after this long without a connection (default 60 s; SVC_LISTEN_RECONNECT_TIMEOUT). */
   reconnectTimeoutMs?: number;
   /** Backoff between reconnection attempts (default 250 ms doubling to 5 s). */

@@ -13,7 +13,6 @@
  *  5. on Ctrl-C, SIGTERM, or the tunnel dying: put back url, enabled and customHeaders (or disable
  *     the webhook listen created), delete the restore file, stop cloudflared, close the relay.
  */
-import type { ServiceClient } from '../client/client.js';
 import { generateSecret, keyHint, parseKey } from '../domain/keys.js';
 import { UserError } from '../errors.js';
 import { locateCloudflared } from '../tunnel/binary.js';
@@ -21,6 +20,7 @@ import { startQuickTunnel, type QuickTunnel } from '../tunnel/quick-tunnel.js';
 import type { Emit } from './events.js';
 import { createForwarder } from './forward.js';
 import type { RunContext } from './local.js';
+import type { ListenOptions } from './options.js';
 import { startRelay } from './relay.js';
 import {
   isAlive,
@@ -35,13 +35,7 @@ import {
   type RestoreRecord,
 } from './restore.js';
 
-export interface RemoteListenOptions {
-  client: ServiceClient;
-  baseUrl: string;
-  forwardTo: string;
-  events: string[] | null;
-  headers: Record<string, string>;
-  timeoutSeconds: number;
+export interface RemoteListenOptions extends ListenOptions {
   /** `cloudflared`: a quick tunnel to the relay. `none`: the relay's own URL is registered. */
   tunnel: 'cloudflared' | 'none';
   /** The project's `.svc/` folder, for the restore file. */

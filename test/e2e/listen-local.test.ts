@@ -7,36 +7,22 @@
  */
 import net from 'node:net';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { verifyWebhook } from '../../src/webhooks/signature.js';
 import { runCli, spawnCli, type LiveCli } from '../helpers/cli.js';
 import { ikey, request, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
-import { startReceiver, type Receiver } from '../helpers/receiver.js';
+import { perTest } from '../helpers/per-test.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
-const running: LiveCli[] = [];
-const cleanups: (() => Promise<unknown>)[] = [];
-afterEach(async () => {
-  await Promise.all(running.splice(0).map((p) => p.stop('SIGKILL')));
-  await Promise.all(cleanups.splice(0).map((f) => f()));
-});
-
-async function emulator(): Promise<TestEmulator> {
-  const emu = await startTestEmulator();
-  cleanups.push(() => emu.stop());
-  return emu;
-}
-async function receiver(...args: Parameters<typeof startReceiver>): Promise<Receiver> {
-  const rx = await startReceiver(...args);
-  cleanups.push(() => rx.close());
-  return rx;
-}
+const each = perTest();
+const emulator = each.emulator;
+const receiver = each.receiver;
 
 /** `svc webhook listen …` against `emu` (base URL and partner key from the environment). */
 function listen(emu: TestEmulator | null, args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): LiveCli {
   const env = emu ? { SVC_BASE_URL: emu.url, SVC_PARTNER_KEY: emu.keys.test.partnerKey } : {};
   const p = spawnCli(['webhook', 'listen', ...args], { cwd: options.cwd ?? tempDir(), env: { ...env, ...options.env } });
-  running.push(p);
+  each.track(p);
   return p;
 }
 
@@ -166,7 +152,7 @@ describe('svc webhook listen (local emulator)', () => {
     const db = path.join(dir, 'emulator.sqlite');
     const dev = () => {
       const d = spawnCli(['dev', '--port', String(port), '--db', db, '--json'], { cwd: dir });
-      running.push(d);
+      each.track(d);
       return d;
     };
     let emu = dev();

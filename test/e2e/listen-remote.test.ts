@@ -11,33 +11,19 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { verifyWebhook } from '../../src/webhooks/signature.js';
 import { runCli, spawnCli, type LiveCli } from '../helpers/cli.js';
-import { ikey, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
-import { startReceiver, type Receiver } from '../helpers/receiver.js';
+import { ikey, type TestEmulator } from '../helpers/emulator.js';
+import { perTest } from '../helpers/per-test.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 const FAKE = fileURLToPath(new URL('../fixtures/fake-cloudflared.mjs', import.meta.url));
 beforeAll(() => fs.chmodSync(FAKE, 0o755));
 
-const running: LiveCli[] = [];
-const cleanups: (() => Promise<unknown>)[] = [];
-afterEach(async () => {
-  await Promise.all(running.splice(0).map((p) => p.stop('SIGKILL')));
-  await Promise.all(cleanups.splice(0).map((f) => f()));
-});
-
-async function remoteService(): Promise<TestEmulator> {
-  const emu = await startTestEmulator();
-  cleanups.push(() => emu.stop());
-  return emu;
-}
-async function receiver(...args: Parameters<typeof startReceiver>): Promise<Receiver> {
-  const rx = await startReceiver(...args);
-  cleanups.push(() => rx.close());
-  return rx;
-}
+const each = perTest();
+const remoteService = each.emulator;
+const receiver = each.receiver;
 
 interface Setup {
   remote: TestEmulator;
@@ -67,7 +53,7 @@ function setup(remote: TestEmulator, env: NodeJS.ProcessEnv = {}): Setup {
 /** `svc webhook listen --tunnel cloudflared --json …`; events parsed. */
 function listen(s: Setup, args: string[]) {
   const p = spawnCli(['webhook', 'listen', '--tunnel', 'cloudflared', '--json', ...args], { cwd: s.cwd, env: s.env });
-  running.push(p);
+  each.track(p);
   const events = () => p.lines.map((l) => JSON.parse(l) as { type: string; [k: string]: any });
   const waitFor = async (type: string, timeoutMs?: number) => JSON.parse(await p.waitForLine((l) => JSON.parse(l).type === type, timeoutMs)) as { type: string; [k: string]: any };
   return { p, events, waitFor };
@@ -141,7 +127,7 @@ describe('svc webhook listen (remote service, tunnel)', () => {
     await remote.call('PUT', '/v1/partner/webhook', { key: remote.keys.test.partnerKey, body: before });
     const rx = await receiver();
     const p = spawnCli(['webhook', 'listen', '--tunnel', 'cloudflared', '--forward-to', `${rx.url}/hooks`], { cwd: s.cwd, env: s.env });
-    running.push(p);
+    each.track(p);
     expect(await p.waitForLine((l) => l.startsWith('Ready!'))).toBe(`Ready! Forwarding to ${rx.url}/hooks · signed with your webhook's configured secret (^C to quit)`);
     expect(p.lines.join('\n')).toMatch(/^Tunnel http:\/\/127\.0\.0\.1:\d+ → relay http:\/\/127\.0\.0\.1:\d+; the test webhook points at the tunnel until listen stops$/m);
     expect((await webhook(s)).body.url).not.toBe(before.url);
@@ -281,11 +267,11 @@ describe('svc webhook listen (remote service, tunnel)', () => {
       req.pipe(upstream);
     });
     await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
-    cleanups.push(() => new Promise((resolve) => proxy.close(resolve)));
+    each.defer(() => new Promise((resolve) => proxy.close(resolve)));
     const s = setup(remote, { SVC_BASE_URL: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}` });
     const rx = await receiver();
     const p = spawnCli(['webhook', 'listen', '--json', '--forward-to', `${rx.url}/hooks`], { cwd: s.cwd, env: s.env });
-    running.push(p);
+    each.track(p);
     const ready = JSON.parse(await p.waitForLine((l) => l.includes('"ready"')));
     expect(ready).toMatchObject({ mode: 'remote', tunnelUrl: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/) });
     expect(p.lines.map((l) => JSON.parse(l).type)).toContain('tunnel');
@@ -299,7 +285,7 @@ describe('svc webhook listen (remote service, tunnel)', () => {
     await remote.call('PUT', '/v1/partner/webhook', { key: remote.keys.test.partnerKey, body: ORIGINAL });
     const rx = await receiver();
     const p = spawnCli(['webhook', 'listen', '--tunnel', 'none', '--json', '--forward-to', `${rx.url}/hooks`], { cwd: s.cwd, env: s.env });
-    running.push(p);
+    each.track(p);
     const ready = JSON.parse(await p.waitForLine((l) => l.includes('"ready"')));
     expect(ready.tunnelUrl).toBeUndefined();
     expect((await webhook(s)).body.url).toBe(ready.relayUrl);
