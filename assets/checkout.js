@@ -90,7 +90,11 @@
     }
   }
 
-  if (network) network.addEventListener('change', () => { fillTokens(); showRoute(); });
+  if (network)
+    network.addEventListener('change', () => {
+      fillTokens();
+      showRoute();
+    });
   if (token) token.addEventListener('change', showRoute);
   document.querySelectorAll('button.copy').forEach((button) => {
     button.addEventListener('click', async () => {

@@ -22,7 +22,9 @@ const report = (row) => {
   const pass = row.better === 'higher' ? row.value >= row.target : row.value <= row.target;
   const full = { ...row, pass };
   rows.push(full);
-  console.log(`${pass ? 'pass' : 'MISS'}  #${row.id}  ${format(row.value, row.unit)} (target ${row.better === 'higher' ? '≥' : '≤'} ${format(row.target, row.unit)})  ${row.what}${row.detail ? ` — ${row.detail}` : ''}`);
+  console.log(
+    `${pass ? 'pass' : 'MISS'}  #${row.id}  ${format(row.value, row.unit)} (target ${row.better === 'higher' ? '≥' : '≤'} ${format(row.target, row.unit)})  ${row.what}${row.detail ? ` — ${row.detail}` : ''}`,
+  );
 };
 
 const cases = [
@@ -78,7 +80,10 @@ function updateReadme({ machine, rows }) {
     '',
     '| # | What | Result | Target | |',
     '|---|---|---|---|---|',
-    ...rows.map((r) => `| ${r.id} | ${r.what}${r.detail ? ` <br><sub>${r.detail}</sub>` : ''} | ${format(r.value, r.unit)} | ${r.better === 'higher' ? '≥' : '≤'} ${format(r.target, r.unit)} | ${r.pass ? 'pass' : '**miss**'} |`),
+    ...rows.map(
+      (r) =>
+        `| ${r.id} | ${r.what}${r.detail ? ` <br><sub>${r.detail}</sub>` : ''} | ${format(r.value, r.unit)} | ${r.better === 'higher' ? '≥' : '≤'} ${format(r.target, r.unit)} | ${r.pass ? 'pass' : '**miss**'} |`,
+    ),
   ].join('\n');
   fs.writeFileSync(file, readme.slice(0, readme.indexOf(start) + start.length) + `\n${table}\n` + readme.slice(readme.indexOf(end)));
 }

@@ -29,7 +29,10 @@ export class ConfigError extends UserError {
 
 /** A command line that cannot run as given: a missing or invalid flag (exit 2). Names the flag. */
 export class UsageError extends UserError {
-  constructor(message: string, readonly flag?: string) {
+  constructor(
+    message: string,
+    readonly flag?: string,
+  ) {
     super(message, 'usage_error');
   }
 }

@@ -25,7 +25,15 @@ function median(args, env, runs = 20) {
 export async function cliSpeed(report) {
   const node = median(['-e', '0'], {});
   const version = median([bin, '--version'], {});
-  report({ id: 8, what: '`svc --version` vs `node -e 0`, median of 20', value: version / node, target: 1.25, better: 'lower', unit: '×', detail: `${version.toFixed(0)} vs ${node.toFixed(0)} ms` });
+  report({
+    id: 8,
+    what: '`svc --version` vs `node -e 0`, median of 20',
+    value: version / node,
+    target: 1.25,
+    better: 'lower',
+    unit: '×',
+    detail: `${version.toFixed(0)} vs ${node.toFixed(0)} ms`,
+  });
 
   const emulator = await start('emulator-process.mjs', [JSON.stringify({ db: ':memory:' })]);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-bench-cli-'));
@@ -33,19 +41,47 @@ export async function cliSpeed(report) {
     const env = { SVC_BASE_URL: emulator.url, SVC_PARTNER_KEY: emulator.keys.test.partnerKey, SVC_MERCHANT_KEY: emulator.keys.test.merchantKey, NO_COLOR: '1' };
     const nodeAgain = median(['-e', '0'], {});
     const create = median([bin, 'invoices', 'create', '--amount', '1.00', '--json'], env);
-    report({ id: 9, what: '`svc invoices create --json` against a running emulator vs `node -e 0`', value: create / nodeAgain, target: 1.6, better: 'lower', unit: '×', detail: `${create.toFixed(0)} vs ${nodeAgain.toFixed(0)} ms` });
+    report({
+      id: 9,
+      what: '`svc invoices create --json` against a running emulator vs `node -e 0`',
+      value: create / nodeAgain,
+      target: 1.6,
+      better: 'lower',
+      unit: '×',
+      detail: `${create.toFixed(0)} vs ${nodeAgain.toFixed(0)} ms`,
+    });
 
     const file = path.join(dir, 'fixtures.json');
-    const steps = [{ name: 'merchant', method: 'POST', path: '/v1/partner/merchants', body: { externalTenantId: 'bench', name: 'Bench', email: 'bench@example.com' } }];
+    const steps = [
+      { name: 'merchant', method: 'POST', path: '/v1/partner/merchants', body: { externalTenantId: 'bench', name: 'Bench', email: 'bench@example.com' } },
+    ];
     for (let i = 0; i < 1000; i++) {
-      steps.push({ name: `invoice-${i}`, method: 'POST', path: '/v1/partner/invoices', body: { merchantId: '${merchant:merchantId}', amount: '10.00', referenceId: `order-${i}` } });
+      steps.push({
+        name: `invoice-${i}`,
+        method: 'POST',
+        path: '/v1/partner/invoices',
+        body: { merchantId: '${merchant:merchantId}', amount: '10.00', referenceId: `order-${i}` },
+      });
     }
     fs.writeFileSync(file, JSON.stringify({ steps }));
     const t = process.hrtime.bigint();
-    const r = spawnSync(process.execPath, [bin, 'fixtures', 'apply', file, '--json'], { env: { ...process.env, ...env }, cwd: dir, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+    const r = spawnSync(process.execPath, [bin, 'fixtures', 'apply', file, '--json'], {
+      env: { ...process.env, ...env },
+      cwd: dir,
+      encoding: 'utf8',
+      maxBuffer: 256 * 1024 * 1024,
+    });
     const seconds = Number(process.hrtime.bigint() - t) / 1e9;
     if (r.status !== 0) throw new Error(`fixtures apply failed: ${r.stderr}`);
-    report({ id: 10, what: '`svc fixtures apply` of 1,000 invoice steps', value: 1000 / seconds, target: 500, better: 'higher', unit: 'steps/s', detail: `${seconds.toFixed(2)} s for 1,001 steps, process start included` });
+    report({
+      id: 10,
+      what: '`svc fixtures apply` of 1,000 invoice steps',
+      value: 1000 / seconds,
+      target: 500,
+      better: 'higher',
+      unit: 'steps/s',
+      detail: `${seconds.toFixed(2)} s for 1,001 steps, process start included`,
+    });
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
     await emulator.stop();

@@ -27,7 +27,10 @@ export async function deliveryThroughput(report, { events = 10_000 } = {}) {
     await api(emulator, 'POST', '/__emulator/clock/advance', null, { seconds: 3601 });
     const total = (Date.now() - started) / 1000;
     const { arrivals } = await receiver.ask('stats');
-    const expired = arrivals.filter((a) => a[2] === 'invoice.expired').map((a) => a[1]).sort((a, b) => a - b);
+    const expired = arrivals
+      .filter((a) => a[2] === 'invoice.expired')
+      .map((a) => a[1])
+      .sort((a, b) => a - b);
     const window = (expired.at(-1) - expired[0]) / 1000 || 0.001;
     report({
       id: 5,
@@ -56,7 +59,15 @@ export async function deliveryLatency(report) {
     await receiver.ask('reset');
 
     const alone = await measure(emulator, receiver);
-    report({ id: 6, what: 'event-to-receipt latency at 500 events/s: p50', value: alone.p50, target: 5, better: 'lower', unit: 'ms', detail: `${alone.count} events` });
+    report({
+      id: 6,
+      what: 'event-to-receipt latency at 500 events/s: p50',
+      value: alone.p50,
+      target: 5,
+      better: 'lower',
+      unit: 'ms',
+      detail: `${alone.count} events`,
+    });
     report({ id: '6b', what: 'event-to-receipt latency at 500 events/s: p99', value: alone.p99, target: 25, better: 'lower', unit: 'ms' });
 
     // Another partner whose receiver never answers, receiving events at the same time.
@@ -103,7 +114,10 @@ async function measure(emulator, receiver) {
   await load({ ...createLoad(emulator), overallRate: 500, duration: 10, connections: 8 });
   await new Promise((r) => setTimeout(r, 500));
   const { arrivals } = await receiver.ask('stats');
-  const latencies = arrivals.filter((a) => a[2] === 'invoice.created').map((a) => a[1] - a[0]).sort((a, b) => a - b);
+  const latencies = arrivals
+    .filter((a) => a[2] === 'invoice.created')
+    .map((a) => a[1] - a[0])
+    .sort((a, b) => a - b);
   const at = (q) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))];
   return { p50: at(0.5), p99: at(0.99), count: latencies.length };
 }

@@ -60,7 +60,9 @@ agent.destroy();
 
 latencies.sort((a, b) => a - b);
 const at = (q) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? NaN;
-const non2xx = Object.entries(statuses).filter(([s]) => s < 200 || s >= 300).reduce((n, [, v]) => n + v, 0);
+const non2xx = Object.entries(statuses)
+  .filter(([s]) => s < 200 || s >= 300)
+  .reduce((n, [, v]) => n + v, 0);
 process.stdout.write(
   JSON.stringify({
     rps: latencies.length / (c.duration ?? 10),

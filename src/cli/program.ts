@@ -46,7 +46,10 @@ export function buildProgram(options: ProgramOptions, commands: readonly Command
     const existing = groups.get(key);
     if (existing) return existing;
     const parent = groupOf(words.slice(0, -1));
-    const group = parent.command(words.at(-1)!).description(GROUPS[key] ?? '').copyInheritedSettings(parent);
+    const group = parent
+      .command(words.at(-1)!)
+      .description(GROUPS[key] ?? '')
+      .copyInheritedSettings(parent);
     groups.set(key, group);
     return group;
   };

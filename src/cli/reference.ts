@@ -12,7 +12,11 @@ export const REFERENCE_COMMAND = 'npm run docs:cli';
 const cell = (s: string): string => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 const code = (s: string): string => `\`${s}\``;
 
-function optionRow(flags: string, description: string, extra: { choices?: readonly string[] | undefined; defaultValue?: unknown; repeatable?: boolean } = {}): string {
+function optionRow(
+  flags: string,
+  description: string,
+  extra: { choices?: readonly string[] | undefined; defaultValue?: unknown; repeatable?: boolean } = {},
+): string {
   const notes = [
     extra.choices ? `one of ${extra.choices.map(code).join(', ')}` : '',
     extra.defaultValue !== undefined ? `default ${code(String(extra.defaultValue))}` : '',
@@ -38,7 +42,8 @@ function commandSection(spec: CommandSpec): string {
   const options: OptionSpec[] = spec.options ?? [];
   if (options.length) {
     parts.push('', '| Option | |', '|---|---|');
-    for (const o of options) parts.push(optionRow(o.flags, o.description, { choices: o.choices, defaultValue: o.defaultValue, repeatable: o.repeatable === true }));
+    for (const o of options)
+      parts.push(optionRow(o.flags, o.description, { choices: o.choices, defaultValue: o.defaultValue, repeatable: o.repeatable === true }));
   }
   if (spec.examples?.length) parts.push('', '```sh', ...spec.examples, '```');
   return parts.join('\n');

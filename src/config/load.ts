@@ -45,16 +45,12 @@ export function validateConfig(raw: unknown, filepath: string): { file: ConfigFi
     const issue = parsed.error.issues[0]!;
     throw new ConfigError(shown, formatPath(issue.path), issue.message);
   }
-  const warnings = unknownKeys(configFileSchema, raw).map(
-    (key) => `${shown}: ${key}: unknown setting, ignored`,
-  );
+  const warnings = unknownKeys(configFileSchema, raw).map((key) => `${shown}: ${key}: unknown setting, ignored`);
   return { file: parsed.data, warnings };
 }
 
 function formatPath(segments: readonly PropertyKey[]): string {
-  return segments
-    .map((s, i) => (typeof s === 'number' ? `[${s}]` : `${i === 0 ? '' : '.'}${String(s)}`))
-    .join('');
+  return segments.map((s, i) => (typeof s === 'number' ? `[${s}]` : `${i === 0 ? '' : '.'}${String(s)}`)).join('');
 }
 
 /** Defaults < config file. (Flags are applied by the caller, after this.) */

@@ -18,20 +18,25 @@ const chainList = (env: Environment) =>
   z.union([
     z.literal('all'),
     z.array(
-      z.number().int().refine((id) => knownNetworkIds(env).includes(id), {
-        error: (issue) => `unknown ${env} networkId ${String(issue.input)} (known: ${knownNetworkIds(env).join(', ')})`,
-      }),
+      z
+        .number()
+        .int()
+        .refine((id) => knownNetworkIds(env).includes(id), {
+          error: (issue) => `unknown ${env} networkId ${String(issue.input)} (known: ${knownNetworkIds(env).join(', ')})`,
+        }),
     ),
   ]);
 
 const pinnedKey = (kind: 'partner' | 'merchant', env: Environment) =>
-  z.string().refine((k) => {
-    const parsed = parseKey(k);
-    return parsed?.kind === kind && parsed.environment === env;
-  }, `must be a ${env} ${kind} key: ${kind === 'partner' ? 'pt_' : ''}${env}_ followed by 32 letters and digits`);
+  z.string().refine(
+    (k) => {
+      const parsed = parseKey(k);
+      return parsed?.kind === kind && parsed.environment === env;
+    },
+    `must be a ${env} ${kind} key: ${kind === 'partner' ? 'pt_' : ''}${env}_ followed by 32 letters and digits`,
+  );
 
-const pinned = (env: Environment) =>
-  z.object({ partnerKey: pinnedKey('partner', env).optional(), merchantKey: pinnedKey('merchant', env).optional() });
+const pinned = (env: Environment) => z.object({ partnerKey: pinnedKey('partner', env).optional(), merchantKey: pinnedKey('merchant', env).optional() });
 
 /** A named target for the CLI (`--profile`): a base URL and the keys to use there. */
 export const profileSchema = z.object({
@@ -45,14 +50,15 @@ export const configFileSchema = z.object({
   port: z.number().int().min(0).max(65535).optional(),
   host: z.string().min(1).optional(),
   database: z.string().min(1).optional(),
-  invoiceLifetime: duration
-    .refine((ms) => ms >= 1000, 'must be at least 1 second')
-    .optional(),
+  invoiceLifetime: duration.refine((ms) => ms >= 1000, 'must be at least 1 second').optional(),
   chains: z.object({ test: chainList('test').optional(), live: chainList('live').optional() }).optional(),
   keys: z.object({ test: pinned('test').optional(), live: pinned('live').optional() }).optional(),
   webhooks: z
     .object({
-      retrySchedule: z.array(duration.refine((ms) => ms >= 1000, 'each retry must wait at least 1 second')).max(20).optional(),
+      retrySchedule: z
+        .array(duration.refine((ms) => ms >= 1000, 'each retry must wait at least 1 second'))
+        .max(20)
+        .optional(),
       timeout: duration.refine((ms) => ms >= 100 && ms <= 60_000, 'must be between 100ms and 60s').optional(),
     })
     .optional(),

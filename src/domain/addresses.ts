@@ -217,11 +217,7 @@ export function solanaDepositAddress(invoiceId: string): string {
  * token, and chains that do not carry it are left out, since paying there is impossible.
  * @throws TypeError when `invoiceId` is not a UUID.
  */
-export function depositAddresses(
-  invoiceId: string,
-  chains: readonly ChainInfo[],
-  tokenFilter?: string,
-): DepositAddress[] {
+export function depositAddresses(invoiceId: string, chains: readonly ChainInfo[], tokenFilter?: string): DepositAddress[] {
   const uuid = uuidBytes(invoiceId);
   let salt: Uint8Array | undefined;
   // Computed at most once per family: all EVM chains share one address.

@@ -79,13 +79,7 @@ function token(symbol: string, contractAddress: string, decimals: number): Token
   return Object.freeze({ symbol, contractAddress, decimals });
 }
 
-function chain(
-  environment: Environment,
-  networkId: number,
-  chainName: string,
-  family: ChainFamily,
-  tokens: TokenInfo[],
-): ChainInfo {
+function chain(environment: Environment, networkId: number, chainName: string, family: ChainFamily, tokens: TokenInfo[]): ChainInfo {
   return Object.freeze({
     chainId: uuidV5(`${environment}:${networkId}`, CHAIN_ID_NAMESPACE),
     chainName,
@@ -109,10 +103,7 @@ export const CHAINS: readonly ChainInfo[] = Object.freeze([
   chain('test', 2494104990, 'Tron Shasta', 'tron', [usdt6('TG3XXyExBkPp9nzdajDZsozEu4BkaSJozs')]),
   chain('test', 103, 'Solana Devnet', 'solana', [usdc6('4zMMC9srt5Ri5X14GAgXhaHii3GnPAEERYPJgZJDncDU')]),
   // live
-  chain('live', 1, 'Ethereum', 'evm', [
-    usdc6('0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48'),
-    usdt6('0xdAC17F958D2ee523a2206206994597C13D831ec7'),
-  ]),
+  chain('live', 1, 'Ethereum', 'evm', [usdc6('0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48'), usdt6('0xdAC17F958D2ee523a2206206994597C13D831ec7')]),
   chain('live', 137, 'Polygon', 'evm', [
     usdc6('0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359'), // native USDC, not the bridged USDC.e
     usdt6('0xc2132D05D31c914a87C6611C10748AEb04B58e8F'),

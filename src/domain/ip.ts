@@ -16,8 +16,19 @@ export interface IpAddress {
  * compatible, NAT64, 6to4, Teredo) take the class of the embedded address.
  */
 export type IpRange =
-  | 'public' | 'unspecified' | 'loopback' | 'private' | 'link-local' | 'cgnat' | 'metadata'
-  | 'multicast' | 'broadcast' | 'reserved' | 'documentation' | 'benchmarking' | 'unique-local';
+  | 'public'
+  | 'unspecified'
+  | 'loopback'
+  | 'private'
+  | 'link-local'
+  | 'cgnat'
+  | 'metadata'
+  | 'multicast'
+  | 'broadcast'
+  | 'reserved'
+  | 'documentation'
+  | 'benchmarking'
+  | 'unique-local';
 
 // One inet_aton part: hex (`0x` alone is 0, as in WHATWG and glibc), octal (leading 0), decimal.
 const HEX_PART = /^0x([0-9a-f]*)$/i;

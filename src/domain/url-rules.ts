@@ -140,7 +140,10 @@ export function checkWebhookUrl(raw: unknown, env: Environment): UrlCheck {
   }
   // WHATWG keeps a trailing dot (`example.com.` is the same name as `example.com`); strip every one so
   // that `localhost.` or `x.trycloudflare.com.` cannot slip past the suffix checks.
-  const host = url.hostname.toLowerCase().replace(/^\[(.*)\]$/, '$1').replace(/\.+$/, '');
+  const host = url.hostname
+    .toLowerCase()
+    .replace(/^\[(.*)\]$/, '$1')
+    .replace(/\.+$/, '');
   if (host === '') return fail('The webhook URL has no host.');
   const problem = checkLiveHost(host);
   return problem === null ? { ok: true, url } : fail(problem);

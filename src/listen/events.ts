@@ -54,7 +54,15 @@ export type ListenEvent =
   /** Connected again after `downMs`; what was missed meanwhile is delivered now. */
   | { type: 'reconnected'; attempts: number; downMs: number }
   /** The cloudflared tunnel's state (remote mode). */
-  | { type: 'tunnel'; state: 'starting' | 'url' | 'connected' | 'exited'; url?: string; location?: string; bin?: string; code?: number | null; signal?: string | null }
+  | {
+      type: 'tunnel';
+      state: 'starting' | 'url' | 'connected' | 'exited';
+      url?: string;
+      location?: string;
+      bin?: string;
+      code?: number | null;
+      signal?: string | null;
+    }
   /** Putting the webhook back: on exit, or repairing what a killed listen left (`leftover`). */
   | { type: 'restoring'; reason: 'exit' | 'leftover'; to: SavedWebhook | null }
   /**

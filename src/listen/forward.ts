@@ -81,7 +81,10 @@ export function createForwarder(): Forwarder {
       return result(status >= 200 && status < 300 ? null : statusFailure(status, res.statusText, res.headers, url));
     } catch (err) {
       if (controller.signal.aborted) {
-        return result(['timeout', status === null ? `no response within ${req.timeoutMs} ms` : `response body not complete within ${req.timeoutMs} ms (status ${status})`]);
+        return result([
+          'timeout',
+          status === null ? `no response within ${req.timeoutMs} ms` : `response body not complete within ${req.timeoutMs} ms (status ${status})`,
+        ]);
       }
       return result(classify(err, url, status !== null));
     } finally {

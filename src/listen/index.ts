@@ -34,9 +34,7 @@ export async function chooseMode(tunnel: TunnelChoice, client: ServiceClient): P
   return { mode: 'remote', tunnel: 'cloudflared' };
 }
 
-export type ListenRunOptions =
-  | ({ mode: 'local' } & LocalListenOptions)
-  | ({ mode: 'remote' } & RemoteListenOptions);
+export type ListenRunOptions = ({ mode: 'local' } & LocalListenOptions) | ({ mode: 'remote' } & RemoteListenOptions);
 
 /**
  * Runs listen until `signal` aborts (exit 0, after a `stopped` event) or it fails (a `fatal` event
@@ -57,7 +55,8 @@ export async function runListen(options: ListenRunOptions, ctx: { signal: AbortS
 
 /** Any error as the `fatal` event that ends listen. */
 export function toFatal(error: unknown): Extract<ListenEvent, { type: 'fatal' }> {
-  if (error instanceof ReconnectGaveUpError) return { type: 'fatal', message: error.message, code: error.code, ...(error.hint ? { hint: error.hint } : {}), exitCode: 3 };
+  if (error instanceof ReconnectGaveUpError)
+    return { type: 'fatal', message: error.message, code: error.code, ...(error.hint ? { hint: error.hint } : {}), exitCode: 3 };
   if (error instanceof ServiceUnreachableError) return { type: 'fatal', message: error.message, code: 'service_unreachable', exitCode: 3 };
   if (error instanceof ApiRefusedError) {
     return { type: 'fatal', message: `the service refused: ${error.status} ${error.error.code}: ${error.error.message}`, code: error.error.code, exitCode: 1 };
@@ -65,7 +64,13 @@ export function toFatal(error: unknown): Extract<ListenEvent, { type: 'fatal' }>
   if (error instanceof UsageError) return { type: 'fatal', message: error.message, code: error.code, exitCode: 2 };
   if (error instanceof UserError) return { type: 'fatal', message: error.message, code: error.code, ...(error.hint ? { hint: error.hint } : {}), exitCode: 1 };
   const e = error as Error;
-  return { type: 'fatal', message: `unexpected error: ${e?.message ?? String(error)}`, code: 'internal_error', ...(e?.stack ? { hint: e.stack } : {}), exitCode: 1 };
+  return {
+    type: 'fatal',
+    message: `unexpected error: ${e?.message ?? String(error)}`,
+    code: 'internal_error',
+    ...(e?.stack ? { hint: e.stack } : {}),
+    exitCode: 1,
+  };
 }
 
 /**

@@ -85,7 +85,13 @@ export async function runLocal(o: LocalListenOptions, { signal, emit }: RunConte
       report = { status: 200, body: 'not forwarded: filtered out by svc webhook listen --events', error: null, durationMs: 0 };
     } else {
       emit({ type: 'event', eventType: msg.eventType, eventId: msg.eventId, deliveryId: msg.deliveryId, attempt: msg.attempt });
-      const r = await forwarder.forward({ url: o.forwardTo, method: 'POST', body: msg.body, headers: { ...msg.headers, ...o.headers }, timeoutMs: o.timeoutSeconds * 1000 });
+      const r = await forwarder.forward({
+        url: o.forwardTo,
+        method: 'POST',
+        body: msg.body,
+        headers: { ...msg.headers, ...o.headers },
+        timeoutMs: o.timeoutSeconds * 1000,
+      });
       const common = { eventType: msg.eventType, eventId: msg.eventId, method: 'POST', url: o.forwardTo, durationMs: r.durationMs };
       if (r.ok) emit({ type: 'forwarded', ...common, status: r.status! });
       else emit({ type: 'forward_failed', ...common, status: r.status, reason: r.error!, errorKind: r.errorKind! });

@@ -29,7 +29,18 @@ export interface Relay {
 /** Deliveries are small JSON envelopes; anything far larger is not one. */
 const MAX_BODY = 1024 * 1024;
 /** Meaningful for one connection only (RFC 9110 §7.6.1), or recomputed by the client. */
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'host', 'content-length', 'expect']);
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'transfer-encoding',
+  'te',
+  'trailer',
+  'upgrade',
+  'host',
+  'content-length',
+  'expect',
+]);
 
 export async function startRelay(o: RelayOptions): Promise<Relay> {
   const extra = new Set(Object.keys(o.headers).map((h) => h.toLowerCase()));

@@ -102,7 +102,8 @@ export async function runRemote(o: RemoteListenOptions, { signal, emit }: RunCon
           else if (event.type === 'starting') emit({ type: 'tunnel', state: 'starting', bin: event.bin });
           else if (event.type === 'url') emit({ type: 'tunnel', state: 'url', url: event.url });
           // Once stopping, a late "connected" would only confuse the last lines.
-          else if (event.type === 'connected' && !signal.aborted) emit({ type: 'tunnel', state: 'connected', ...(event.location ? { location: event.location } : {}) });
+          else if (event.type === 'connected' && !signal.aborted)
+            emit({ type: 'tunnel', state: 'connected', ...(event.location ? { location: event.location } : {}) });
           else if (event.type === 'exited') emit({ type: 'tunnel', state: 'exited', code: event.code, signal: event.signal });
         },
       });

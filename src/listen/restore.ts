@@ -46,7 +46,10 @@ export function keyHash(partnerKey: string): string {
 
 /** The restore file of one service and key. */
 export function restoreFile(stateDir: string, baseUrl: string, partnerKey: string): string {
-  const id = createHash('sha256').update(`${baseUrl.replace(/\/+$/, '')}\n${partnerKey}`).digest('hex').slice(0, 16);
+  const id = createHash('sha256')
+    .update(`${baseUrl.replace(/\/+$/, '')}\n${partnerKey}`)
+    .digest('hex')
+    .slice(0, 16);
   return path.join(stateDir, `${PREFIX}${id}.json`);
 }
 

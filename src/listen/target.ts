@@ -19,7 +19,8 @@ const RESERVED = new Set(['content-type', 'content-length', 'host', 'user-agent'
 export function parseForwardTo(value: string | undefined): string {
   const given = value?.trim() ?? '';
   if (given === '') throw new UsageError(`missing required option ${FLAG} (where to forward: 3000, localhost:3000/hooks, or a full URL)`, FLAG);
-  const invalid = (why: string) => new UsageError(`${FLAG} ${JSON.stringify(given)} ${why}; use a port (3000), host:port/path (localhost:3000/hooks), or a full http(s) URL`, FLAG);
+  const invalid = (why: string) =>
+    new UsageError(`${FLAG} ${JSON.stringify(given)} ${why}; use a port (3000), host:port/path (localhost:3000/hooks), or a full http(s) URL`, FLAG);
   // `3000` and `3000/hooks`: a port on localhost (the URL parser would read 3000 as an IPv4 address).
   const portOnly = /^(\d+)(\/.*)?$/.exec(given);
   if (portOnly) {
@@ -44,7 +45,14 @@ export function parseForwardTo(value: string | undefined): string {
 /** `--events a,b`: each a known event type; null when not given (every event). */
 export function parseEvents(value: unknown): string[] | null {
   if (value === undefined || value === null || value === '') return null;
-  const types = [...new Set(String(value).split(',').map((s) => s.trim()).filter(Boolean))];
+  const types = [
+    ...new Set(
+      String(value)
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    ),
+  ];
   if (!types.length) throw new UsageError('--events needs at least one event type, e.g. invoice.paid,invoice.expired', '--events');
   const known = INVOICE_EVENT_TYPES as readonly string[];
   const unknown = types.filter((t) => !known.includes(t));
@@ -71,6 +79,7 @@ export function parseHeaders(lines: unknown): Record<string, string> {
 export function parseTimeout(value: unknown): number {
   if (value === undefined) return 30;
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 1 || n > 300) throw new UsageError(`--timeout must be a whole number of seconds from 1 to 300, not ${String(value)}`, '--timeout');
+  if (!Number.isInteger(n) || n < 1 || n > 300)
+    throw new UsageError(`--timeout must be a whole number of seconds from 1 to 300, not ${String(value)}`, '--timeout');
   return n;
 }

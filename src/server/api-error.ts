@@ -16,14 +16,11 @@ export class ApiError extends Error {
 
   toBody(): { error: { code: string; message: string; param?: string } } {
     return {
-      error: this.param === undefined
-        ? { code: this.code, message: this.message }
-        : { code: this.code, message: this.message, param: this.param },
+      error: this.param === undefined ? { code: this.code, message: this.message } : { code: this.code, message: this.message, param: this.param },
     };
   }
 }
 
-export const validationFailed = (param: string, message: string) =>
-  new ApiError(400, 'validation_failed', message, param);
+export const validationFailed = (param: string, message: string) => new ApiError(400, 'validation_failed', message, param);
 
 export const notFound = (code: string, message: string) => new ApiError(404, code, message);

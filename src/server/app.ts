@@ -8,13 +8,7 @@ import { authenticate } from './auth.js';
 import { checkJsonContentType, hasBody, parseJsonObject, readBody } from './http/body.js';
 import { sendError, sendResult, sendReplay } from './http/respond.js';
 import { checkForbiddenFields, unknownFieldsOf } from './http/fields.js';
-import {
-  fingerprint,
-  IDEMPOTENCY_RETENTION_MS,
-  idempotencyKeyOf,
-  idempotencyScope,
-  InFlight,
-} from './idempotency.js';
+import { fingerprint, IDEMPOTENCY_RETENTION_MS, idempotencyKeyOf, idempotencyScope, InFlight } from './idempotency.js';
 import { isLoopback } from './http/loopback.js';
 import type { AppDeps, Principal, RouteDef, RouteInput, RouteResult } from './route.js';
 import { Router } from './router.js';
@@ -82,7 +76,11 @@ export function createApp(deps: AppDeps, routes: readonly RouteDef[]): RequestHa
     const { route, params } = found.match;
 
     if (route.control && !deps.config.exposeControlPlane && !isLoopback(req.socket.remoteAddress)) {
-      throw new ApiError(403, 'control_plane_forbidden', 'The /__emulator control plane only answers loopback clients; start svc dev with --expose-control-plane to change that.');
+      throw new ApiError(
+        403,
+        'control_plane_forbidden',
+        'The /__emulator control plane only answers loopback clients; start svc dev with --expose-control-plane to change that.',
+      );
     }
     const principal = route.auth === 'none' ? null : authenticate(req.headers, deps.store, route.auth, deps.keyCache);
     if (route.testOnly && principal?.environment === 'live') {
@@ -124,7 +122,11 @@ export function createApp(deps: AppDeps, routes: readonly RouteDef[]): RequestHa
         const previous = findIdempotent(deps.store, scope, now);
         if (previous) {
           if (previous.fingerprint !== print) {
-            throw new ApiError(422, 'idempotency_key_reused', 'This Idempotency-Key was already used with a different request body; use a fresh key for a different request.');
+            throw new ApiError(
+              422,
+              'idempotency_key_reused',
+              'This Idempotency-Key was already used with a different request body; use a fresh key for a different request.',
+            );
           }
           return sendReplay(res, previous.response);
         }

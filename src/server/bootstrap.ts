@@ -77,7 +77,19 @@ function freshKeys(env: Environment): EnvironmentKeys {
 }
 
 /** Tables emptied by a reset, children first. `meta` stays: it holds the identity and the clock. */
-export const DATA_TABLES = ['listeners', 'delivery_attempts', 'deliveries', 'events', 'payments', 'idempotency_keys', 'invoices', 'webhook_configs', 'api_keys', 'merchants', 'partners'];
+export const DATA_TABLES = [
+  'listeners',
+  'delivery_attempts',
+  'deliveries',
+  'events',
+  'payments',
+  'idempotency_keys',
+  'invoices',
+  'webhook_configs',
+  'api_keys',
+  'merchants',
+  'partners',
+];
 
 export function clearData(store: Store): void {
   store.tx(() => {

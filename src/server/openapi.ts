@@ -40,8 +40,21 @@ export function buildOpenApi(routes: readonly RouteDef[], version: string, serve
     const headers = route.idempotent
       ? [
           route.idempotent.optional
-            ? { name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', minLength: 1, maxLength: 255 }, description: 'Optional (extension): with a key, a repeat of the same request on the same path returns the first response instead of acting again (fixtures use this).' }
-            : { name: 'Idempotency-Key', in: 'header', required: true, schema: { type: 'string', minLength: 1, maxLength: 255 }, description: 'Unique per create attempt; a replay with the same body returns the first response.' },
+            ? {
+                name: 'Idempotency-Key',
+                in: 'header',
+                required: false,
+                schema: { type: 'string', minLength: 1, maxLength: 255 },
+                description:
+                  'Optional (extension): with a key, a repeat of the same request on the same path returns the first response instead of acting again (fixtures use this).',
+              }
+            : {
+                name: 'Idempotency-Key',
+                in: 'header',
+                required: true,
+                schema: { type: 'string', minLength: 1, maxLength: 255 },
+                description: 'Unique per create attempt; a replay with the same body returns the first response.',
+              },
         ]
       : [];
     const responses: Record<string, unknown> = {};
@@ -91,7 +104,10 @@ export function buildOpenApi(routes: readonly RouteDef[], version: string, serve
     },
     servers: [{ url: serverUrl }],
     security: [{ bearer: [] }],
-    components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'pt_test_/pt_live_ partner keys, test_/live_ merchant keys.' } }, schemas },
+    components: {
+      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'pt_test_/pt_live_ partner keys, test_/live_ merchant keys.' } },
+      schemas,
+    },
     paths,
   };
 }

@@ -1,13 +1,5 @@
 import type BetterSqlite3 from 'better-sqlite3';
-import {
-  DummyDriver,
-  Kysely,
-  sql,
-  SqliteAdapter,
-  SqliteIntrospector,
-  SqliteQueryCompiler,
-  type Compilable,
-} from 'kysely';
+import { DummyDriver, Kysely, sql, SqliteAdapter, SqliteIntrospector, SqliteQueryCompiler, type Compilable } from 'kysely';
 import type { Database } from './schema.js';
 import type { Store } from './store.js';
 
@@ -77,9 +69,7 @@ export function prepared<Row>(build: () => Compilable<Row>): Prepared<Row> {
 function compile(query: Compilable<unknown>): { sql: string; bind: Binder } {
   const { sql, parameters } = query.compile();
   type Slot = { name: string } | { value: unknown };
-  const slots: Slot[] = parameters.map((p) =>
-    typeof p === 'string' && p.startsWith(SENTINEL) ? { name: p.slice(SENTINEL.length) } : { value: p },
-  );
+  const slots: Slot[] = parameters.map((p) => (typeof p === 'string' && p.startsWith(SENTINEL) ? { name: p.slice(SENTINEL.length) } : { value: p }));
   return {
     sql,
     bind: (args) =>

@@ -93,7 +93,11 @@ function checkExplicit(value: string, env: NodeJS.ProcessEnv): string {
   // A bare name ("cloudflared-2025") is looked up on PATH, like a shell would.
   const resolved = value.includes('/') || value.includes(path.sep) ? path.resolve(value) : findOnPath(value, env);
   const bad = (why: string) =>
-    new UserError(`CLOUDFLARED_BIN is set to ${value}, but ${why}.`, 'cloudflared_bin_invalid', 'Point CLOUDFLARED_BIN at the cloudflared executable, or unset it.');
+    new UserError(
+      `CLOUDFLARED_BIN is set to ${value}, but ${why}.`,
+      'cloudflared_bin_invalid',
+      'Point CLOUDFLARED_BIN at the cloudflared executable, or unset it.',
+    );
   if (!resolved || !fs.existsSync(resolved)) throw bad('that file does not exist');
   if (!fs.statSync(resolved).isFile()) throw bad('that is not a file');
   if (!isExecutableFile(resolved)) throw bad('that file is not executable');

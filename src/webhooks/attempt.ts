@@ -26,8 +26,16 @@ export interface AttemptRequest {
 
 /** Why an attempt failed; the prefix of {@link AttemptResult.error}. */
 export type AttemptErrorKind =
-  | 'http_status' | 'redirect' | 'timeout' | 'connection_refused' | 'connection_reset'
-  | 'dns_error' | 'address_blocked' | 'tls_error' | 'network_error' | 'invalid_url';
+  | 'http_status'
+  | 'redirect'
+  | 'timeout'
+  | 'connection_refused'
+  | 'connection_reset'
+  | 'dns_error'
+  | 'address_blocked'
+  | 'tls_error'
+  | 'network_error'
+  | 'invalid_url';
 
 /** The outcome of one attempt, in the shape of a delivery's `attempts[]` entry. */
 export interface AttemptResult {
@@ -209,9 +217,7 @@ export function createAttempter(options: AttempterOptions = {}): Attempter {
       return result(status, bodyText(), status >= 200 && status < 300 ? null : statusFailure(status, res.statusText, res.headers, url));
     } catch (err) {
       if (controller.signal.aborted) {
-        const detail = status === null
-          ? `no response within ${req.timeoutMs} ms`
-          : `response body not complete within ${req.timeoutMs} ms (status ${status})`;
+        const detail = status === null ? `no response within ${req.timeoutMs} ms` : `response body not complete within ${req.timeoutMs} ms (status ${status})`;
         return result(status, bodyText(), ['timeout', detail]);
       }
       return result(status, bodyText(), classify(err, url, status !== null));

@@ -1,15 +1,7 @@
 import type { Clock } from '../clock/clock.js';
 import { wallClockSeconds } from '../clock/clock.js';
 import type { EmulatorConfig } from '../config/defaults.js';
-import {
-  claimDue,
-  claimDueForUrl,
-  findDelivery,
-  nextDeliveryDueAfter,
-  nextDeliveryDueAt,
-  recordAttempt,
-  type DeliveryRow,
-} from '../store/repos/deliveries.js';
+import { claimDue, claimDueForUrl, findDelivery, nextDeliveryDueAfter, nextDeliveryDueAt, recordAttempt, type DeliveryRow } from '../store/repos/deliveries.js';
 import { findEvent } from '../store/repos/events.js';
 import { findWebhookConfig } from '../store/repos/webhook-configs.js';
 import type { Store } from '../store/store.js';
@@ -229,7 +221,6 @@ export class Dispatcher {
     this.completions.push({ deliveryId: delivery.id, trigger, url, startedAt, result });
     this.scheduleFlush();
   }
-
 
   private scheduleFlush(): void {
     if (this.flushScheduled || this.abandoned) return;

@@ -43,9 +43,7 @@ export class ListenerHub {
   private readonly waiting = new Map<string, Waiting>();
   private readonly heartbeat: NodeJS.Timeout;
 
-  constructor(
-    private readonly deps: { store: Store; clock: Clock; version: string; kick(): void },
-  ) {
+  constructor(private readonly deps: { store: Store; clock: Clock; version: string; kick(): void }) {
     // Comments keep idle proxies and the client's own liveness check satisfied.
     this.heartbeat = setInterval(() => this.broadcast(': ping\n\n'), HEARTBEAT_MS).unref();
   }
@@ -64,13 +62,22 @@ export class ListenerHub {
   secret(partnerId: string, environment: Environment): string {
     const existing = findListener(this.deps.store, partnerId, environment);
     if (existing) return existing.secret;
-    return saveListener(this.deps.store, { partnerId, environment, secret: generateSecret(), events: null, forwardTo: '', active: false }, this.deps.clock.now()).secret;
+    return saveListener(
+      this.deps.store,
+      { partnerId, environment, secret: generateSecret(), events: null, forwardTo: '', active: false },
+      this.deps.clock.now(),
+    ).secret;
   }
 
   /** The listener says goodbye: no new deliveries are created for it (pending ones still retry). */
   unregister(partnerId: string, environment: Environment): void {
     const existing = findListener(this.deps.store, partnerId, environment);
-    if (existing) saveListener(this.deps.store, { partnerId, environment, secret: existing.secret, events: parseEvents(existing.events), forwardTo: existing.forward_to, active: false }, this.deps.clock.now());
+    if (existing)
+      saveListener(
+        this.deps.store,
+        { partnerId, environment, secret: existing.secret, events: parseEvents(existing.events), forwardTo: existing.forward_to, active: false },
+        this.deps.clock.now(),
+      );
   }
 
   /** The outbox asks: which listeners want this event? One target per active, matching listener. */
@@ -116,7 +123,15 @@ export class ListenerHub {
         resolve(failed(`timeout: the listener did not report within ${wait} ms`, wait));
       }, wait);
       this.waiting.set(requestId, { resolve, timer });
-      const message = { requestId, deliveryId: delivery.id, eventId: delivery.event_id, eventType: delivery.event_type, attempt: delivery.attempt_count + 1, headers, body };
+      const message = {
+        requestId,
+        deliveryId: delivery.id,
+        eventId: delivery.event_id,
+        eventType: delivery.event_type,
+        attempt: delivery.attempt_count + 1,
+        headers,
+        body,
+      };
       connection.res.write(`event: delivery\ndata: ${JSON.stringify(message)}\n\n`);
     });
   }

@@ -94,10 +94,7 @@ function parseHeader(header: string): ParsedHeader {
   if (!/^[0-9]{1,15}$/.test(t)) throw malformed(`timestamp "${t.slice(0, 40)}" is not a whole number of unix seconds`);
   if (signatures.length === 0) {
     const found = schemes.length > 0 ? `only ${[...new Set(schemes)].join(', ')}` : 'no signature at all';
-    throw new WebhookVerificationError(
-      'no_v1_signature',
-      `${SIGNATURE_HEADER} has ${found}; expected at least one v1=<64 hex digits> (HMAC-SHA256).`,
-    );
+    throw new WebhookVerificationError('no_v1_signature', `${SIGNATURE_HEADER} has ${found}; expected at least one v1=<64 hex digits> (HMAC-SHA256).`);
   }
   return { timestamp: Number(t), signatures };
 }
@@ -120,12 +117,7 @@ function nowMs(now: Date | number | undefined): number {
  * Order of checks: header syntax, signature (any `v1` value may match, as during a secret
  * rotation), timestamp window, JSON. Throws {@link WebhookVerificationError} on every failure.
  */
-export function verifyWebhook(
-  rawBody: string | Uint8Array,
-  header: string | null | undefined,
-  secret: string,
-  options: VerifyOptions = {},
-): WebhookEvent {
+export function verifyWebhook(rawBody: string | Uint8Array, header: string | null | undefined, secret: string, options: VerifyOptions = {}): WebhookEvent {
   // Misuse is a programming error rather than a rejected request, so it is not a WebhookVerificationError.
   if (typeof rawBody !== 'string' && !(rawBody instanceof Uint8Array)) {
     throw new TypeError('rawBody must be the raw request body (string or Uint8Array), not a parsed object');
@@ -138,10 +130,7 @@ export function verifyWebhook(
   const current = Math.floor(nowMs(options.now) / 1000);
 
   if (typeof header !== 'string' || header.trim() === '') {
-    throw new WebhookVerificationError(
-      'missing_header',
-      `The ${SIGNATURE_HEADER} header is missing or empty; expected "${EXPECTED_FORMAT}".`,
-    );
+    throw new WebhookVerificationError('missing_header', `The ${SIGNATURE_HEADER} header is missing or empty; expected "${EXPECTED_FORMAT}".`);
   }
   const { timestamp, signatures } = parseHeader(header);
 
@@ -151,21 +140,16 @@ export function verifyWebhook(
   // No early exit: every candidate is compared, so timing does not tell which one matched.
   const ok = signatures.reduce((acc, candidate) => matches(candidate, expected) || acc, false);
   if (!ok) {
-    const subject =
-      signatures.length === 1 ? 'The v1 signature does not match' : `None of the ${signatures.length} v1 signatures matches`;
+    const subject = signatures.length === 1 ? 'The v1 signature does not match' : `None of the ${signatures.length} v1 signatures matches`;
     throw new WebhookVerificationError(
       'signature_mismatch',
-      `${subject} the HMAC-SHA256 of "<t>.<raw body>" under this secret; ` +
-        'check the secret and that the body is verified exactly as received.',
+      `${subject} the HMAC-SHA256 of "<t>.<raw body>" under this secret; ` + 'check the secret and that the body is verified exactly as received.',
     );
   }
 
   const age = current - timestamp;
   if (age > tolerance) {
-    throw new WebhookVerificationError(
-      'timestamp_too_old',
-      `The signature timestamp is ${age} s old; the limit is ${tolerance} s.`,
-    );
+    throw new WebhookVerificationError('timestamp_too_old', `The signature timestamp is ${age} s old; the limit is ${tolerance} s.`);
   }
   if (-age > tolerance) {
     throw new WebhookVerificationError(

@@ -29,11 +29,7 @@ export class AddressBlockedError extends Error {
   readonly range: string;
 
   constructor(hostname: string, address: string, range: string) {
-    super(
-      hostname === address
-        ? `${address} (${range}) is not a public address`
-        : `${hostname} resolves to ${address} (${range}), not a public address`,
-    );
+    super(hostname === address ? `${address} (${range}) is not a public address` : `${hostname} resolves to ${address} (${range}), not a public address`);
     this.name = 'AddressBlockedError';
     this.hostname = hostname;
     this.address = address;
@@ -42,8 +38,7 @@ export class AddressBlockedError extends Error {
 }
 
 /** The system resolver (honours /etc/hosts, like Node's default `lookup`). */
-const systemResolve: LookupFn = async (hostname) =>
-  (await dns.lookup(hostname, { all: true })).map((entry) => entry.address);
+const systemResolve: LookupFn = async (hostname) => (await dns.lookup(hostname, { all: true })).map((entry) => entry.address);
 
 /**
  * 4 or 6 for a canonical IP literal, 0 otherwise. `net.isIP`, not `parseIp`: `net.connect` accepts

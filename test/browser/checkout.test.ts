@@ -27,7 +27,13 @@ interface Invoice {
   id: string;
   checkoutUrl: string;
   status: string;
-  addresses: { networkId: number; chainName: string; depositAddress: string; family: string; tokens: { symbol: string; contractAddress: string; decimals: number }[] }[];
+  addresses: {
+    networkId: number;
+    chainName: string;
+    depositAddress: string;
+    family: string;
+    tokens: { symbol: string; contractAddress: string; decimals: number }[];
+  }[];
 }
 
 async function invoice(body: Record<string, unknown> = { amount: '25.00' }, key = emu.keys.test.merchantKey): Promise<Invoice> {
@@ -52,7 +58,11 @@ const notReloaded = (page: Page) => page.evaluate(() => (globalThis as unknown a
 async function eventTypes(invoiceId: string, count: number): Promise<string[]> {
   const deadline = Date.now() + 5000;
   for (;;) {
-    const types = rx.requests.map((r) => JSON.parse(r.rawBody)).filter((e) => e.data.invoiceId === invoiceId).sort((a, b) => a.data.sequence - b.data.sequence).map((e) => e.type as string);
+    const types = rx.requests
+      .map((r) => JSON.parse(r.rawBody))
+      .filter((e) => e.data.invoiceId === invoiceId)
+      .sort((a, b) => a.data.sequence - b.data.sequence)
+      .map((e) => e.type as string);
     if (types.length >= count || Date.now() > deadline) return types;
     await new Promise((r) => setTimeout(r, 25));
   }
@@ -218,7 +228,8 @@ describe('checkout page', () => {
       order.push(
         await page.evaluate(() => {
           // Runs in the page; typed loosely so the test program needs no DOM typings.
-          const active = (globalThis as unknown as { document: { activeElement: { id: string; getAttribute(n: string): string | null } | null } }).document.activeElement;
+          const active = (globalThis as unknown as { document: { activeElement: { id: string; getAttribute(n: string): string | null } | null } }).document
+            .activeElement;
           return active?.id || active?.getAttribute('data-copy') || active?.getAttribute('data-action') || '';
         }),
       );

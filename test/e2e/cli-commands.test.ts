@@ -89,7 +89,10 @@ describe('merchants', () => {
     expect(missing.code).toBe(2);
     expect(missing.stdout).toBe('');
     expect(missing.stderr).toContain('missing required option --external-tenant-id');
-    expect(jsonError(await svc(['merchants', 'create', '--name', 'X', '--json'], env), 2)).toMatchObject({ code: 'usage_error', param: '--external-tenant-id' });
+    expect(jsonError(await svc(['merchants', 'create', '--name', 'X', '--json'], env), 2)).toMatchObject({
+      code: 'usage_error',
+      param: '--external-tenant-id',
+    });
   });
 
   it('get: human and --json; an unknown id is exit 1 with the service error', async () => {
@@ -147,7 +150,9 @@ describe('invoices', () => {
     expect(inv).toMatchObject({ status: 'CREATED', amount: '10.00', amountReceived: '0.00' });
     expect(inv).not.toHaveProperty('merchantId');
     invoiceId = inv.id;
-    const partner = json(await svc(['invoices', 'create', '--merchant', emu.keys.test.merchantId, '--amount', '3', '--network-id', '84532', '--token', 'USDC', '--json'], env));
+    const partner = json(
+      await svc(['invoices', 'create', '--merchant', emu.keys.test.merchantId, '--amount', '3', '--network-id', '84532', '--token', 'USDC', '--json'], env),
+    );
     expect(partner).toMatchObject({ merchantId: emu.keys.test.merchantId, addresses: [expect.objectContaining({ networkId: 84532 })] });
   });
 
@@ -300,10 +305,18 @@ describe('webhook get / set', () => {
     const secret = /(whsec_[0-9A-Za-z]{32})$/m.exec(first.stderr)?.[1];
     expect(secret, first.stderr).toBeDefined();
 
-    const update = await svc(['webhook', 'set', '--url', 'http://localhost:3000/v2', '--disable', '--header', 'X-Env: staging', '--header', 'X-Team:payments', '--json'], e);
+    const update = await svc(
+      ['webhook', 'set', '--url', 'http://localhost:3000/v2', '--disable', '--header', 'X-Env: staging', '--header', 'X-Team:payments', '--json'],
+      e,
+    );
     const config = json(update);
     expect(update.stderr).toBe('');
-    expect(config).toMatchObject({ url: 'http://localhost:3000/v2', enabled: false, secretConfigured: true, customHeaders: { 'X-Env': 'staging', 'X-Team': 'payments' } });
+    expect(config).toMatchObject({
+      url: 'http://localhost:3000/v2',
+      enabled: false,
+      secretConfigured: true,
+      customHeaders: { 'X-Env': 'staging', 'X-Team': 'payments' },
+    });
 
     const human = await svc(['webhook', 'get'], e);
     ok(human);
@@ -346,7 +359,10 @@ describe('webhook verify (offline: no service configured at all)', () => {
     const human = await svc(['webhook', 'verify', '--secret', secret, '--signature', sig, '--payload-file', 'body.json'], {});
     ok(human);
     expect(human.stdout).toMatch(/^signature valid\nevent\s+inv-1\ntype\s+invoice\.paid/);
-    expect(json(await svc(['webhook', 'verify', '--secret', secret, '--signature', sig, '--payload-file', file, '--json'], {}))).toEqual({ valid: true, event: JSON.parse(body) });
+    expect(json(await svc(['webhook', 'verify', '--secret', secret, '--signature', sig, '--payload-file', file, '--json'], {}))).toEqual({
+      valid: true,
+      event: JSON.parse(body),
+    });
   });
 
   it('too old for --tolerance, a changed body, a missing flag', async () => {
@@ -422,7 +438,11 @@ describe('status, keys list, openapi', () => {
   it('status: a service that is not the emulator answers too; a closed port is exit 3', async () => {
     const other = await startReceiver({ status: 404, body: '{"error":{"code":"not_found","message":"no"}}', headers: { 'content-type': 'application/json' } });
     try {
-      expect(json(await svc(['status', '--json', '--base-url', other.url], {}))).toMatchObject({ answers: true, service: { kind: 'http', status: 404 }, baseUrlSource: 'flag' });
+      expect(json(await svc(['status', '--json', '--base-url', other.url], {}))).toMatchObject({
+        answers: true,
+        service: { kind: 'http', status: 404 },
+        baseUrlSource: 'flag',
+      });
       // ...and commands that need the emulator's control plane say what is wrong.
       const t = await svc(['time', 'show'], { SVC_BASE_URL: other.url });
       expect(t.code).toBe(1);

@@ -57,7 +57,11 @@ beforeAll(async () => {
   emu = await startTestEmulator({ clock: manualClock() });
   pt = emu.keys.test.partnerKey;
   env = { SVC_BASE_URL: emu.url, SVC_PARTNER_KEY: pt, SVC_MERCHANT_KEY: emu.keys.test.merchantKey };
-  receiver = await startReceiver((req) => (JSON.parse(req.rawBody).type === 'invoice.paid' && JSON.parse(req.rawBody).data.invoiceId === invoiceB ? { status: 500, body: LONG_BODY } : { status: 200, body: 'thanks' }));
+  receiver = await startReceiver((req) =>
+    JSON.parse(req.rawBody).type === 'invoice.paid' && JSON.parse(req.rawBody).data.invoiceId === invoiceB
+      ? { status: 500, body: LONG_BODY }
+      : { status: 200, body: 'thanks' },
+  );
   await emu.call('PUT', '/v1/partner/webhook', { key: pt, body: { url: `${receiver.url}/hooks`, secret: 'whsec_deliveries_cli_test' } });
   invoiceA = await payInvoice();
   // The receiver reads invoiceB when the request arrives, so it is set before paying.
@@ -112,7 +116,10 @@ describe('webhook deliveries list', () => {
     expect(bad.stderr).toContain("argument 'lost' is invalid");
     const cursor = await svc(['webhook', 'deliveries', 'list', '--starting-after', 'nope', '--json']);
     expect(json(cursor, 1)).toEqual({ error: { code: 'validation_failed', message: expect.any(String), param: 'startingAfter' } });
-    const merchantOnly = await runInProcess(['webhook', 'deliveries', 'list'], { cwd: dir, env: { ...NO_TARGET, SVC_BASE_URL: emu.url, SVC_MERCHANT_KEY: emu.keys.test.merchantKey } });
+    const merchantOnly = await runInProcess(['webhook', 'deliveries', 'list'], {
+      cwd: dir,
+      env: { ...NO_TARGET, SVC_BASE_URL: emu.url, SVC_MERCHANT_KEY: emu.keys.test.merchantKey },
+    });
     expect(merchantOnly.code).toBe(1);
     expect(merchantOnly.stderr).toContain(`no partner key for ${emu.url}`);
   });

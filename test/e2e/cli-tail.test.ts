@@ -15,7 +15,23 @@ import { tempDir } from '../helpers/temp-dir.js';
 const dir = tempDir('svc-tail-');
 const NO_TARGET = { SVC_BASE_URL: '', SVC_PARTNER_KEY: '', SVC_MERCHANT_KEY: '', SVC_PROFILE: '' };
 const TIME = '\\d\\d:\\d\\d:\\d\\d';
-const LINE_KEYS = ['deliveryId', 'eventId', 'eventType', 'invoiceId', 'environment', 'url', 'attempt', 'trigger', 'startedAt', 'durationMs', 'responseStatus', 'ok', 'error', 'status', 'nextAttemptAt'];
+const LINE_KEYS = [
+  'deliveryId',
+  'eventId',
+  'eventType',
+  'invoiceId',
+  'environment',
+  'url',
+  'attempt',
+  'trigger',
+  'startedAt',
+  'durationMs',
+  'responseStatus',
+  'ok',
+  'error',
+  'status',
+  'nextAttemptAt',
+];
 
 let emu: TestEmulator;
 let receiver: Receiver;
@@ -64,7 +80,8 @@ async function createInvoice(amount = '1.25'): Promise<string> {
   return inv.body.id as string;
 }
 const pay = (id: string) => emu.call('POST', `/v1/test_helpers/invoices/${id}/payments`, { key: emu.keys.test.partnerKey, body: {} });
-const deliveriesOf = async (invoiceId: string) => (await emu.call('GET', `/v1/partner/webhook/deliveries?invoiceId=${invoiceId}`, { key: emu.keys.test.partnerKey })).body.data;
+const deliveriesOf = async (invoiceId: string) =>
+  (await emu.call('GET', `/v1/partner/webhook/deliveries?invoiceId=${invoiceId}`, { key: emu.keys.test.partnerKey })).body.data;
 
 /**
  * With --json nothing but attempts is printed, so readiness shows as the first line: resend
@@ -101,7 +118,9 @@ describe('tail against the emulator (the attempt stream)', () => {
     const failed = await t.waitForLine((l) => l.includes(`[${bad}-2]`), 3000);
     expect(Date.now() - payStarted).toBeLessThan(1000);
     expect(failed).toMatch(
-      new RegExp(`^${TIME} <-- \\[500\\] invoice\\.paid \\[${bad}-2\\] POST ${receiver.url}/hooks \\(\\d+ ms\\) retrying · http_status: 500 Internal Server Error · next attempt \\S+$`),
+      new RegExp(
+        `^${TIME} <-- \\[500\\] invoice\\.paid \\[${bad}-2\\] POST ${receiver.url}/hooks \\(\\d+ ms\\) retrying · http_status: 500 Internal Server Error · next attempt \\S+$`,
+      ),
     );
 
     // The scheduled retry (the clock moved an hour) is the delivery's last: it gave up.
@@ -131,7 +150,19 @@ describe('tail against the emulator (the attempt stream)', () => {
     for (const l of lines) expect(Object.keys(l)).toEqual(LINE_KEYS);
     const mine = lines.filter((l) => l.invoiceId === id);
     expect(mine).toEqual([
-      expect.objectContaining({ eventId: `${id}-1`, eventType: 'invoice.created', attempt: 1, trigger: 'scheduled', responseStatus: 200, ok: true, error: null, status: 'succeeded', nextAttemptAt: null, environment: 'test', url: `${receiver.url}/hooks` }),
+      expect.objectContaining({
+        eventId: `${id}-1`,
+        eventType: 'invoice.created',
+        attempt: 1,
+        trigger: 'scheduled',
+        responseStatus: 200,
+        ok: true,
+        error: null,
+        status: 'succeeded',
+        nextAttemptAt: null,
+        environment: 'test',
+        url: `${receiver.url}/hooks`,
+      }),
       expect.objectContaining({ eventId: `${id}-2`, eventType: 'invoice.paid', attempt: 1, status: 'succeeded' }),
     ]);
     expect(mine[0].deliveryId).toMatch(/^[0-9a-f-]{36}$/);
@@ -226,7 +257,9 @@ describe('tail against a remote deployment (polling)', () => {
     await pay(id);
     await t.waitForLine((l) => l.includes(`[${id}-2]`), 4000);
     expect(Date.now() - started).toBeLessThan(2500);
-    expect(t.lines.find((l) => l.includes(`[${id}-1]`))).toMatch(new RegExp(`^${TIME} <-- \\[200\\] invoice\\.created \\[${id}-1\\] POST ${receiver.url}/hooks \\(\\d+ ms\\) succeeded$`));
+    expect(t.lines.find((l) => l.includes(`[${id}-1]`))).toMatch(
+      new RegExp(`^${TIME} <-- \\[200\\] invoice\\.created \\[${id}-1\\] POST ${receiver.url}/hooks \\(\\d+ ms\\) succeeded$`),
+    );
 
     await emu.advanceClock(3600);
     const retry = await t.waitForLine((l) => l.includes(`[${retried}-1]`), 4000);
@@ -256,7 +289,15 @@ describe('tail against a remote deployment (polling)', () => {
     await onlyRetrying.waitForLine((l) => l.includes(`"${bad}-2"`), 5000);
     const lines = all.lines.map((l) => JSON.parse(l));
     for (const l of lines) expect(Object.keys(l)).toEqual(LINE_KEYS);
-    expect(lines.find((l) => l.eventId === `${bad}-2`)).toMatchObject({ invoiceId: bad, attempt: 1, ok: false, responseStatus: 500, status: 'retrying', error: 'http_status: 500 Internal Server Error', nextAttemptAt: expect.any(String) });
+    expect(lines.find((l) => l.eventId === `${bad}-2`)).toMatchObject({
+      invoiceId: bad,
+      attempt: 1,
+      ok: false,
+      responseStatus: 500,
+      status: 'retrying',
+      error: 'http_status: 500 Internal Server Error',
+      nextAttemptAt: expect.any(String),
+    });
     expect(lines.find((l) => l.eventId === `${ok}-1`)).toMatchObject({ ok: true, status: 'succeeded', nextAttemptAt: null });
     const retrying = onlyRetrying.lines.map((l) => JSON.parse(l));
     expect(retrying.length).toBeGreaterThan(0);

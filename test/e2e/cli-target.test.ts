@@ -45,7 +45,11 @@ beforeAll(async () => {
   fs.mkdirSync(deep, { recursive: true });
   fs.writeFileSync(
     path.join(project, 'svc.config.json'),
-    JSON.stringify({ profiles: { staging: { baseUrl: profileEmu.url, partnerKey: profileEmu.keys.test.partnerKey, merchantKey: profileEmu.keys.test.merchantKey } } }, null, 2),
+    JSON.stringify(
+      { profiles: { staging: { baseUrl: profileEmu.url, partnerKey: profileEmu.keys.test.partnerKey, merchantKey: profileEmu.keys.test.merchantKey } } },
+      null,
+      2,
+    ),
   );
   dev = spawnCli(['dev', '--port', '0', '--json', '--memory'], { cwd: project, env: NO_TARGET });
   local = JSON.parse(await dev.waitForLine((l) => l.includes('"type":"ready"')));
@@ -56,7 +60,12 @@ afterAll(async () => {
 });
 
 describe('precedence: flags > environment > profile > local emulator', () => {
-  const envLayer = () => ({ SVC_BASE_URL: envEmu.url, SVC_PARTNER_KEY: envEmu.keys.test.partnerKey, SVC_MERCHANT_KEY: envEmu.keys.test.merchantKey, SVC_PROFILE: 'staging' });
+  const envLayer = () => ({
+    SVC_BASE_URL: envEmu.url,
+    SVC_PARTNER_KEY: envEmu.keys.test.partnerKey,
+    SVC_MERCHANT_KEY: envEmu.keys.test.merchantKey,
+    SVC_PROFILE: 'staging',
+  });
 
   it('flags win over the environment, the profile and the local emulator', async () => {
     const flags = ['--base-url', flagEmu.url, '--api-key', flagEmu.keys.test.partnerKey];
@@ -81,7 +90,10 @@ describe('precedence: flags > environment > profile > local emulator', () => {
   });
 
   it('the profile (SVC_PROFILE or --profile) wins over the local emulator', async () => {
-    for (const [args, env] of [[[], { SVC_PROFILE: 'staging' }], [['--profile', 'staging'], {}]] as const) {
+    for (const [args, env] of [
+      [[], { SVC_PROFILE: 'staging' }],
+      [['--profile', 'staging'], {}],
+    ] as const) {
       const s = json(await svc(['status', '--json', ...args], env));
       expect(s).toMatchObject({
         baseUrl: profileEmu.url,
@@ -120,7 +132,11 @@ describe('precedence: flags > environment > profile > local emulator', () => {
   });
 
   it('a subdirectory finds it too', async () => {
-    expect(json(await svc(['status', '--json'], {}, deep))).toMatchObject({ baseUrl: local.baseUrl, baseUrlSource: 'local emulator', localEmulator: { stateFile } });
+    expect(json(await svc(['status', '--json'], {}, deep))).toMatchObject({
+      baseUrl: local.baseUrl,
+      baseUrlSource: 'local emulator',
+      localEmulator: { stateFile },
+    });
     expect(await merchantsSeen(svc(['merchants', 'list', '--json'], {}, deep))).toEqual([local.test.merchantId]);
   });
 });
@@ -135,7 +151,13 @@ describe('after `svc dev` stops', () => {
     expect(r.stderr).toContain('no service to talk to');
     expect(r.stderr).toContain('svc dev');
     const s = json(await svc(['status', '--json']), 1);
-    expect(s).toMatchObject({ baseUrl: null, baseUrlSource: null, answers: false, localEmulator: null, problem: expect.stringContaining('no service to talk to') });
+    expect(s).toMatchObject({
+      baseUrl: null,
+      baseUrlSource: null,
+      answers: false,
+      localEmulator: null,
+      problem: expect.stringContaining('no service to talk to'),
+    });
   });
 
   it('a killed `svc dev` leaves a stale file: unreachable, exit 3; status shows it not running', async () => {

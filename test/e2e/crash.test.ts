@@ -126,7 +126,11 @@ describe('svc dev crash safety', () => {
       return list.filter((x) => x.status === 'retrying').length === total - 3 ? list : undefined;
     });
     expect(before).toHaveLength(total);
-    expect(before.filter((x) => x.invoiceId === e).map((x) => [x.status, x.attemptCount])).toEqual([['pending', 0], ['pending', 0], ['pending', 0]]);
+    expect(before.filter((x) => x.invoiceId === e).map((x) => [x.status, x.attemptCount])).toEqual([
+      ['pending', 0],
+      ['pending', 0],
+      ['pending', 0],
+    ]);
     expect(before.filter((x) => x.status === 'succeeded')).toEqual([]);
     await first.p.stop('SIGKILL');
     expect(first.p.child.signalCode).toBe('SIGKILL');
@@ -145,7 +149,10 @@ describe('svc dev crash safety', () => {
     });
     // One delivery per event, no event missing: the ids of each invoice are <id>-1 … <id>-N.
     for (const [id, n] of events) {
-      const seqs = after.filter((x) => x.invoiceId === id).map((x) => Number(x.eventId.slice(37))).sort((p, q) => p - q);
+      const seqs = after
+        .filter((x) => x.invoiceId === id)
+        .map((x) => Number(x.eventId.slice(37)))
+        .sort((p, q) => p - q);
       expect(seqs, `deliveries of ${id}`).toEqual(seqRange(n));
     }
     // Every request the receiver ever got is a signed event of these invoices…
@@ -154,7 +161,10 @@ describe('svc dev crash safety', () => {
     // …and each event was answered 200 at least once, in full sequence per invoice.
     const okIds = new Set(verifiedIds(r.requests.slice(answeredOkFrom)));
     for (const [id, n] of events) {
-      const received = [...okIds].filter((x) => x.startsWith(`${id}-`)).map((x) => Number(x.slice(37))).sort((p, q) => p - q);
+      const received = [...okIds]
+        .filter((x) => x.startsWith(`${id}-`))
+        .map((x) => Number(x.slice(37)))
+        .sort((p, q) => p - q);
       expect(received, `events of ${id} received`).toEqual(seqRange(n));
     }
     for (const x of after) {
@@ -181,7 +191,11 @@ describe('svc dev crash safety', () => {
     const hung = await r.waitFor(3);
     expect(new Set(verifiedIds(hung))).toEqual(new Set(ids.map((id) => `${id}-1`)));
     const before = await deliveries(first);
-    expect(before.map((x) => [x.status, x.attemptCount])).toEqual([['pending', 0], ['pending', 0], ['pending', 0]]);
+    expect(before.map((x) => [x.status, x.attemptCount])).toEqual([
+      ['pending', 0],
+      ['pending', 0],
+      ['pending', 0],
+    ]);
     await first.p.stop('SIGKILL');
 
     r.respond({ status: 200 });

@@ -25,8 +25,16 @@ describe('svc dev --json', () => {
     expect(ready).toEqual({
       type: 'ready',
       baseUrl: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/),
-      test: { partnerKey: expect.stringMatching(/^pt_test_[0-9A-Za-z]{32}$/), merchantKey: expect.stringMatching(/^test_[0-9A-Za-z]{32}$/), merchantId: expect.any(String) },
-      live: { partnerKey: expect.stringMatching(/^pt_live_[0-9A-Za-z]{32}$/), merchantKey: expect.stringMatching(/^live_[0-9A-Za-z]{32}$/), merchantId: expect.any(String) },
+      test: {
+        partnerKey: expect.stringMatching(/^pt_test_[0-9A-Za-z]{32}$/),
+        merchantKey: expect.stringMatching(/^test_[0-9A-Za-z]{32}$/),
+        merchantId: expect.any(String),
+      },
+      live: {
+        partnerKey: expect.stringMatching(/^pt_live_[0-9A-Za-z]{32}$/),
+        merchantKey: expect.stringMatching(/^live_[0-9A-Za-z]{32}$/),
+        merchantId: expect.any(String),
+      },
     });
     expect(p.lines[0]).toBe(JSON.stringify(ready));
 

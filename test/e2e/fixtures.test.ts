@@ -119,20 +119,23 @@ describe('svc fixtures apply', () => {
   });
 
   it('uses the merchant key under /v1/invoices and the partner key elsewhere, unless apiKey says otherwise', async () => {
-    const file = write('keys.yaml', [
-      '- name: mine',
-      '  method: POST',
-      '  path: /v1/invoices',
-      '  body: { amount: "1.00" }',
-      '- name: pay-as-merchant',
-      '  method: POST',
-      '  path: /v1/test_helpers/invoices/${mine:id}/payments',
-      '  apiKey: merchant',
-      '  body: {}',
-      '- name: as-partner',
-      '  method: GET',
-      '  path: /v1/partner/invoices/${mine:id}',
-    ].join('\n'));
+    const file = write(
+      'keys.yaml',
+      [
+        '- name: mine',
+        '  method: POST',
+        '  path: /v1/invoices',
+        '  body: { amount: "1.00" }',
+        '- name: pay-as-merchant',
+        '  method: POST',
+        '  path: /v1/test_helpers/invoices/${mine:id}/payments',
+        '  apiKey: merchant',
+        '  body: {}',
+        '- name: as-partner',
+        '  method: GET',
+        '  path: /v1/partner/invoices/${mine:id}',
+      ].join('\n'),
+    );
     const run = await apply(file, ['--json']);
     expect(run.stderr).toBe('');
     const out = JSON.parse(run.stdout);
@@ -142,21 +145,24 @@ describe('svc fixtures apply', () => {
   });
 
   it('stops at a failing step: its name, the request and the service error, exit 1, and nothing after it runs', async () => {
-    const file = write('failing.yaml', [
-      'steps:',
-      '  - name: invoice',
-      '    method: POST',
-      '    path: /v1/invoices',
-      '    body: { amount: "3.00" }',
-      '  - name: pay-on-mainnet',
-      '    method: POST',
-      '    path: /v1/test_helpers/invoices/${invoice:id}/payments',
-      '    body: { amount: "1.00", networkId: 1 }',
-      '  - name: after',
-      '    method: POST',
-      '    path: /v1/invoices',
-      '    body: { amount: "4.00", referenceId: never-created }',
-    ].join('\n'));
+    const file = write(
+      'failing.yaml',
+      [
+        'steps:',
+        '  - name: invoice',
+        '    method: POST',
+        '    path: /v1/invoices',
+        '    body: { amount: "3.00" }',
+        '  - name: pay-on-mainnet',
+        '    method: POST',
+        '    path: /v1/test_helpers/invoices/${invoice:id}/payments',
+        '    body: { amount: "1.00", networkId: 1 }',
+        '  - name: after',
+        '    method: POST',
+        '    path: /v1/invoices',
+        '    body: { amount: "4.00", referenceId: never-created }',
+      ].join('\n'),
+    );
     const run = await apply(file);
     expect(run.code).toBe(1);
     expect(run.stdout).toBe('');
@@ -175,29 +181,59 @@ describe('svc fixtures apply', () => {
   });
 
   it('checks the environment before running anything: a variable without a default names the step and the variable', async () => {
-    const file = write('env-missing.yaml', [
-      '- name: first',
-      '  method: POST',
-      '  path: /v1/invoices',
-      '  body: { amount: "1.00", referenceId: before-the-missing-env }',
-      '- name: second',
-      '  method: POST',
-      '  path: /v1/invoices',
-      '  body: { amount: "${env:SVC_FIXTURE_TEST_NEVER_SET}" }',
-    ].join('\n'));
+    const file = write(
+      'env-missing.yaml',
+      [
+        '- name: first',
+        '  method: POST',
+        '  path: /v1/invoices',
+        '  body: { amount: "1.00", referenceId: before-the-missing-env }',
+        '- name: second',
+        '  method: POST',
+        '  path: /v1/invoices',
+        '  body: { amount: "${env:SVC_FIXTURE_TEST_NEVER_SET}" }',
+      ].join('\n'),
+    );
     const run = await apply(file, [], { SVC_FIXTURE_TEST_NEVER_SET: '' });
     expect(run.code).toBe(1);
-    expect(run.stderr).toContain('env-missing.yaml:8: step 2 "second": body.amount: ${env:SVC_FIXTURE_TEST_NEVER_SET}: the environment variable SVC_FIXTURE_TEST_NEVER_SET is not set and has no default');
+    expect(run.stderr).toContain(
+      'env-missing.yaml:8: step 2 "second": body.amount: ${env:SVC_FIXTURE_TEST_NEVER_SET}: the environment variable SVC_FIXTURE_TEST_NEVER_SET is not set and has no default',
+    );
     expect(await invoicesWithReference('before-the-missing-env')).toEqual([]);
   });
 
   it.each([
-    ['unknown method', 'm.yaml', '- name: a\n  method: FETCH\n  path: /v1/invoices\n', /^error m\.yaml:2: step 1 "a": method: Invalid option: expected one of "GET"\|"POST"\|"PUT"/],
+    [
+      'unknown method',
+      'm.yaml',
+      '- name: a\n  method: FETCH\n  path: /v1/invoices\n',
+      /^error m\.yaml:2: step 1 "a": method: Invalid option: expected one of "GET"\|"POST"\|"PUT"/,
+    ],
     ['missing path', 'p.json', '[{"name":"a","method":"GET"}]', /^error p\.json:1: step 1 "a": path: required/],
-    ['path not starting with /', 'p2.yaml', 'steps:\n  - name: a\n    method: GET\n    path: v1/invoices\n', /^error p2\.yaml:4: step 1 "a": path: must start with \//],
-    ['duplicate name', 'd.yaml', '- {name: a, method: GET, path: /v1/invoices}\n- {name: a, method: GET, path: /v1/invoices}\n', /^error d\.yaml:2: step 2 "a": name: "a" is already the name of step 1/],
-    ['reference to a later step', 'r.yaml', '- {name: a, method: GET, path: "/v1/invoices/${b:id}"}\n- {name: b, method: GET, path: /v1/invoices}\n', /^error r\.yaml:1: step 1 "a": path: \$\{b:id\}: no earlier step is named "b"/],
-    ['unknown field', 'u.yaml', '- name: a\n  method: POST\n  path: /v1/invoices\n  idempotency_key: x\n', /^error u\.yaml:4: step 1 "a": idempotency_key: unknown field/],
+    [
+      'path not starting with /',
+      'p2.yaml',
+      'steps:\n  - name: a\n    method: GET\n    path: v1/invoices\n',
+      /^error p2\.yaml:4: step 1 "a": path: must start with \//,
+    ],
+    [
+      'duplicate name',
+      'd.yaml',
+      '- {name: a, method: GET, path: /v1/invoices}\n- {name: a, method: GET, path: /v1/invoices}\n',
+      /^error d\.yaml:2: step 2 "a": name: "a" is already the name of step 1/,
+    ],
+    [
+      'reference to a later step',
+      'r.yaml',
+      '- {name: a, method: GET, path: "/v1/invoices/${b:id}"}\n- {name: b, method: GET, path: /v1/invoices}\n',
+      /^error r\.yaml:1: step 1 "a": path: \$\{b:id\}: no earlier step is named "b"/,
+    ],
+    [
+      'unknown field',
+      'u.yaml',
+      '- name: a\n  method: POST\n  path: /v1/invoices\n  idempotency_key: x\n',
+      /^error u\.yaml:4: step 1 "a": idempotency_key: unknown field/,
+    ],
     ['wrong apiKey', 'k.yaml', '- {name: a, method: GET, path: /v1/invoices, apiKey: admin}\n', /^error k\.yaml:1: step 1 "a": apiKey: Invalid option/],
     ['body on a GET', 'g.yaml', '- {name: a, method: GET, path: /v1/invoices, body: {}}\n', /^error g\.yaml:1: step 1 "a": body: a GET step takes no body/],
     ['unterminated reference', 't.yaml', '- {name: a, method: GET, path: "/v1/invoices/${a"}\n', /^error t\.yaml:1: step 1 "a": path: unterminated reference/],
@@ -252,7 +288,12 @@ describe('svc fixtures apply', () => {
   });
 
   it('runs 1,000 invoice steps quickly (steps run one by one over a kept-alive connection)', async () => {
-    const steps = Array.from({ length: 1000 }, (_, i) => ({ name: `invoice-${i}`, method: 'POST', path: '/v1/invoices', body: { amount: '1.00', referenceId: `bulk-${i}` } }));
+    const steps = Array.from({ length: 1000 }, (_, i) => ({
+      name: `invoice-${i}`,
+      method: 'POST',
+      path: '/v1/invoices',
+      body: { amount: '1.00', referenceId: `bulk-${i}` },
+    }));
     write('bulk.json', steps);
     const target = { baseUrl: emu.url, partnerKey: emu.keys.test.partnerKey, merchantKey: emu.keys.test.merchantKey };
     const created = await applyFixtureFile('bulk.json', target, { cwd: dir, env: process.env });
@@ -260,7 +301,9 @@ describe('svc fixtures apply', () => {
     const rate = (ms: number) => Math.round((1000 / ms) * 1000);
     // Emulator and client share this one process (and the machine runs other suites), so the bound is
     // loose; the figures are what to look at.
-    console.log(`fixtures: 1000 creates in ${Math.round(created.durationMs)} ms (${rate(created.durationMs)} steps/s), 1000 replays in ${Math.round(replayed.durationMs)} ms (${rate(replayed.durationMs)} steps/s)`);
+    console.log(
+      `fixtures: 1000 creates in ${Math.round(created.durationMs)} ms (${rate(created.durationMs)} steps/s), 1000 replays in ${Math.round(replayed.durationMs)} ms (${rate(replayed.durationMs)} steps/s)`,
+    );
     expect(created.steps.every((s) => s.status === 201)).toBe(true);
     expect(replayed.steps.every((s) => s.replayed)).toBe(true);
     expect(replayed.steps.map((s) => s.id)).toEqual(created.steps.map((s) => s.id));
@@ -283,7 +326,9 @@ describe('svc dev --fixtures', () => {
     const seeded = JSON.parse(await dev.waitForLine((l) => l.includes('"type":"fixtures"')));
     expect(seeded.file).toBe('svc.fixtures.yaml');
     expect(Object.keys(seeded.steps)).toEqual(['merchant', 'small-invoice', 'large-invoice', 'pay-small']);
-    const read = await fetch(`${ready.baseUrl}/v1/partner/invoices/${seeded.steps['small-invoice'].id}`, { headers: { authorization: `Bearer ${ready.test.partnerKey}` } });
+    const read = await fetch(`${ready.baseUrl}/v1/partner/invoices/${seeded.steps['small-invoice'].id}`, {
+      headers: { authorization: `Bearer ${ready.test.partnerKey}` },
+    });
     expect(((await read.json()) as { status: string }).status).toBe('PAID');
 
     // `svc fixtures apply` from the same folder finds the emulator in .svc/dev.json and replays.
@@ -297,7 +342,9 @@ describe('svc dev --fixtures', () => {
     fs.copyFileSync(TEMPLATE, path.join(cwd, 'svc.fixtures.yaml'));
     const dev = spawnCli(['dev', '--port', '0', '--memory', '--quiet', '--fixtures', 'svc.fixtures.yaml'], { cwd });
     running.push(dev);
-    expect(await dev.waitForLine((l) => l.startsWith('pay-small'))).toMatch(/^pay-small\s+POST \/v1\/test_helpers\/invoices\/\S+\/payments\s+201 created\s+[0-9a-f-]{36}$/);
+    expect(await dev.waitForLine((l) => l.startsWith('pay-small'))).toMatch(
+      /^pay-small\s+POST \/v1\/test_helpers\/invoices\/\S+\/payments\s+201 created\s+[0-9a-f-]{36}$/,
+    );
 
     const other = tempDir('svc-dev-fixtures-');
     fs.writeFileSync(path.join(other, 'bad.yaml'), '- {name: negative, method: POST, path: /v1/invoices, body: {amount: "-1"}}\n');

@@ -37,9 +37,17 @@ async function newInvoice(emu: TestEmulator | { url: string; keys: TestEmulator[
 
 async function listenerDeliveries(baseUrl: string, key: string, invoiceId: string, url: string) {
   const res = await request(baseUrl, 'GET', `/v1/partner/webhook/deliveries?invoiceId=${invoiceId}`, { key });
-  return (res.body.data as { url: string; eventType: string; status: string; attemptCount: number; lastError: string | null; lastResponseStatus: number | null; id: string }[]).filter(
-    (d) => d.url === url,
-  );
+  return (
+    res.body.data as {
+      url: string;
+      eventType: string;
+      status: string;
+      attemptCount: number;
+      lastError: string | null;
+      lastResponseStatus: number | null;
+      id: string;
+    }[]
+  ).filter((d) => d.url === url);
 }
 
 /** A port nothing listens on (for refused connections, and for a restartable emulator). */
@@ -81,7 +89,9 @@ describe('svc webhook listen (local emulator)', () => {
       expect(req.headers['user-agent']).toMatch(/^svc-emulator\//);
       expect(req.headers['x-listen']).toBe('yes');
       // Byte for byte what the emulator sent: the delivery's recorded payload.
-      const [delivery] = (await listenerDeliveries(emu.url, emu.keys.test.partnerKey, event.data.invoiceId, forwardTo)).filter((d) => d.eventType === event.type);
+      const [delivery] = (await listenerDeliveries(emu.url, emu.keys.test.partnerKey, event.data.invoiceId, forwardTo)).filter(
+        (d) => d.eventType === event.type,
+      );
       const detail = await emu.call('GET', `/v1/partner/webhook/deliveries/${delivery!.id}`, { key: emu.keys.test.partnerKey });
       expect(req.rawBody).toBe(detail.body.payload);
     }
@@ -96,10 +106,14 @@ describe('svc webhook listen (local emulator)', () => {
     expect(got.some((r) => r.rawBody.includes('"invoice.created"'))).toBe(false);
 
     // The results are in the deliveries, as for any delivery.
-    await expect.poll(async () => (await listenerDeliveries(emu.url, emu.keys.test.partnerKey, paid, forwardTo)).map((d) => [d.eventType, d.status, d.lastResponseStatus])).toEqual([
-      ['invoice.paid', 'succeeded', 200],
+    await expect
+      .poll(async () =>
+        (await listenerDeliveries(emu.url, emu.keys.test.partnerKey, paid, forwardTo)).map((d) => [d.eventType, d.status, d.lastResponseStatus]),
+      )
+      .toEqual([['invoice.paid', 'succeeded', 200]]);
+    expect(await listenerDeliveries(emu.url, emu.keys.test.partnerKey, expired, forwardTo)).toMatchObject([
+      { eventType: 'invoice.expired', status: 'succeeded' },
     ]);
-    expect(await listenerDeliveries(emu.url, emu.keys.test.partnerKey, expired, forwardTo)).toMatchObject([{ eventType: 'invoice.expired', status: 'succeeded' }]);
 
     expect(await p.stop('SIGINT')).toBe(0);
     expect(p.stderr()).toBe('');
@@ -125,7 +139,9 @@ describe('svc webhook listen (local emulator)', () => {
     expect((await emu.call('POST', '/__emulator/clock/advance', { body: { seconds: 5 } })).status).toBe(200);
     await p.waitForLine((l) => l === `--> invoice.created [${inv}-1] (attempt 2)`);
     await p.waitForLine((l) => l.startsWith('<-- [200]'));
-    await expect.poll(async () => (await listenerDeliveries(emu.url, emu.keys.test.partnerKey, inv, forwardTo))[0]).toMatchObject({ status: 'succeeded', attemptCount: 2 });
+    await expect
+      .poll(async () => (await listenerDeliveries(emu.url, emu.keys.test.partnerKey, inv, forwardTo))[0])
+      .toMatchObject({ status: 'succeeded', attemptCount: 2 });
     expect(rx.requests).toHaveLength(2);
     expect(await p.stop('SIGTERM')).toBe(0);
 
@@ -133,12 +149,28 @@ describe('svc webhook listen (local emulator)', () => {
     const dead = `http://127.0.0.1:${await freePort()}/hooks`;
     const j = listen(emu, ['--forward-to', dead, '--json']);
     const ready = JSON.parse(await j.waitForLine((l) => l.includes('"ready"')));
-    expect(ready).toMatchObject({ type: 'ready', mode: 'local', forwardTo: dead, secret: expect.stringMatching(/^whsec_/), secretSource: 'listener', events: null });
+    expect(ready).toMatchObject({
+      type: 'ready',
+      mode: 'local',
+      forwardTo: dead,
+      secret: expect.stringMatching(/^whsec_/),
+      secretSource: 'listener',
+      events: null,
+    });
     const second = await newInvoice(emu);
     const failure = JSON.parse(await j.waitForLine((l) => l.includes('"forward_failed"')));
-    expect(failure).toMatchObject({ type: 'forward_failed', eventType: 'invoice.created', eventId: `${second}-1`, url: dead, status: null, errorKind: 'connection_refused' });
+    expect(failure).toMatchObject({
+      type: 'forward_failed',
+      eventType: 'invoice.created',
+      eventId: `${second}-1`,
+      url: dead,
+      status: null,
+      errorKind: 'connection_refused',
+    });
     expect(failure.reason).toMatch(/^connection_refused: 127\.0\.0\.1:\d+$/);
-    await expect.poll(async () => (await listenerDeliveries(emu.url, emu.keys.test.partnerKey, second, dead))[0]?.lastError ?? '').toMatch(/^connection_refused: /);
+    await expect
+      .poll(async () => (await listenerDeliveries(emu.url, emu.keys.test.partnerKey, second, dead))[0]?.lastError ?? '')
+      .toMatch(/^connection_refused: /);
     expect(await j.stop('SIGINT')).toBe(0);
     const events = j.lines.map((l) => JSON.parse(l) as { type: string });
     // (A retry of the refused delivery may slip in if this ran slowly; the order is what matters.)
@@ -208,13 +240,17 @@ describe('svc webhook listen (local emulator)', () => {
     expect(await p.exited).toBe(3);
     expect(Date.now() - stoppedAt).toBeLessThan(6000);
     expect(p.lines.filter((l) => l.startsWith('Connection lost')).length).toBeGreaterThanOrEqual(2);
-    expect(p.stderr()).toMatch(new RegExp(`^error lost the connection to the emulator at ${esc(emu.url)} and could not reconnect within 2 s \\(last error: .+\\)\\n`));
+    expect(p.stderr()).toMatch(
+      new RegExp(`^error lost the connection to the emulator at ${esc(emu.url)} and could not reconnect within 2 s \\(last error: .+\\)\\n`),
+    );
     expect(p.stderr()).toContain('Start the emulator again (`svc dev`)');
   });
 
   it('refuses a bad --forward-to with a usage error naming the flag', async () => {
     const emu = await emulator();
-    const bad = await runCli(['webhook', 'listen', '--forward-to', 'ftp://example.com/x'], { env: { SVC_BASE_URL: emu.url, SVC_PARTNER_KEY: emu.keys.test.partnerKey } });
+    const bad = await runCli(['webhook', 'listen', '--forward-to', 'ftp://example.com/x'], {
+      env: { SVC_BASE_URL: emu.url, SVC_PARTNER_KEY: emu.keys.test.partnerKey },
+    });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--forward-to "ftp://example.com/x" uses ftp, not http or https');
     const missing = await runCli(['webhook', 'listen'], { env: { SVC_BASE_URL: emu.url, SVC_PARTNER_KEY: emu.keys.test.partnerKey } });

@@ -55,12 +55,14 @@ function listen(s: Setup, args: string[]) {
   const p = spawnCli(['webhook', 'listen', '--tunnel', 'cloudflared', '--json', ...args], { cwd: s.cwd, env: s.env });
   each.track(p);
   const events = () => p.lines.map((l) => JSON.parse(l) as { type: string; [k: string]: any });
-  const waitFor = async (type: string, timeoutMs?: number) => JSON.parse(await p.waitForLine((l) => JSON.parse(l).type === type, timeoutMs)) as { type: string; [k: string]: any };
+  const waitFor = async (type: string, timeoutMs?: number) =>
+    JSON.parse(await p.waitForLine((l) => JSON.parse(l).type === type, timeoutMs)) as { type: string; [k: string]: any };
   return { p, events, waitFor };
 }
 
 const webhook = async (s: Setup, key = s.remote.keys.test.partnerKey) => s.remote.call('GET', '/v1/partner/webhook', { key });
-const restoreFiles = (s: Setup) => (fs.existsSync(path.join(s.cwd, '.svc')) ? fs.readdirSync(path.join(s.cwd, '.svc')).filter((f) => f.startsWith('listen-restore-')) : []);
+const restoreFiles = (s: Setup) =>
+  fs.existsSync(path.join(s.cwd, '.svc')) ? fs.readdirSync(path.join(s.cwd, '.svc')).filter((f) => f.startsWith('listen-restore-')) : [];
 
 async function createInvoice(remote: TestEmulator): Promise<string> {
   const res = await remote.call('POST', '/v1/invoices', { key: remote.keys.test.merchantKey, body: { amount: '3.00' }, idempotencyKey: ikey() });
@@ -82,7 +84,12 @@ describe('svc webhook listen (remote service, tunnel)', () => {
     const ready = await l.waitFor('ready');
     expect(ready).toMatchObject({ mode: 'remote', forwardTo, secret: null, secretSource: 'configured', events: ['invoice.paid'] });
     expect(ready.tunnelUrl).toBe(ready.relayUrl);
-    expect(l.events().filter((e) => e.type === 'tunnel').map((e) => e.state)).toEqual(expect.arrayContaining(['starting', 'url']));
+    expect(
+      l
+        .events()
+        .filter((e) => e.type === 'tunnel')
+        .map((e) => e.state),
+    ).toEqual(expect.arrayContaining(['starting', 'url']));
     // While listening: the webhook points at the tunnel, enabled, with its secret and headers kept.
     expect((await webhook(s)).body).toMatchObject({ url: ready.tunnelUrl, enabled: true, secretConfigured: true, customHeaders: ORIGINAL.customHeaders });
     expect(restoreFiles(s)).toHaveLength(1);
@@ -108,7 +115,12 @@ describe('svc webhook listen (remote service, tunnel)', () => {
 
     expect(await l.p.stop('SIGINT')).toBe(0);
     // Restored first, then cloudflared stopped, then the final event.
-    expect(l.events().filter((e) => e.type !== 'tunnel' || e.state === 'exited').slice(-4)).toEqual([
+    expect(
+      l
+        .events()
+        .filter((e) => e.type !== 'tunnel' || e.state === 'exited')
+        .slice(-4),
+    ).toEqual([
       { type: 'restoring', reason: 'exit', to: { url: ORIGINAL.url, enabled: false, customHeaders: ORIGINAL.customHeaders } },
       { type: 'restored', reason: 'exit', action: 'restored', url: ORIGINAL.url, enabled: false },
       { type: 'tunnel', state: 'exited', code: 0, signal: null },
@@ -128,8 +140,12 @@ describe('svc webhook listen (remote service, tunnel)', () => {
     const rx = await receiver();
     const p = spawnCli(['webhook', 'listen', '--tunnel', 'cloudflared', '--forward-to', `${rx.url}/hooks`], { cwd: s.cwd, env: s.env });
     each.track(p);
-    expect(await p.waitForLine((l) => l.startsWith('Ready!'))).toBe(`Ready! Forwarding to ${rx.url}/hooks · signed with your webhook's configured secret (^C to quit)`);
-    expect(p.lines.join('\n')).toMatch(/^Tunnel http:\/\/127\.0\.0\.1:\d+ → relay http:\/\/127\.0\.0\.1:\d+; the test webhook points at the tunnel until listen stops$/m);
+    expect(await p.waitForLine((l) => l.startsWith('Ready!'))).toBe(
+      `Ready! Forwarding to ${rx.url}/hooks · signed with your webhook's configured secret (^C to quit)`,
+    );
+    expect(p.lines.join('\n')).toMatch(
+      /^Tunnel http:\/\/127\.0\.0\.1:\d+ → relay http:\/\/127\.0\.0\.1:\d+; the test webhook points at the tunnel until listen stops$/m,
+    );
     expect((await webhook(s)).body.url).not.toBe(before.url);
     expect(await p.stop('SIGTERM')).toBe(0);
     expect(p.lines).toContain(`Webhook restored: ${before.url} (enabled)`);
@@ -188,7 +204,9 @@ describe('svc webhook listen (remote service, tunnel)', () => {
     const before = (await webhook(s, remote.keys.live.partnerKey)).body;
     const res = await runCli(['webhook', 'listen', '--tunnel', 'cloudflared', '--forward-to', '3000'], { cwd: s.cwd, env: s.env });
     expect(res.code).toBe(1);
-    expect(res.stderr).toMatch(/^error svc webhook listen works with test keys only; pt_live_\w{4}…\w{4} is a live key, and listen will not repoint a live webhook\n/);
+    expect(res.stderr).toMatch(
+      /^error svc webhook listen works with test keys only; pt_live_\w{4}…\w{4} is a live key, and listen will not repoint a live webhook\n/,
+    );
     expect((await webhook(s, remote.keys.live.partnerKey)).body).toEqual(before);
     expect(restoreFiles(s)).toEqual([]);
   });
@@ -200,8 +218,19 @@ describe('svc webhook listen (remote service, tunnel)', () => {
     const before = (await webhook(s)).body;
     const res = await runCli(['webhook', 'listen', '--tunnel', 'cloudflared', '--forward-to', '3000', '--json'], { cwd: s.cwd, env: s.env });
     expect(res.code).toBe(1);
-    const lines = res.stdout.trim().split('\n').map((line) => JSON.parse(line));
-    expect(lines).toEqual([{ type: 'fatal', code: 'cloudflared_bin_invalid', message: expect.stringMatching(/^CLOUDFLARED_BIN is set to .*no-such-cloudflared, but that file does not exist\.$/), hint: expect.any(String), exitCode: 1 }]);
+    const lines = res.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(lines).toEqual([
+      {
+        type: 'fatal',
+        code: 'cloudflared_bin_invalid',
+        message: expect.stringMatching(/^CLOUDFLARED_BIN is set to .*no-such-cloudflared, but that file does not exist\.$/),
+        hint: expect.any(String),
+        exitCode: 1,
+      },
+    ]);
     expect((await webhook(s)).body).toEqual(before);
     expect(restoreFiles(s)).toEqual([]);
   });
@@ -209,7 +238,10 @@ describe('svc webhook listen (remote service, tunnel)', () => {
   it('no cloudflared anywhere and no network to download it: says so and what to do', async (t) => {
     // Only meaningful offline, where the `cloudflared` package's download must fail; online it would
     // really download the binary into node_modules.
-    const online = await dns.lookup('github.com').then(() => true, () => false);
+    const online = await dns.lookup('github.com').then(
+      () => true,
+      () => false,
+    );
     const packaged = fs.existsSync(path.join(path.dirname(fileURLToPath(import.meta.url)), '../../node_modules/cloudflared/bin/cloudflared'));
     if (online || packaged) t.skip();
     const remote = await remoteService();
@@ -245,7 +277,12 @@ describe('svc webhook listen (remote service, tunnel)', () => {
     expect(l.events().slice(-3)).toMatchObject([
       { type: 'restoring', reason: 'exit' },
       { type: 'restored', action: 'restored', url: ORIGINAL.url, enabled: false },
-      { type: 'fatal', code: 'tunnel_exited', message: expect.stringMatching(/^cloudflared exited with code 1; the tunnel http:\/\/127\.0\.0\.1:\d+ is gone\.$/), exitCode: 1 },
+      {
+        type: 'fatal',
+        code: 'tunnel_exited',
+        message: expect.stringMatching(/^cloudflared exited with code 1; the tunnel http:\/\/127\.0\.0\.1:\d+ is gone\.$/),
+        exitCode: 1,
+      },
     ]);
     expect((await webhook(dies)).body).toEqual({ ...before, updatedAt: expect.any(String) });
     expect(restoreFiles(dies)).toEqual([]);
@@ -296,7 +333,9 @@ describe('svc webhook listen (remote service, tunnel)', () => {
 
     const secret = await runCli(['webhook', 'listen', '--tunnel', 'none', '--print-secret'], { cwd: s.cwd, env: s.env });
     expect(secret.code).toBe(1);
-    expect(secret.stderr).toContain("error against a remote service, listen forwards deliveries signed with your webhook's configured secret, which cannot be read back");
+    expect(secret.stderr).toContain(
+      "error against a remote service, listen forwards deliveries signed with your webhook's configured secret, which cannot be read back",
+    );
   });
 });
 

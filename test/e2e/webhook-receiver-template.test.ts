@@ -43,7 +43,11 @@ afterAll(async () => {
 });
 
 async function createInvoice(amount: string): Promise<string> {
-  const res = await emu.call('POST', '/v1/partner/invoices', { key: emu.keys.test.partnerKey, idempotencyKey: ikey(), body: { merchantId: emu.keys.test.merchantId, amount } });
+  const res = await emu.call('POST', '/v1/partner/invoices', {
+    key: emu.keys.test.partnerKey,
+    idempotencyKey: ikey(),
+    body: { merchantId: emu.keys.test.merchantId, amount },
+  });
   expect(res.status).toBe(201);
   return res.body.id as string;
 }
@@ -52,7 +56,8 @@ const pay = (invoiceId: string, body: object = {}) =>
   emu.call('POST', `/v1/test_helpers/invoices/${invoiceId}/payments`, { key: emu.keys.test.partnerKey, body });
 
 const sign = (body: string, t: number, secret = SECRET) => `t=${t},v1=${createHmac('sha256', secret).update(`${t}.${body}`).digest('hex')}`;
-const post = (body: string, headers: Record<string, string>) => fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
+const post = (body: string, headers: Record<string, string>) =>
+  fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
 
 describe('templates/webhook-receiver.mjs', () => {
   it('verifies real deliveries, answers 2xx, and fulfils on invoice.paid', async () => {

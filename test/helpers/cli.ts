@@ -122,7 +122,14 @@ export async function runInProcess(args: string[], options: { cwd?: string; env?
   let code: number | null = 0;
   const program = buildProgram({
     setExitCode: (c) => (code = c),
-    io: { stdout: out, stderr: err, stdin: Readable.from([Buffer.from(options.input ?? '')]), stdinIsTTY: false, cwd: options.cwd ?? ROOT, env: { ...process.env, NO_COLOR: '1', ...options.env } },
+    io: {
+      stdout: out,
+      stderr: err,
+      stdin: Readable.from([Buffer.from(options.input ?? '')]),
+      stdinIsTTY: false,
+      cwd: options.cwd ?? ROOT,
+      env: { ...process.env, NO_COLOR: '1', ...options.env },
+    },
   });
   try {
     await program.parseAsync(args, { from: 'user' });

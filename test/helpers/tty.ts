@@ -26,7 +26,9 @@ let sessions = 0;
 export function svcInTerminal(args: string[], options: { cwd: string; env?: Record<string, string> }): Terminal {
   const socket = `svc-test-${process.pid}-${++sessions}`;
   const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
-  const env = Object.entries({ NO_COLOR: '1', ...options.env }).map(([k, v]) => `${k}=${quote(v)}`).join(' ');
+  const env = Object.entries({ NO_COLOR: '1', ...options.env })
+    .map(([k, v]) => `${k}=${quote(v)}`)
+    .join(' ');
   const command = `env ${env} ${quote(process.execPath)} ${quote(BIN)} ${args.map(quote).join(' ')}; echo "[exit $?]"; sleep 600`;
   const tmux = (...a: string[]) => execFileSync('tmux', ['-L', socket, ...a], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
   // -f /dev/null: no user configuration, so the test sees tmux's defaults.

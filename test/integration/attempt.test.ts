@@ -246,7 +246,10 @@ describe('guardedLookup', () => {
   type Outcome = { err: NodeJS.ErrnoException | null; address: string | LookupAddress[]; family?: number };
   const call = (resolve: LookupFn, hostname: string, options: { all?: boolean; family?: number }) =>
     new Promise<Outcome>((done) => guardedLookup(resolve)(hostname, options, (err, address, family) => done({ err, address, family })));
-  const fixed = (addresses: string[]): LookupFn => async () => addresses;
+  const fixed =
+    (addresses: string[]): LookupFn =>
+    async () =>
+      addresses;
 
   it('answers with an array when options.all is true', async () => {
     const out = await call(fixed(['93.184.215.14', '2606:2800:21f:cb07:6820:80da:af6b:8b2c']), 'example.com', { all: true });

@@ -230,7 +230,23 @@ const base62 = (length: number) => fc.string({ unit: fc.constantFrom(...BASE62),
 /** Any JSON value, nested a little; sometimes with keys that tempt prototype pollution. */
 const junk: fc.Arbitrary<unknown> = fc.oneof(
   { weight: 6, arbitrary: fc.jsonValue({ maxDepth: 3 }) },
-  { weight: 1, arbitrary: fc.constantFrom<unknown>(JSON.parse('{"__proto__":null}'), JSON.parse('{"__proto__":{"polluted":true}}'), { constructor: { prototype: 1 } }, [[[[[]]]]], '', 0, -0, 1e308, -1, null, true, false) },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom<unknown>(
+      JSON.parse('{"__proto__":null}'),
+      JSON.parse('{"__proto__":{"polluted":true}}'),
+      { constructor: { prototype: 1 } },
+      [[[[[]]]]],
+      '',
+      0,
+      -0,
+      1e308,
+      -1,
+      null,
+      true,
+      false,
+    ),
+  },
   { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 40 }) },
 );
 const notA = (type: 'string' | 'number' | 'boolean' | 'object') =>
@@ -264,7 +280,29 @@ const amountField: Field = {
       notA('string'),
       fc.integer(), // a JSON number is never an amount
       fc.double({ noNaN: true, noDefaultInfinity: true }),
-      fc.constantFrom('0', '0.0', '0.000000', '00.1', '01', '-1', '+1', '1e3', '1E-2', ' 1', '1 ', '1.', '.5', '1.1234567', '1,00', '１', 'NaN', 'Infinity', '0x10', '', '10.00 USD'),
+      fc.constantFrom(
+        '0',
+        '0.0',
+        '0.000000',
+        '00.1',
+        '01',
+        '-1',
+        '+1',
+        '1e3',
+        '1E-2',
+        ' 1',
+        '1 ',
+        '1.',
+        '.5',
+        '1.1234567',
+        '1,00',
+        '１',
+        'NaN',
+        'Infinity',
+        '0x10',
+        '',
+        '10.00 USD',
+      ),
       fc.string({ maxLength: 30 }).filter((s) => !AMOUNT.test(s) || !/[1-9]/.test(s)),
     ),
   ),
@@ -272,7 +310,13 @@ const amountField: Field = {
 const stringField = (max: number): Field => ({
   required: true,
   valid: fc.string({ minLength: 1, maxLength: Math.min(max, 60) }),
-  invalid: failing(fc.oneof(notA('string'), fc.constant(''), fc.integer({ min: max + 1, max: max + 300 }).map((n) => 'y'.repeat(n)))),
+  invalid: failing(
+    fc.oneof(
+      notA('string'),
+      fc.constant(''),
+      fc.integer({ min: max + 1, max: max + 300 }).map((n) => 'y'.repeat(n)),
+    ),
+  ),
 });
 const optional = (f: Field): Field => ({ ...f, required: false });
 
@@ -293,7 +337,13 @@ const networkIdInvalid = failing(
     fc.constantFrom(2 ** 53 + 2, '84532', [84532]),
   ),
 );
-const tokenInvalid = failing(fc.oneof(notA('string'), fc.constant(''), fc.integer({ min: 33, max: 80 }).map((n) => 'T'.repeat(n))));
+const tokenInvalid = failing(
+  fc.oneof(
+    notA('string'),
+    fc.constant(''),
+    fc.integer({ min: 33, max: 80 }).map((n) => 'T'.repeat(n)),
+  ),
+);
 
 interface Endpoint {
   name: string;
@@ -318,14 +368,15 @@ const ENDPOINTS: Endpoint[] = [
         ...stringField(255),
         valid: fc.constant(null).map(() => fresh('tenant')),
         // Taken ones: 409 external_tenant_id_taken (by this partner), or free (other partner's tenant).
-        plausible: fc.oneof(fc.constant(null).map(() => fresh('tenant')), fc.constantFrom('default-test', 'default-live', 'other-tenant')),
+        plausible: fc.oneof(
+          fc.constant(null).map(() => fresh('tenant')),
+          fc.constantFrom('default-test', 'default-live', 'other-tenant'),
+        ),
       },
       email: {
         required: true,
         valid: fc.constantFrom('a@example.com', 'x.y+z@sub.example.org'),
-        invalid: failing(
-          fc.oneof(notA('string'), fc.constantFrom('', 'plainaddress', 'a@', '@b.co', 'a b@c.de', 'a@b', `${'a'.repeat(250)}@example.com`)),
-        ),
+        invalid: failing(fc.oneof(notA('string'), fc.constantFrom('', 'plainaddress', 'a@', '@b.co', 'a b@c.de', 'a@b', `${'a'.repeat(250)}@example.com`))),
       },
       name: stringField(255),
     }),
@@ -342,8 +393,18 @@ const ENDPOINTS: Endpoint[] = [
         required: true,
         valid: fc.constant(world.keys.test.merchantId),
         // Someone else's merchant, a live one, or nobody's: 404 merchant_not_found.
-        plausible: fc.oneof({ weight: 3, arbitrary: fc.constant(world.keys.test.merchantId) }, fc.constantFrom(world.otherMerchantId, world.keys.live.merchantId), fc.uuid()),
-        invalid: failing(fc.oneof(notA('string'), fc.string({ maxLength: 40 }).filter((s) => !UUID.test(s)), fc.uuid().map((u) => `${u}0`))),
+        plausible: fc.oneof(
+          { weight: 3, arbitrary: fc.constant(world.keys.test.merchantId) },
+          fc.constantFrom(world.otherMerchantId, world.keys.live.merchantId),
+          fc.uuid(),
+        ),
+        invalid: failing(
+          fc.oneof(
+            notA('string'),
+            fc.string({ maxLength: 40 }).filter((s) => !UUID.test(s)),
+            fc.uuid().map((u) => `${u}0`),
+          ),
+        ),
       },
       amount: amountField,
       referenceId: optional(stringField(255)),
@@ -383,7 +444,13 @@ const ENDPOINTS: Endpoint[] = [
         valid: fc.string({ minLength: 16, maxLength: 80 }),
         invalid: fc.oneof(
           failing(notA('string')),
-          failing(fc.oneof(fc.string({ maxLength: 15 }), fc.integer({ min: 256, max: 600 }).map((n) => 's'.repeat(n))), 'webhook_secret_invalid'),
+          failing(
+            fc.oneof(
+              fc.string({ maxLength: 15 }),
+              fc.integer({ min: 256, max: 600 }).map((n) => 's'.repeat(n)),
+            ),
+            'webhook_secret_invalid',
+          ),
         ),
       },
       enabled: { required: false, valid: fc.boolean(), invalid: failing(notA('boolean')) },
@@ -431,7 +498,13 @@ const allKeys = () => [
 const unknownKey = fc.tuple(fc.constantFrom('pt_test_', 'pt_live_', 'test_', 'live_'), base62(32)).map(([p, b]) => p + b);
 /** Something that is not a key at all, though it may look like one. */
 const malformedKey = fc.oneof(
-  fc.tuple(fc.constantFrom('pt_test_', 'pt_live_', 'test_', 'live_', 'pt_', 'sk_test_', 'PT_TEST_', 'Test_'), fc.integer({ min: 0, max: 64 }).chain((n) => base62(n))).filter(([p, b]) => !(b.length === 32 && ['pt_test_', 'pt_live_', 'test_', 'live_'].includes(p))).map(([p, b]) => p + b),
+  fc
+    .tuple(
+      fc.constantFrom('pt_test_', 'pt_live_', 'test_', 'live_', 'pt_', 'sk_test_', 'PT_TEST_', 'Test_'),
+      fc.integer({ min: 0, max: 64 }).chain((n) => base62(n)),
+    )
+    .filter(([p, b]) => !(b.length === 32 && ['pt_test_', 'pt_live_', 'test_', 'live_'].includes(p)))
+    .map(([p, b]) => p + b),
   fc.tuple(fc.constantFrom('pt_test_', 'test_'), base62(31), fc.constantFrom('-', '_', '!', 'é')).map(([p, b, c]) => p + b + c),
   visible(1, 80),
 );
@@ -452,7 +525,13 @@ const authorizationFor = (e: Endpoint): fc.Arbitrary<string | undefined> =>
   fc.oneof(
     { weight: 8, arbitrary: fc.constant(null).map(() => `Bearer ${rightKey(e)}`) },
     { weight: 1, arbitrary: fc.constant(null).map(() => `bearer   ${rightKey(e)}  `) },
-    { weight: 3, arbitrary: fc.constant(null).chain(() => fc.constantFrom(...allKeys())).map((k) => `Bearer ${k}`) },
+    {
+      weight: 3,
+      arbitrary: fc
+        .constant(null)
+        .chain(() => fc.constantFrom(...allKeys()))
+        .map((k) => `Bearer ${k}`),
+    },
     { weight: 3, arbitrary: badAuthorization },
   );
 
@@ -469,7 +548,17 @@ const idempotencyKey: fc.Arbitrary<string | undefined> = fc.oneof(
 );
 
 const JSON_TYPES = ['application/json', 'application/json; charset=utf-8', 'Application/JSON', 'application/json;charset=UTF-8'];
-const WRONG_TYPES = ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/jsonp', 'application/json-patch+json', 'json', 'text/json', 'application/xml', '*/*'];
+const WRONG_TYPES = [
+  'text/plain',
+  'application/x-www-form-urlencoded',
+  'multipart/form-data; boundary=x',
+  'application/jsonp',
+  'application/json-patch+json',
+  'json',
+  'text/json',
+  'application/xml',
+  '*/*',
+];
 const contentType: fc.Arbitrary<string | undefined> = fc.oneof(
   { weight: 8, arbitrary: fc.constantFrom(...JSON_TYPES) },
   { weight: 1, arbitrary: fc.constant(undefined) },
@@ -484,17 +573,38 @@ const feeName = fc
 /** A field name the schemas do not know and that is not refused for its name. */
 const unknownName = fc
   .string({ minLength: 1, maxLength: 20 })
-  .filter((k) => !/fee/i.test(k) && k !== 'environment' && !['amount', 'merchantId', 'referenceId', 'networkId', 'token', 'externalTenantId', 'email', 'name', 'url', 'secret', 'enabled', 'customHeaders', '__proto__'].includes(k));
+  .filter(
+    (k) =>
+      !/fee/i.test(k) &&
+      k !== 'environment' &&
+      ![
+        'amount',
+        'merchantId',
+        'referenceId',
+        'networkId',
+        'token',
+        'externalTenantId',
+        'email',
+        'name',
+        'url',
+        'secret',
+        'enabled',
+        'customHeaders',
+        '__proto__',
+      ].includes(k),
+  );
 
 /** A body object for `e`: each field omitted, valid or invalid; extra fields; sometimes forbidden ones. */
 const structuredBody = (e: Endpoint): fc.Arbitrary<Record<string, unknown>> => {
   const fields = e.fields();
   const entries = Object.entries(fields).map(([name, f]) =>
-    fc.oneof(
-      { weight: 1, arbitrary: fc.constant(undefined) },
-      { weight: 3, arbitrary: (f.plausible ?? f.valid).map((v) => ({ v })) },
-      { weight: 2, arbitrary: f.invalid.map(({ value }) => ({ v: value })) },
-    ).map((x) => [name, x] as const),
+    fc
+      .oneof(
+        { weight: 1, arbitrary: fc.constant(undefined) },
+        { weight: 3, arbitrary: (f.plausible ?? f.valid).map((v) => ({ v })) },
+        { weight: 2, arbitrary: f.invalid.map(({ value }) => ({ v: value })) },
+      )
+      .map((x) => [name, x] as const),
   );
   return fc
     .tuple(
@@ -521,7 +631,21 @@ const validBody = (e: Endpoint): fc.Arbitrary<Record<string, unknown>> => {
 type BodyChoice = { kind: 'json'; value: unknown } | { kind: 'bytes'; value: Uint8Array } | { kind: 'text'; value: string } | { kind: 'none' };
 
 const nonJsonText = fc.oneof(
-  fc.constantFrom('{', '}', '{"amount":', "{'amount':'1.00'}", '{"amount":"1.00",}', 'amount=1.00', 'undefined', 'NaN', '[1,2', '{"a":1}{"b":2}', '\uFEFF{"amount":"1.00"}', '{"amount":"1.00"', 'nul'),
+  fc.constantFrom(
+    '{',
+    '}',
+    '{"amount":',
+    "{'amount':'1.00'}",
+    '{"amount":"1.00",}',
+    'amount=1.00',
+    'undefined',
+    'NaN',
+    '[1,2',
+    '{"a":1}{"b":2}',
+    '\uFEFF{"amount":"1.00"}',
+    '{"amount":"1.00"',
+    'nul',
+  ),
   fc.string({ unit: 'binary', maxLength: 200 }),
 );
 
@@ -562,7 +686,11 @@ function tame(e: Endpoint, body: BodyChoice): BodyChoice {
   return { kind: 'json', value: { ...v, enabled: false } };
 }
 
-function build(e: Endpoint, parts: { auth?: string | undefined; idem?: string | undefined; type?: string | undefined; body: BodyChoice }, method: string = e.method): RawRequest {
+function build(
+  e: Endpoint,
+  parts: { auth?: string | undefined; idem?: string | undefined; type?: string | undefined; body: BodyChoice },
+  method: string = e.method,
+): RawRequest {
   const headers: Record<string, string> = {};
   if (parts.auth !== undefined) headers.authorization = parts.auth;
   if (parts.idem !== undefined) headers['idempotency-key'] = parts.idem;
@@ -593,9 +721,7 @@ describe('random requests to the create and webhook endpoints', () => {
   it('never 500, always a Request-Id, exact error shapes, and a 4xx changes nothing', async () => {
     const arb = fc
       .constantFrom(...ENDPOINTS)
-      .chain((e) =>
-        fc.record({ e: fc.constant(e), auth: authorizationFor(e), idem: idempotencyKey, type: contentType, body: bodyFor(e) }),
-      );
+      .chain((e) => fc.record({ e: fc.constant(e), auth: authorizationFor(e), idem: idempotencyKey, type: contentType, body: bodyFor(e) }));
     const statuses = new Map<number, number>();
     await fc.assert(
       fc.asyncProperty(arb, async ({ e, ...parts }) => {
@@ -616,19 +742,32 @@ describe('random requests to the create and webhook endpoints', () => {
 describe('well-formed creates with plausible values', () => {
   it('get 201, a 200 replay, or the contract’s refusal, and a refusal changes nothing', async () => {
     const creates = ENDPOINTS.filter((e) => e.idempotent);
-    const lock = fc.constantFrom<Record<string, unknown>>(...ROUTE_LOCKS, { networkId: 1 }, { token: 'DAI' }, { networkId: 2494104990, token: 'USDC' }, { networkId: 103, token: 'USDT' });
+    const lock = fc.constantFrom<Record<string, unknown>>(
+      ...ROUTE_LOCKS,
+      { networkId: 1 },
+      { token: 'DAI' },
+      { networkId: 2494104990, token: 'USDC' },
+      { networkId: 103, token: 'USDT' },
+    );
     const arb = fc.constantFrom(...creates).chain((e) => {
       const fields = Object.entries(e.fields());
       return fc.record({
         e: fc.constant(e),
         values: fc.tuple(
           ...fields.map(([name, f]) =>
-            (f.required ? (f.plausible ?? f.valid).map((v) => ({ v })) : fc.option((f.plausible ?? f.valid).map((v) => ({ v })), { nil: undefined })).map((x) => [name, x] as const),
+            (f.required
+              ? (f.plausible ?? f.valid).map((v) => ({ v }))
+              : fc.option(
+                  (f.plausible ?? f.valid).map((v) => ({ v })),
+                  { nil: undefined },
+                )
+            ).map((x) => [name, x] as const),
           ),
         ),
         lock: fc.option(lock, { nil: undefined }),
         idem: fc.oneof({ weight: 2, arbitrary: fc.constant(null).map(() => fresh('idem')) }, fc.constantFrom('plausible-1', 'plausible-2')),
-        key: e.principal === 'partner' ? fc.constantFrom(rightKey(e), rightKey(e), world.otherPartner.test) : fc.constantFrom(rightKey(e), world.otherMerchantKey),
+        key:
+          e.principal === 'partner' ? fc.constantFrom(rightKey(e), rightKey(e), world.otherPartner.test) : fc.constantFrom(rightKey(e), world.otherMerchantKey),
         again: fc.boolean(),
       });
     });
@@ -671,7 +810,8 @@ describe('well-formed creates with plausible values', () => {
       runs(250),
     );
     // The run went through the interesting answers, not just one of them.
-    for (const code of ['201', '200', 'merchant_not_found', 'external_tenant_id_taken', 'idempotency_key_reused', 'route_not_available']) expect(seen).toContain(code);
+    for (const code of ['201', '200', 'merchant_not_found', 'external_tenant_id_taken', 'idempotency_key_reused', 'route_not_available'])
+      expect(seen).toContain(code);
   });
 });
 
@@ -679,12 +819,10 @@ describe('fields of the wrong type or out of bounds', () => {
   it('are 400 validation_failed (or the specific code) naming the field', async () => {
     const arb = fc.constantFrom(...ENDPOINTS).chain((e) => {
       const fields = Object.entries(e.fields());
-      return fc
-        .integer({ min: 0, max: fields.length - 1 })
-        .chain((i) => {
-          const [name, field] = fields[i]!;
-          return fc.record({ e: fc.constant(e), base: validBody(e), name: fc.constant(name), bad: field.invalid, type: fc.constantFrom(...JSON_TYPES) });
-        });
+      return fc.integer({ min: 0, max: fields.length - 1 }).chain((i) => {
+        const [name, field] = fields[i]!;
+        return fc.record({ e: fc.constant(e), base: validBody(e), name: fc.constant(name), bad: field.invalid, type: fc.constantFrom(...JSON_TYPES) });
+      });
     });
     await fc.assert(
       fc.asyncProperty(arb, async ({ e, base, name, bad, type }) => {
@@ -700,14 +838,23 @@ describe('fields of the wrong type or out of bounds', () => {
 
   it('a missing required field is 400 validation_failed naming it', async () => {
     const arb = fc.constantFrom(...ENDPOINTS).chain((e) => {
-      const required = Object.entries(e.fields()).filter(([, f]) => f.required).map(([n]) => n);
+      const required = Object.entries(e.fields())
+        .filter(([, f]) => f.required)
+        .map(([n]) => n);
       return fc.record({ e: fc.constant(e), base: validBody(e), drop: fc.constantFrom(...required) });
     });
     await fc.assert(
       fc.asyncProperty(arb, async ({ e, base, drop }) => {
         const body = { ...base };
         delete body[drop];
-        const outcome = await exercise(build(e, { auth: `Bearer ${rightKey(e)}`, idem: e.idempotent ? fresh('idem') : undefined, type: 'application/json', body: { kind: 'json', value: body } }));
+        const outcome = await exercise(
+          build(e, {
+            auth: `Bearer ${rightKey(e)}`,
+            idem: e.idempotent ? fresh('idem') : undefined,
+            type: 'application/json',
+            body: { kind: 'json', value: body },
+          }),
+        );
         expectCode(outcome, 400, 'validation_failed', drop);
       }),
       runs(100),
@@ -721,7 +868,14 @@ describe('forbidden fields', () => {
     await fc.assert(
       fc.asyncProperty(arb, async ({ e, base, env }) => {
         const body = { ...base, environment: env };
-        const outcome = await exercise(build(e, { auth: `Bearer ${rightKey(e)}`, idem: e.idempotent ? fresh('idem') : undefined, type: 'application/json', body: { kind: 'json', value: body } }));
+        const outcome = await exercise(
+          build(e, {
+            auth: `Bearer ${rightKey(e)}`,
+            idem: e.idempotent ? fresh('idem') : undefined,
+            type: 'application/json',
+            body: { kind: 'json', value: body },
+          }),
+        );
         expectCode(outcome, 400, 'environment_not_allowed', 'environment');
       }),
       runs(150),
@@ -732,8 +886,20 @@ describe('forbidden fields', () => {
     const e = byPath('/v1/partner/merchants');
     const placement = fc.oneof(
       fc.tuple(feeName, junk).map(([k, v]) => ({ path: k, add: { [k]: v } })),
-      fc.tuple(unknownName.filter((k) => /^[A-Za-z]+$/.test(k)), feeName, junk).map(([outer, k, v]) => ({ path: `${outer}.${k}`, add: { [outer]: { [k]: v } } })),
-      fc.tuple(unknownName.filter((k) => /^[A-Za-z]+$/.test(k)), feeName, junk).map(([outer, k, v]) => ({ path: `${outer}[0].${k}`, add: { [outer]: [{ [k]: v }] } })),
+      fc
+        .tuple(
+          unknownName.filter((k) => /^[A-Za-z]+$/.test(k)),
+          feeName,
+          junk,
+        )
+        .map(([outer, k, v]) => ({ path: `${outer}.${k}`, add: { [outer]: { [k]: v } } })),
+      fc
+        .tuple(
+          unknownName.filter((k) => /^[A-Za-z]+$/.test(k)),
+          feeName,
+          junk,
+        )
+        .map(([outer, k, v]) => ({ path: `${outer}[0].${k}`, add: { [outer]: [{ [k]: v }] } })),
     );
     await fc.assert(
       fc.asyncProperty(structuredBody(e), placement, async (base, { path, add }) => {
@@ -766,8 +932,15 @@ describe('authentication', () => {
 
   it('a missing, malformed or unknown key is 401 unauthorized on every endpoint, before anything else', async () => {
     const target = fc.oneof(
-      fc.constantFrom(...ENDPOINTS).chain((e) => fc.record({ e: fc.constant(e), body: bodyFor(e), idem: idempotencyKey, type: contentType }).map((x) => build(x.e, { ...x, auth: undefined }))),
-      fc.constant(null).chain(() => fc.constantFrom(...AUTHED_GETS())).map((path) => ({ method: 'GET', path, headers: {} as Record<string, string> })),
+      fc
+        .constantFrom(...ENDPOINTS)
+        .chain((e) =>
+          fc.record({ e: fc.constant(e), body: bodyFor(e), idem: idempotencyKey, type: contentType }).map((x) => build(x.e, { ...x, auth: undefined })),
+        ),
+      fc
+        .constant(null)
+        .chain(() => fc.constantFrom(...AUTHED_GETS()))
+        .map((path) => ({ method: 'GET', path, headers: {} as Record<string, string> })),
     );
     await fc.assert(
       fc.asyncProperty(target, badAuthorization, async (req, auth) => {
@@ -787,11 +960,21 @@ describe('authentication', () => {
       ['/v1/invoices', 'merchant'],
     ];
     const target = fc.oneof(
-      fc.constantFrom(...ENDPOINTS).chain((e) => fc.record({ e: fc.constant(e), body: bodyFor(e), idem: idempotencyKey, type: contentType, env: fc.constantFrom('test', 'live') })).map((x) => {
-        const key = x.e.principal === 'partner' ? [world.keys[x.env].merchantKey, world.otherMerchantKey] : [world.keys[x.env].partnerKey, world.otherPartner[x.env]];
-        return build(x.e, { ...x, auth: `Bearer ${key[x.env === 'test' ? 0 : 1]}` });
-      }),
-      fc.constantFrom(...gets).map(([path, p]) => ({ method: 'GET', path, headers: { authorization: `Bearer ${p === 'partner' ? world.keys.live.merchantKey : world.otherPartner.test}` } })),
+      fc
+        .constantFrom(...ENDPOINTS)
+        .chain((e) => fc.record({ e: fc.constant(e), body: bodyFor(e), idem: idempotencyKey, type: contentType, env: fc.constantFrom('test', 'live') }))
+        .map((x) => {
+          const key =
+            x.e.principal === 'partner' ? [world.keys[x.env].merchantKey, world.otherMerchantKey] : [world.keys[x.env].partnerKey, world.otherPartner[x.env]];
+          return build(x.e, { ...x, auth: `Bearer ${key[x.env === 'test' ? 0 : 1]}` });
+        }),
+      fc
+        .constantFrom(...gets)
+        .map(([path, p]) => ({
+          method: 'GET',
+          path,
+          headers: { authorization: `Bearer ${p === 'partner' ? world.keys.live.merchantKey : world.otherPartner.test}` },
+        })),
     );
     await fc.assert(
       fc.asyncProperty(target, async (req) => expectCode(await exercise(req), 403, 'forbidden_key_type')),
@@ -830,7 +1013,11 @@ describe('the Idempotency-Key header', () => {
         }
         const changed: Record<string, unknown> = { ...second, referenceId: 'changed' };
         if (e.path === '/v1/partner/merchants') changed.externalTenantId = first.externalTenantId;
-        expectCode(await exercise(build(e, { auth: `Bearer ${rightKey(e)}`, idem: key, type: 'application/json', body: { kind: 'json', value: changed } })), 422, 'idempotency_key_reused');
+        expectCode(
+          await exercise(build(e, { auth: `Bearer ${rightKey(e)}`, idem: key, type: 'application/json', body: { kind: 'json', value: changed } })),
+          422,
+          'idempotency_key_reused',
+        );
       }),
       runs(30),
     );
@@ -839,10 +1026,13 @@ describe('the Idempotency-Key header', () => {
 
 describe('content types and bodies that are not JSON objects', () => {
   it('a body that is not declared application/json is 415 unsupported_media_type', async () => {
-    const wrongType = fc.oneof(fc.constantFrom<string | undefined>(undefined, ...WRONG_TYPES), headerString(0, 40).filter((t) => t.split(';')[0]!.trim().toLowerCase() !== 'application/json'));
-    const arb = fc.constantFrom(...ENDPOINTS).chain((e) =>
-      fc.record({ e: fc.constant(e), body: bodyFor(e).filter((b) => b.kind !== 'none' && (encode(b)?.length ?? 0) > 0), type: wrongType }),
+    const wrongType = fc.oneof(
+      fc.constantFrom<string | undefined>(undefined, ...WRONG_TYPES),
+      headerString(0, 40).filter((t) => t.split(';')[0]!.trim().toLowerCase() !== 'application/json'),
     );
+    const arb = fc
+      .constantFrom(...ENDPOINTS)
+      .chain((e) => fc.record({ e: fc.constant(e), body: bodyFor(e).filter((b) => b.kind !== 'none' && (encode(b)?.length ?? 0) > 0), type: wrongType }));
     await fc.assert(
       fc.asyncProperty(arb, async ({ e, body, type }) => {
         expectCode(await exercise(build(e, { auth: `Bearer ${rightKey(e)}`, idem: fresh('idem'), type, body })), 415, 'unsupported_media_type');
@@ -853,7 +1043,10 @@ describe('content types and bodies that are not JSON objects', () => {
 
   it('a JSON body that is not an object, or not JSON at all, is 400 invalid_json', async () => {
     const body: fc.Arbitrary<BodyChoice> = fc.oneof(
-      fc.jsonValue({ maxDepth: 3 }).filter((v) => v === null || typeof v !== 'object' || Array.isArray(v)).map((value) => ({ kind: 'json' as const, value })),
+      fc
+        .jsonValue({ maxDepth: 3 })
+        .filter((v) => v === null || typeof v !== 'object' || Array.isArray(v))
+        .map((value) => ({ kind: 'json' as const, value })),
       fc.uint8Array({ minLength: 1, maxLength: 300 }).map((value) => ({ kind: 'bytes' as const, value })),
       nonJsonText.map((value) => ({ kind: 'text' as const, value })),
       fc.constant({ kind: 'none' as const }),
@@ -898,7 +1091,26 @@ describe('GET endpoints, unknown paths and wrong methods', () => {
 
   const segment = fc.oneof(
     { weight: 4, arbitrary: fc.string({ minLength: 1, maxLength: 20 }).map(encodeURIComponent) },
-    { weight: 1, arbitrary: fc.constantFrom('v1', 'partner', 'invoices', 'merchants', 'webhook', 'deliveries', '..', '.', '%zz', '%', '%2F', '%00', '__emulator', 'openapi.json', 'test_helpers') },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(
+        'v1',
+        'partner',
+        'invoices',
+        'merchants',
+        'webhook',
+        'deliveries',
+        '..',
+        '.',
+        '%zz',
+        '%',
+        '%2F',
+        '%00',
+        '__emulator',
+        'openapi.json',
+        'test_helpers',
+      ),
+    },
     { weight: 1, arbitrary: fc.uuid() },
   );
   const randomPath = fc.array(segment, { minLength: 1, maxLength: 6 }).map((s) => `/${s.join('/')}`);
@@ -910,7 +1122,13 @@ describe('GET endpoints, unknown paths and wrong methods', () => {
         (p) => allowedFor(p) === null && !/^\/(__emulator|openapi\.json|checkout|bind)(\/|$)/.test(p) && !/\/(deliveries|test_helpers)(\/|$)/.test(p),
       ),
       method: fc.constantFrom('GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'),
-      auth: fc.oneof(badAuthorization, fc.constant(null).chain(() => fc.constantFrom(...allKeys())).map((k) => `Bearer ${k}`)),
+      auth: fc.oneof(
+        badAuthorization,
+        fc
+          .constant(null)
+          .chain(() => fc.constantFrom(...allKeys()))
+          .map((k) => `Bearer ${k}`),
+      ),
       body: fc.option(fc.jsonValue({ maxDepth: 2 }), { nil: undefined }),
     });
     await fc.assert(
@@ -929,7 +1147,13 @@ describe('GET endpoints, unknown paths and wrong methods', () => {
       template: fc.constantFrom(...TEMPLATES.map(([, t]) => t)),
       id: fc.oneof(fc.uuid(), fc.string({ minLength: 1, maxLength: 30 }).map(encodeURIComponent)),
       method: fc.constantFrom('GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'),
-      auth: fc.oneof(badAuthorization, fc.constant(null).chain(() => fc.constantFrom(...allKeys())).map((k) => `Bearer ${k}`)),
+      auth: fc.oneof(
+        badAuthorization,
+        fc
+          .constant(null)
+          .chain(() => fc.constantFrom(...allKeys()))
+          .map((k) => `Bearer ${k}`),
+      ),
     });
     await fc.assert(
       fc.asyncProperty(arb, async ({ template, id, method, auth }) => {
@@ -940,8 +1164,11 @@ describe('GET endpoints, unknown paths and wrong methods', () => {
         if (auth !== undefined) headers.authorization = auth;
         const outcome = await exercise({ method, path, headers });
         expectCode(outcome, 405, 'method_not_allowed');
-        const allow = String(outcome.res.headers.allow ?? '').split(/,\s*/).sort();
-        if (JSON.stringify(allow) !== JSON.stringify([...allowed].sort())) throw new Error(`Allow is ${String(outcome.res.headers.allow)}, expected ${allowed.join(', ')}`);
+        const allow = String(outcome.res.headers.allow ?? '')
+          .split(/,\s*/)
+          .sort();
+        if (JSON.stringify(allow) !== JSON.stringify([...allowed].sort()))
+          throw new Error(`Allow is ${String(outcome.res.headers.allow)}, expected ${allowed.join(', ')}`);
       }),
       runs(150),
     );
@@ -1078,9 +1305,18 @@ describe('requests that are not valid HTTP', () => {
   // contract's: a Request-Id and the error shape (CONTRACT §2), and nothing stored.
   it.each([
     ['an Authorization header over the header size limit', `GET /v1/invoices HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${'k'.repeat(20_000)}\r\n\r\n`],
-    ['an Idempotency-Key over the header size limit', `POST /v1/invoices HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer test_${'a'.repeat(32)}\r\nIdempotency-Key: ${'i'.repeat(20_000)}\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}`],
-    ['two different Content-Lengths', 'POST /v1/invoices HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 5\r\nContent-Length: 6\r\n\r\n{"a":1'],
-    ['broken chunked framing', 'POST /v1/invoices HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nContent-Type: application/json\r\n\r\nzz\r\n{}\r\n0\r\n\r\n'],
+    [
+      'an Idempotency-Key over the header size limit',
+      `POST /v1/invoices HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer test_${'a'.repeat(32)}\r\nIdempotency-Key: ${'i'.repeat(20_000)}\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}`,
+    ],
+    [
+      'two different Content-Lengths',
+      'POST /v1/invoices HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 5\r\nContent-Length: 6\r\n\r\n{"a":1',
+    ],
+    [
+      'broken chunked framing',
+      'POST /v1/invoices HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nContent-Type: application/json\r\n\r\nzz\r\n{}\r\n0\r\n\r\n',
+    ],
     ['a control character in the Authorization header', 'GET /v1/invoices HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \x01abc\r\n\r\n'],
     ['a request line that is not HTTP', 'HELLO THERE\r\n\r\n'],
   ])('%s: a contract-shaped 4xx with a Request-Id', async (_name, text) => {
@@ -1102,13 +1338,7 @@ describe('requests that are not valid HTTP', () => {
 });
 
 /** Sends `total` bytes of `chunk` (a body as a stream of writes); resolves with the response. */
-function sendLarge(
-  port: number,
-  headers: Record<string, string>,
-  prefix: string,
-  total: number,
-  suffix: string,
-): Promise<RawResponse> {
+function sendLarge(port: number, headers: Record<string, string>, prefix: string, total: number, suffix: string): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
     let answered = false;
     const r = http.request({ host: '127.0.0.1', port, method: 'POST', path: '/v1/invoices', headers, agent: false }, (res) => {
@@ -1237,7 +1467,14 @@ async function runSlowSender(): Promise<SlowSenderResult> {
     let req: http.ClientRequest | undefined;
     const response = new Promise<RawResponse>((resolve, reject) => {
       req = http.request(
-        { host: '127.0.0.1', port: emu2.port, method: 'POST', path: '/v1/invoices', agent: false, headers: { ...headers, 'content-length': String(full.length) } },
+        {
+          host: '127.0.0.1',
+          port: emu2.port,
+          method: 'POST',
+          path: '/v1/invoices',
+          agent: false,
+          headers: { ...headers, 'content-length': String(full.length) },
+        },
         (res) => {
           const chunks: Buffer[] = [];
           res.on('data', (c: Buffer) => chunks.push(c));

@@ -293,7 +293,11 @@ describe('PUT /__emulator/merchants/{id}/chains', () => {
     expectError(await put({ networkIds: '84532' }), 400, 'validation_failed', 'networkIds');
     expectError(await put({ networkIds: [84532.5] }), 400, 'validation_failed', 'networkIds[0]');
     expectError(await put({}), 400, 'validation_failed', 'networkIds');
-    expectError(await emu.call('PUT', '/__emulator/merchants/00000000-0000-4000-8000-000000000000/chains', { body: { networkIds: null } }), 404, 'merchant_not_found');
+    expectError(
+      await emu.call('PUT', '/__emulator/merchants/00000000-0000-4000-8000-000000000000/chains', { body: { networkIds: null } }),
+      404,
+      'merchant_not_found',
+    );
     // None of this changed the merchant: its invoices still get every chain.
     const invoice = await createPartnerInvoice(emu.keys.test.partnerKey, id);
     expect(invoice.body.addresses).toHaveLength(knownNetworkIds('test').length);
@@ -327,23 +331,26 @@ describe('clock', () => {
     expect(lifetime).toBeLessThan(3600_000 + 10_000);
   });
 
-  it.each([
-    [{ seconds: 0 }],
-    [{ seconds: -5 }],
-    [{ seconds: '10' }],
-    [{ seconds: null }],
-    [{ seconds: true }],
-    [{ seconds: [10] }],
-    [{}],
-  ])('advance with %j is 400 validation_failed naming seconds, and the clock does not move', async (body) => {
-    const before = (await emu.call('GET', '/__emulator/clock')).body.offsetSeconds;
-    expectError(await emu.call('POST', '/__emulator/clock/advance', { body }), 400, 'validation_failed', 'seconds');
-    expect((await emu.call('GET', '/__emulator/clock')).body.offsetSeconds).toBe(before);
-  });
+  it.each([[{ seconds: 0 }], [{ seconds: -5 }], [{ seconds: '10' }], [{ seconds: null }], [{ seconds: true }], [{ seconds: [10] }], [{}]])(
+    'advance with %j is 400 validation_failed naming seconds, and the clock does not move',
+    async (body) => {
+      const before = (await emu.call('GET', '/__emulator/clock')).body.offsetSeconds;
+      expectError(await emu.call('POST', '/__emulator/clock/advance', { body }), 400, 'validation_failed', 'seconds');
+      expect((await emu.call('GET', '/__emulator/clock')).body.offsetSeconds).toBe(before);
+    },
+  );
 
   it('advance refuses a body that is not JSON', async () => {
-    expectError(await emu.call('POST', '/__emulator/clock/advance', { raw: 'seconds=5', headers: { 'content-type': 'application/json' } }), 400, 'invalid_json');
-    expectError(await emu.call('POST', '/__emulator/clock/advance', { raw: '{"seconds":5}', headers: { 'content-type': 'text/plain' } }), 415, 'unsupported_media_type');
+    expectError(
+      await emu.call('POST', '/__emulator/clock/advance', { raw: 'seconds=5', headers: { 'content-type': 'application/json' } }),
+      400,
+      'invalid_json',
+    );
+    expectError(
+      await emu.call('POST', '/__emulator/clock/advance', { raw: '{"seconds":5}', headers: { 'content-type': 'text/plain' } }),
+      415,
+      'unsupported_media_type',
+    );
   });
 });
 

@@ -31,7 +31,9 @@ afterEach(async () => {
 
 /** An emulator on a manual clock at T0 unless told otherwise; `webhooks` may be given partially. */
 async function emulator(
-  options: Omit<StartEmulatorOptions, 'config'> & { config?: Omit<Partial<EmulatorConfig>, 'webhooks'> & { webhooks?: Partial<EmulatorConfig['webhooks']> } } = {},
+  options: Omit<StartEmulatorOptions, 'config'> & {
+    config?: Omit<Partial<EmulatorConfig>, 'webhooks'> & { webhooks?: Partial<EmulatorConfig['webhooks']> };
+  } = {},
 ): Promise<TestEmulator> {
   const { config = {}, ...rest } = options;
   const webhooks = { ...defaultConfig().webhooks, ...config.webhooks };
@@ -113,7 +115,9 @@ async function deliveryOf(emu: TestEmulator, key: string, eventId: string): Prom
 
 /** Waits until the delivery has at least `attempts` attempts written, and returns its detail. */
 async function attempted(emu: TestEmulator, key: string, eventId: string, attempts = 1): Promise<any> {
-  const { id } = await waitUntil(`a delivery of ${eventId}`, async () => (await list(emu, key, `invoiceId=${eventId.slice(0, 36)}&limit=100`)).data.find((d) => d.eventId === eventId));
+  const { id } = await waitUntil(`a delivery of ${eventId}`, async () =>
+    (await list(emu, key, `invoiceId=${eventId.slice(0, 36)}&limit=100`)).data.find((d) => d.eventId === eventId),
+  );
   return waitUntil(`${attempts} attempt(s) of ${eventId}`, async () => {
     const d = await detail(emu, key, id);
     return d.attemptCount >= attempts ? d : undefined;
@@ -376,7 +380,13 @@ describe('failure classification per attempt', () => {
     }[] = [
       { name: 'timeout', behaviour: 'hang', url: (r) => r!.url, status: null, error: /^timeout: .*300 ms/, body: null },
       { name: 'timeout mid-body', behaviour: 'stall-body', url: (r) => r!.url, status: 200, error: /^timeout: /, body: 'partial body, the rest never comes' },
-      { name: 'refused', url: () => `${closed.url}/hook`, status: null, error: new RegExp(`^connection_refused: .*127\\.0\\.0\\.1:${closed.port}`), body: null },
+      {
+        name: 'refused',
+        url: () => `${closed.url}/hook`,
+        status: null,
+        error: new RegExp(`^connection_refused: .*127\\.0\\.0\\.1:${closed.port}`),
+        body: null,
+      },
       {
         name: '3xx',
         behaviour: { redirect: `${redirectTarget.url}/elsewhere` },
@@ -385,8 +395,22 @@ describe('failure classification per attempt', () => {
         error: new RegExp(`^redirect: 302 to ${redirectTarget.url}/elsewhere`),
         body: '',
       },
-      { name: '4xx', behaviour: { status: 404, body: 'no such hook' }, url: (r) => r!.url, status: 404, error: /^http_status: 404 Not Found$/, body: 'no such hook' },
-      { name: '5xx', behaviour: { status: 503, body: big }, url: (r) => r!.url, status: 503, error: /^http_status: 503 Service Unavailable$/, body: big.slice(0, 4096) },
+      {
+        name: '4xx',
+        behaviour: { status: 404, body: 'no such hook' },
+        url: (r) => r!.url,
+        status: 404,
+        error: /^http_status: 404 Not Found$/,
+        body: 'no such hook',
+      },
+      {
+        name: '5xx',
+        behaviour: { status: 503, body: big },
+        url: (r) => r!.url,
+        status: 503,
+        error: /^http_status: 503 Service Unavailable$/,
+        body: big.slice(0, 4096),
+      },
       { name: 'reset', behaviour: 'reset', url: (r) => r!.url, status: null, error: /^connection_reset: /, body: null },
     ];
 
@@ -565,7 +589,23 @@ describe('deliveries API', () => {
     expect(new Set(created).size).toBeGreaterThan(1);
     for (const d of all.data) {
       expect(Object.keys(d).sort()).toEqual(
-        ['id', 'eventId', 'eventType', 'invoiceId', 'merchantId', 'environment', 'url', 'status', 'attemptCount', 'lastAttemptAt', 'nextAttemptAt', 'lastResponseStatus', 'lastError', 'createdAt', 'updatedAt'].sort(),
+        [
+          'id',
+          'eventId',
+          'eventType',
+          'invoiceId',
+          'merchantId',
+          'environment',
+          'url',
+          'status',
+          'attemptCount',
+          'lastAttemptAt',
+          'nextAttemptAt',
+          'lastResponseStatus',
+          'lastError',
+          'createdAt',
+          'updatedAt',
+        ].sort(),
       );
       expect(d.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
       expect(d.environment).toBe('test');
@@ -620,9 +660,17 @@ describe('deliveries API', () => {
     expect(await ids('limit=100')).toEqual(newestFirst);
     expect(r.requests.map((q) => envelopeOf(q).id)).not.toContain(`${otherInvoice.id}-1`);
     expect((await list(emu, live.partnerKey, 'limit=100')).data).toEqual([]);
-    expectError(await emu.call('GET', `/v1/partner/webhook/deliveries?merchantId=${otherMerchant.merchantId}`, { key: test.partnerKey }), 404, 'merchant_not_found');
+    expectError(
+      await emu.call('GET', `/v1/partner/webhook/deliveries?merchantId=${otherMerchant.merchantId}`, { key: test.partnerKey }),
+      404,
+      'merchant_not_found',
+    );
     expectError(await emu.call('GET', `/v1/partner/webhook/deliveries?merchantId=${live.merchantId}`, { key: test.partnerKey }), 404, 'merchant_not_found');
-    expectError(await emu.call('GET', `/v1/partner/webhook/deliveries?startingAfter=${otherList.data[0].id}`, { key: test.partnerKey }), 400, 'validation_failed');
+    expectError(
+      await emu.call('GET', `/v1/partner/webhook/deliveries?startingAfter=${otherList.data[0].id}`, { key: test.partnerKey }),
+      400,
+      'validation_failed',
+    );
     expectError(await emu.call('GET', `/v1/partner/webhook/deliveries/${otherList.data[0].id}`, { key: test.partnerKey }), 404, 'delivery_not_found');
     expectError(await emu.call('GET', `/v1/partner/webhook/deliveries/${all.data[0].id}`, { key: live.partnerKey }), 404, 'delivery_not_found');
   });

@@ -38,7 +38,11 @@ describe('expiry without a request', () => {
     const db = path.join(tempDir(), 'catch-up.sqlite');
     const first = await startTestEmulator({ db, config: { invoiceLifetimeSeconds: 1 } });
     const key = first.keys.test.partnerKey;
-    const inv = await first.call('POST', '/v1/partner/invoices', { key, body: { merchantId: first.keys.test.merchantId, amount: '1' }, idempotencyKey: ikey() });
+    const inv = await first.call('POST', '/v1/partner/invoices', {
+      key,
+      body: { merchantId: first.keys.test.merchantId, amount: '1' },
+      idempotencyKey: ikey(),
+    });
     await first.stop();
     await new Promise((r) => setTimeout(r, 1300));
 

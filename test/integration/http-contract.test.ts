@@ -27,8 +27,7 @@ function expectError(res: ApiResponse, status: number, code: string, param?: str
   expect(res.headers.get('request-id')).toMatch(/^req_/);
 }
 
-const newInvoice = (body: unknown = { amount: '10.00' }) =>
-  emu.call('POST', '/v1/invoices', { key: mk, body, idempotencyKey: ikey() });
+const newInvoice = (body: unknown = { amount: '10.00' }) => emu.call('POST', '/v1/invoices', { key: mk, body, idempotencyKey: ikey() });
 
 describe('successes', () => {
   it('create, new resource: 201', async () => {
@@ -127,12 +126,15 @@ describe('bodies', () => {
   const post = (raw: string | Buffer, contentType = 'application/json') =>
     emu.call('POST', '/v1/invoices', { key: mk, raw, idempotencyKey: ikey(), headers: { 'content-type': contentType } });
 
-  it.each([['not JSON', '{"amount":'], ['an array', '[1,2]'], ['a string', '"x"'], ['null', 'null'], ['empty', '']])(
-    'body %s: 400 invalid_json',
-    async (_name, raw) => {
-      expectError(await post(raw), 400, 'invalid_json');
-    },
-  );
+  it.each([
+    ['not JSON', '{"amount":'],
+    ['an array', '[1,2]'],
+    ['a string', '"x"'],
+    ['null', 'null'],
+    ['empty', ''],
+  ])('body %s: 400 invalid_json', async (_name, raw) => {
+    expectError(await post(raw), 400, 'invalid_json');
+  });
 
   it('Content-Type not application/json on a body: 415', async () => {
     expectError(await post('{"amount":"1"}', 'text/plain'), 415, 'unsupported_media_type');
@@ -150,7 +152,13 @@ describe('bodies', () => {
     const url = new URL(emu.url);
     const res = await new Promise<{ status: number; body: string }>((resolve, reject) => {
       const req = http.request(
-        { host: url.hostname, port: url.port, path: '/v1/invoices', method: 'POST', headers: { authorization: `Bearer ${mk}`, 'content-type': 'application/json', 'idempotency-key': ikey() } },
+        {
+          host: url.hostname,
+          port: url.port,
+          path: '/v1/invoices',
+          method: 'POST',
+          headers: { authorization: `Bearer ${mk}`, 'content-type': 'application/json', 'idempotency-key': ikey() },
+        },
         (r) => {
           let body = '';
           r.on('data', (c) => (body += c)).on('end', () => resolve({ status: r.statusCode!, body }));
@@ -198,7 +206,11 @@ describe('bodies', () => {
       'environment',
     );
     expectError(
-      await emu.call('POST', '/v1/partner/merchants', { key: pt, body: { externalTenantId: 't', name: 'n', email: 'a@b.co', environment: 'live' }, idempotencyKey: ikey() }),
+      await emu.call('POST', '/v1/partner/merchants', {
+        key: pt,
+        body: { externalTenantId: 't', name: 'n', email: 'a@b.co', environment: 'live' },
+        idempotencyKey: ikey(),
+      }),
       400,
       'environment_not_allowed',
       'environment',
@@ -207,7 +219,11 @@ describe('bodies', () => {
 
   it.each(['fee', 'platformFee', 'FEE_PERCENT', 'feeBps'])('fee field %s in create-merchant: 400 fee_fields_not_allowed', async (field) => {
     expectError(
-      await emu.call('POST', '/v1/partner/merchants', { key: pt, body: { externalTenantId: 't-fee', name: 'n', email: 'a@b.co', [field]: 1 }, idempotencyKey: ikey() }),
+      await emu.call('POST', '/v1/partner/merchants', {
+        key: pt,
+        body: { externalTenantId: 't-fee', name: 'n', email: 'a@b.co', [field]: 1 },
+        idempotencyKey: ikey(),
+      }),
       400,
       'fee_fields_not_allowed',
       field,
@@ -216,7 +232,11 @@ describe('bodies', () => {
 
   it('a nested fee field is refused too, with its path', async () => {
     expectError(
-      await emu.call('POST', '/v1/partner/merchants', { key: pt, body: { externalTenantId: 't-fee', name: 'n', email: 'a@b.co', settings: { feeRate: 1 } }, idempotencyKey: ikey() }),
+      await emu.call('POST', '/v1/partner/merchants', {
+        key: pt,
+        body: { externalTenantId: 't-fee', name: 'n', email: 'a@b.co', settings: { feeRate: 1 } },
+        idempotencyKey: ikey(),
+      }),
       400,
       'fee_fields_not_allowed',
       'settings.feeRate',
@@ -272,7 +292,11 @@ describe('idempotency keys', () => {
       finishFirst = () => req.end(body.slice(5));
     });
     await new Promise((r) => setTimeout(r, 100));
-    expectError(await emu.call('POST', '/v1/invoices', { key: mk, raw: body, idempotencyKey: key, headers: { 'content-type': 'application/json' } }), 409, 'idempotency_key_in_progress');
+    expectError(
+      await emu.call('POST', '/v1/invoices', { key: mk, raw: body, idempotencyKey: key, headers: { 'content-type': 'application/json' } }),
+      409,
+      'idempotency_key_in_progress',
+    );
     finishFirst();
     expect(await first).toBe(201);
     const replay = await emu.call('POST', '/v1/invoices', { key: mk, raw: body, idempotencyKey: key, headers: { 'content-type': 'application/json' } });
@@ -284,7 +308,12 @@ describe('domain conflicts', () => {
   it('second merchant with an externalTenantId the partner already uses: 409 external_tenant_id_taken', async () => {
     const body = { externalTenantId: 'tenant-409', name: 'Shop', email: 'shop@example.com' };
     expect((await emu.call('POST', '/v1/partner/merchants', { key: pt, body, idempotencyKey: ikey() })).status).toBe(201);
-    expectError(await emu.call('POST', '/v1/partner/merchants', { key: pt, body, idempotencyKey: ikey() }), 409, 'external_tenant_id_taken', 'externalTenantId');
+    expectError(
+      await emu.call('POST', '/v1/partner/merchants', { key: pt, body, idempotencyKey: ikey() }),
+      409,
+      'external_tenant_id_taken',
+      'externalTenantId',
+    );
     // The same tenant in the other environment is a different merchant.
     expect((await emu.call('POST', '/v1/partner/merchants', { key: emu.keys.live.partnerKey, body, idempotencyKey: ikey() })).status).toBe(201);
   });
@@ -297,19 +326,37 @@ describe('domain conflicts', () => {
 
   it('webhook URL that breaks the environment rule: 400 webhook_url_not_allowed', async () => {
     const live = emu.keys.live.partnerKey;
-    for (const url of ['http://example.com/hooks', 'https://localhost/hooks', 'https://127.0.0.1/hooks', 'https://abc.trycloudflare.com/h', 'https://shop.internal/h']) {
+    for (const url of [
+      'http://example.com/hooks',
+      'https://localhost/hooks',
+      'https://127.0.0.1/hooks',
+      'https://abc.trycloudflare.com/h',
+      'https://shop.internal/h',
+    ]) {
       expectError(await emu.call('PUT', '/v1/partner/webhook', { key: live, body: { url, secret: 'a'.repeat(16) } }), 400, 'webhook_url_not_allowed', 'url');
     }
     expectError(await emu.call('PUT', '/v1/partner/webhook', { key: pt, body: { url: 'ftp://example.com' } }), 400, 'webhook_url_not_allowed', 'url');
-    expect((await emu.call('PUT', '/v1/partner/webhook', { key: live, body: { url: 'https://hooks.example.com/x', secret: 'a'.repeat(16) } })).status).toBe(200);
+    expect((await emu.call('PUT', '/v1/partner/webhook', { key: live, body: { url: 'https://hooks.example.com/x', secret: 'a'.repeat(16) } })).status).toBe(
+      200,
+    );
   });
 
   it('first webhook PUT without secret: 400 webhook_secret_required; bad length: webhook_secret_invalid', async () => {
     const partner = await emu.call('POST', '/__emulator/partners', { body: {} });
     const key = partner.body.test.partnerKey as string;
     expectError(await emu.call('PUT', '/v1/partner/webhook', { key, body: { url: 'http://localhost:1/h' } }), 400, 'webhook_secret_required', 'secret');
-    expectError(await emu.call('PUT', '/v1/partner/webhook', { key, body: { url: 'http://localhost:1/h', secret: 'a'.repeat(15) } }), 400, 'webhook_secret_invalid', 'secret');
-    expectError(await emu.call('PUT', '/v1/partner/webhook', { key, body: { url: 'http://localhost:1/h', secret: 'a'.repeat(256) } }), 400, 'webhook_secret_invalid', 'secret');
+    expectError(
+      await emu.call('PUT', '/v1/partner/webhook', { key, body: { url: 'http://localhost:1/h', secret: 'a'.repeat(15) } }),
+      400,
+      'webhook_secret_invalid',
+      'secret',
+    );
+    expectError(
+      await emu.call('PUT', '/v1/partner/webhook', { key, body: { url: 'http://localhost:1/h', secret: 'a'.repeat(256) } }),
+      400,
+      'webhook_secret_invalid',
+      'secret',
+    );
     expect((await emu.call('PUT', '/v1/partner/webhook', { key, body: { url: 'http://localhost:1/h', secret: 'a'.repeat(255) } })).status).toBe(200);
     // Later updates keep the stored secret when it is omitted.
     const update = await emu.call('PUT', '/v1/partner/webhook', { key, body: { url: 'http://localhost:2/h' } });
@@ -318,14 +365,37 @@ describe('domain conflicts', () => {
   });
 
   it('customHeaders: valid ones stored; reserved, invalid and too many refused', async () => {
-    const ok = await emu.call('PUT', '/v1/partner/webhook', { key: pt, body: { url: 'http://localhost:3000/h', customHeaders: { 'X-Tenant': 'a b', Authorization: 'Bearer x' } } });
+    const ok = await emu.call('PUT', '/v1/partner/webhook', {
+      key: pt,
+      body: { url: 'http://localhost:3000/h', customHeaders: { 'X-Tenant': 'a b', Authorization: 'Bearer x' } },
+    });
     expect(ok.status).toBe(200);
     expect(ok.body.customHeaders).toEqual({ 'X-Tenant': 'a b', Authorization: 'Bearer x' });
-    expectError(await emu.call('PUT', '/v1/partner/webhook', { key: pt, body: { url: 'http://x.test', customHeaders: { 'User-Agent': 'me' } } }), 400, 'validation_failed', 'customHeaders.User-Agent');
-    expectError(await emu.call('PUT', '/v1/partner/webhook', { key: pt, body: { url: 'http://x.test', customHeaders: { 'Bad Name': 'x' } } }), 400, 'validation_failed', 'customHeaders.Bad Name');
-    expectError(await emu.call('PUT', '/v1/partner/webhook', { key: pt, body: { url: 'http://x.test', customHeaders: { 'X-A': 'a\r\nInjected: 1' } } }), 400, 'validation_failed', 'customHeaders.X-A');
+    expectError(
+      await emu.call('PUT', '/v1/partner/webhook', { key: pt, body: { url: 'http://x.test', customHeaders: { 'User-Agent': 'me' } } }),
+      400,
+      'validation_failed',
+      'customHeaders.User-Agent',
+    );
+    expectError(
+      await emu.call('PUT', '/v1/partner/webhook', { key: pt, body: { url: 'http://x.test', customHeaders: { 'Bad Name': 'x' } } }),
+      400,
+      'validation_failed',
+      'customHeaders.Bad Name',
+    );
+    expectError(
+      await emu.call('PUT', '/v1/partner/webhook', { key: pt, body: { url: 'http://x.test', customHeaders: { 'X-A': 'a\r\nInjected: 1' } } }),
+      400,
+      'validation_failed',
+      'customHeaders.X-A',
+    );
     const many = Object.fromEntries(Array.from({ length: 21 }, (_, i) => [`X-H${i}`, 'v']));
-    expectError(await emu.call('PUT', '/v1/partner/webhook', { key: pt, body: { url: 'http://x.test', customHeaders: many } }), 400, 'validation_failed', 'customHeaders');
+    expectError(
+      await emu.call('PUT', '/v1/partner/webhook', { key: pt, body: { url: 'http://x.test', customHeaders: many } }),
+      400,
+      'validation_failed',
+      'customHeaders',
+    );
   });
 });
 

@@ -14,8 +14,18 @@ const count = (table: string) => (emu.store.sqlite.prepare(`SELECT COUNT(*) AS n
 describe('replays', () => {
   it('are byte-identical, whatever the key order and whitespace of the body', async () => {
     const key = ikey();
-    const first = await emu.call('POST', '/v1/invoices', { key: emu.keys.test.merchantKey, raw: '{"amount":"9.99","referenceId":"order-1"}', idempotencyKey: key, headers: { 'content-type': 'application/json' } });
-    const again = await emu.call('POST', '/v1/invoices', { key: emu.keys.test.merchantKey, raw: '{ "referenceId": "order-1",\n "amount": "9.99" }', idempotencyKey: key, headers: { 'content-type': 'application/json' } });
+    const first = await emu.call('POST', '/v1/invoices', {
+      key: emu.keys.test.merchantKey,
+      raw: '{"amount":"9.99","referenceId":"order-1"}',
+      idempotencyKey: key,
+      headers: { 'content-type': 'application/json' },
+    });
+    const again = await emu.call('POST', '/v1/invoices', {
+      key: emu.keys.test.merchantKey,
+      raw: '{ "referenceId": "order-1",\n "amount": "9.99" }',
+      idempotencyKey: key,
+      headers: { 'content-type': 'application/json' },
+    });
     expect(first.status).toBe(201);
     expect(again.status).toBe(200);
     expect(again.headers.get('idempotent-replayed')).toBe('true');
@@ -55,8 +65,16 @@ describe('replays', () => {
 
   it('are scoped per endpoint: one key on two endpoints creates two resources', async () => {
     const key = ikey();
-    const a = await emu.call('POST', '/v1/partner/invoices', { key: emu.keys.test.partnerKey, body: { merchantId: emu.keys.test.merchantId, amount: '1' }, idempotencyKey: key });
-    const b = await emu.call('POST', '/v1/partner/merchants', { key: emu.keys.test.partnerKey, body: { externalTenantId: `ep-${key}`, name: 'n', email: 'n@example.com' }, idempotencyKey: key });
+    const a = await emu.call('POST', '/v1/partner/invoices', {
+      key: emu.keys.test.partnerKey,
+      body: { merchantId: emu.keys.test.merchantId, amount: '1' },
+      idempotencyKey: key,
+    });
+    const b = await emu.call('POST', '/v1/partner/merchants', {
+      key: emu.keys.test.partnerKey,
+      body: { externalTenantId: `ep-${key}`, name: 'n', email: 'n@example.com' },
+      idempotencyKey: key,
+    });
     expect([a.status, b.status]).toEqual([201, 201]);
   });
 });
@@ -72,7 +90,11 @@ describe('create-merchant scope includes externalTenantId', () => {
     expect(b.body.merchantId).not.toBe(a.body.merchantId);
     expect(a2.text).toBe(a.text);
     // Same key and tenant, different name: a different body under the same scope.
-    const changed = await emu.call('POST', '/v1/partner/merchants', { key: emu.keys.test.partnerKey, body: { ...body('scope-a'), name: 'Other' }, idempotencyKey: key });
+    const changed = await emu.call('POST', '/v1/partner/merchants', {
+      key: emu.keys.test.partnerKey,
+      body: { ...body('scope-a'), name: 'Other' },
+      idempotencyKey: key,
+    });
     expect(changed.status).toBe(422);
     expect(changed.body.error.code).toBe('idempotency_key_reused');
   });
@@ -100,7 +122,11 @@ describe('concurrency', () => {
     const before = count('merchants');
     const responses = await Promise.all(
       Array.from({ length: 50 }, () =>
-        emu.call('POST', '/v1/partner/merchants', { key: emu.keys.test.partnerKey, body: { externalTenantId: 'race', name: 'Race', email: 'race@example.com' }, idempotencyKey: key }),
+        emu.call('POST', '/v1/partner/merchants', {
+          key: emu.keys.test.partnerKey,
+          body: { externalTenantId: 'race', name: 'Race', email: 'race@example.com' },
+          idempotencyKey: key,
+        }),
       ),
     );
     expect(responses.filter((r) => r.status === 201)).toHaveLength(1);

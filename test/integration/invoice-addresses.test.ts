@@ -81,6 +81,10 @@ describe('route locks', () => {
   it('networkId and token together keep one chain and one token', async () => {
     const inv = await create({ amount: '1', networkId: 84532, token: 'USDC' });
     expect(inv.addresses).toHaveLength(1);
-    expect(inv.addresses[0]).toMatchObject({ networkId: 84532, chainName: 'Base Sepolia', tokens: [{ symbol: 'USDC', contractAddress: '0x036CbD53842c5426634e7929541eC2318f3dCF7e', decimals: 6 }] });
+    expect(inv.addresses[0]).toMatchObject({
+      networkId: 84532,
+      chainName: 'Base Sepolia',
+      tokens: [{ symbol: 'USDC', contractAddress: '0x036CbD53842c5426634e7929541eC2318f3dCF7e', decimals: 6 }],
+    });
   });
 });

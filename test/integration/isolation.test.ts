@@ -59,8 +59,16 @@ describe('test vs live', () => {
 
   it('an idempotency key used in test does not replay in live', async () => {
     const key = ikey();
-    const a = await emu.call('POST', '/v1/partner/invoices', { key: emu.keys.test.partnerKey, body: { merchantId: emu.keys.test.merchantId, amount: '1' }, idempotencyKey: key });
-    const b = await emu.call('POST', '/v1/partner/invoices', { key: emu.keys.live.partnerKey, body: { merchantId: emu.keys.live.merchantId, amount: '1' }, idempotencyKey: key });
+    const a = await emu.call('POST', '/v1/partner/invoices', {
+      key: emu.keys.test.partnerKey,
+      body: { merchantId: emu.keys.test.merchantId, amount: '1' },
+      idempotencyKey: key,
+    });
+    const b = await emu.call('POST', '/v1/partner/invoices', {
+      key: emu.keys.live.partnerKey,
+      body: { merchantId: emu.keys.live.merchantId, amount: '1' },
+      idempotencyKey: key,
+    });
     expect([a.status, b.status]).toEqual([201, 201]);
   });
 });
@@ -71,7 +79,11 @@ describe('partner vs partner', () => {
     const inv = await partnerInvoice(emu.keys.test.partnerKey, mine.merchantId);
     expect((await emu.call('GET', `/v1/partner/merchants/${mine.merchantId}`, { key: other.test })).status).toBe(404);
     expect((await emu.call('GET', `/v1/partner/invoices/${inv.id}`, { key: other.test })).status).toBe(404);
-    const create = await emu.call('POST', '/v1/partner/invoices', { key: other.test, body: { merchantId: mine.merchantId, amount: '1' }, idempotencyKey: ikey() });
+    const create = await emu.call('POST', '/v1/partner/invoices', {
+      key: other.test,
+      body: { merchantId: mine.merchantId, amount: '1' },
+      idempotencyKey: ikey(),
+    });
     expect(create.status).toBe(404);
     expect(create.body.error.code).toBe('merchant_not_found');
     expect((await emu.call('GET', '/v1/partner/merchants', { key: other.test })).body.data).toEqual([]);
@@ -86,8 +98,16 @@ describe('partner vs partner', () => {
 
   it('the same idempotency key under two partners creates two resources', async () => {
     const key = ikey();
-    const a = await emu.call('POST', '/v1/partner/merchants', { key: emu.keys.test.partnerKey, body: { externalTenantId: 'k1', name: 'a', email: 'a@b.co' }, idempotencyKey: key });
-    const b = await emu.call('POST', '/v1/partner/merchants', { key: other.test, body: { externalTenantId: 'k1', name: 'a', email: 'a@b.co' }, idempotencyKey: key });
+    const a = await emu.call('POST', '/v1/partner/merchants', {
+      key: emu.keys.test.partnerKey,
+      body: { externalTenantId: 'k1', name: 'a', email: 'a@b.co' },
+      idempotencyKey: key,
+    });
+    const b = await emu.call('POST', '/v1/partner/merchants', {
+      key: other.test,
+      body: { externalTenantId: 'k1', name: 'a', email: 'a@b.co' },
+      idempotencyKey: key,
+    });
     expect([a.status, b.status]).toEqual([201, 201]);
     expect(a.body.merchantId).not.toBe(b.body.merchantId);
     expect(b.body.partnerId).not.toBe(a.body.partnerId);
@@ -130,7 +150,9 @@ describe('lists', () => {
     const seen: string[] = [];
     let after: string | undefined;
     for (;;) {
-      const res = await emu.call('GET', `/v1/partner/invoices?merchantId=${m.merchantId}&limit=3${after ? `&startingAfter=${after}` : ''}`, { key: emu.keys.test.partnerKey });
+      const res = await emu.call('GET', `/v1/partner/invoices?merchantId=${m.merchantId}&limit=3${after ? `&startingAfter=${after}` : ''}`, {
+        key: emu.keys.test.partnerKey,
+      });
       expect(res.status).toBe(200);
       seen.push(...res.body.data.map((i: { id: string }) => i.id));
       if (!res.body.hasMore) break;

@@ -183,7 +183,11 @@ describe('test helpers: who may call them', () => {
   it('live keys: 403 test_mode_only, before anything else', async () => {
     const live = await emu.call('POST', '/v1/invoices', { key: emu.keys.live.merchantKey, body: { amount: '1' }, idempotencyKey: ikey() });
     for (const key of [emu.keys.live.partnerKey, emu.keys.live.merchantKey]) {
-      for (const path of [`/v1/test_helpers/invoices/${live.body.id}/payments`, `/v1/test_helpers/invoices/${live.body.id}/expire`, `/v1/test_helpers/invoices/${live.body.id}/payments/x/confirm`]) {
+      for (const path of [
+        `/v1/test_helpers/invoices/${live.body.id}/payments`,
+        `/v1/test_helpers/invoices/${live.body.id}/expire`,
+        `/v1/test_helpers/invoices/${live.body.id}/payments/x/confirm`,
+      ]) {
         const res = await emu.call('POST', path, { key });
         expect(res.status).toBe(403);
         expect(res.body.error.code).toBe('test_mode_only');
@@ -202,7 +206,11 @@ describe('test helpers: who may call them', () => {
     const theirs = await emu.call('POST', `/v1/test_helpers/invoices/${mine.body.id}/payments`, { key: other.body.test.partnerKey });
     expect(theirs.status).toBe(404);
     expect(theirs.body.error.code).toBe('invoice_not_found');
-    const m = await emu.call('POST', '/v1/partner/merchants', { key: pt, body: { externalTenantId: 'helper-other', name: 'o', email: 'o@example.com' }, idempotencyKey: ikey() });
+    const m = await emu.call('POST', '/v1/partner/merchants', {
+      key: pt,
+      body: { externalTenantId: 'helper-other', name: 'o', email: 'o@example.com' },
+      idempotencyKey: ikey(),
+    });
     const otherKey = (await emu.call('POST', `/__emulator/merchants/${m.body.merchantId}/keys`)).body.merchantKey;
     expect((await emu.call('POST', `/v1/test_helpers/invoices/${mine.body.id}/expire`, { key: otherKey })).status).toBe(404);
   });
@@ -219,8 +227,12 @@ describe('test helpers: who may call them', () => {
     expect(ok.payment).toMatchObject({ token: 'USDC' });
     const amount = await emu.call('POST', `/v1/test_helpers/invoices/${id}/payments`, { key: pt, body: { amount: 1 } });
     expect(amount.body.error).toMatchObject({ code: 'validation_failed', param: 'amount' });
-    expect((await emu.call('POST', `/v1/test_helpers/invoices/${id}/payments/00000000-0000-4000-8000-000000000000/confirm`, { key: pt })).body.error.code).toBe('payment_not_found');
-    expect((await emu.call('POST', `/v1/test_helpers/invoices/${id}/payments/${ok.payment.id}/confirm`, { key: pt })).body.error.code).toBe('payment_already_confirmed');
+    expect((await emu.call('POST', `/v1/test_helpers/invoices/${id}/payments/00000000-0000-4000-8000-000000000000/confirm`, { key: pt })).body.error.code).toBe(
+      'payment_not_found',
+    );
+    expect((await emu.call('POST', `/v1/test_helpers/invoices/${id}/payments/${ok.payment.id}/confirm`, { key: pt })).body.error.code).toBe(
+      'payment_already_confirmed',
+    );
   });
 
   it('a fully paid invoice has no default amount', async () => {

@@ -59,31 +59,48 @@ describe('listener hub', () => {
   it('delivers registered events signed with the stable listener secret, and records the reported result', async () => {
     emu = await startTestEmulator();
     const pt = emu.keys.test.partnerKey;
-    const reg = await emu.call('PUT', '/__emulator/listener', { key: pt, body: { forwardTo: 'http://localhost:3000/hooks', events: ['invoice.created', 'invoice.paid'] } });
+    const reg = await emu.call('PUT', '/__emulator/listener', {
+      key: pt,
+      body: { forwardTo: 'http://localhost:3000/hooks', events: ['invoice.created', 'invoice.paid'] },
+    });
     expect(reg.status).toBe(200);
     expect(reg.body.secret).toMatch(/^whsec_[0-9A-Za-z]{32}$/);
     // The secret is stable: asking again, or re-registering, returns the same one.
     expect((await emu.call('GET', '/__emulator/listener/secret', { key: pt })).body.secret).toBe(reg.body.secret);
-    expect((await emu.call('PUT', '/__emulator/listener', { key: pt, body: { forwardTo: 'http://localhost:3000/hooks', events: ['invoice.created', 'invoice.paid'] } })).body.secret).toBe(reg.body.secret);
+    expect(
+      (
+        await emu.call('PUT', '/__emulator/listener', {
+          key: pt,
+          body: { forwardTo: 'http://localhost:3000/hooks', events: ['invoice.created', 'invoice.paid'] },
+        })
+      ).body.secret,
+    ).toBe(reg.body.secret);
 
     const stream = await openStream(`${emu.url}/__emulator/listener/stream`, pt);
     await stream.next('ready');
-    const inv = await emu.call('POST', '/v1/partner/invoices', { key: pt, body: { merchantId: emu.keys.test.merchantId, amount: '4.00' }, idempotencyKey: ikey() });
+    const inv = await emu.call('POST', '/v1/partner/invoices', {
+      key: pt,
+      body: { merchantId: emu.keys.test.merchantId, amount: '4.00' },
+      idempotencyKey: ikey(),
+    });
     const msg = (await stream.next('delivery')).data;
     expect(msg).toMatchObject({ eventId: `${inv.body.id}-1`, eventType: 'invoice.created', attempt: 1 });
     const event = verifyWebhook(msg.body, msg.headers['x-service-signature'], reg.body.secret);
     expect(event.id).toBe(`${inv.body.id}-1`);
     expect(msg.headers['user-agent']).toMatch(/^svc-emulator\//);
 
-    const report = await emu.call('POST', '/__emulator/listener/results', { key: pt, body: { requestId: msg.requestId, status: 204, body: '', durationMs: 7 } });
+    const report = await emu.call('POST', '/__emulator/listener/results', {
+      key: pt,
+      body: { requestId: msg.requestId, status: 204, body: '', durationMs: 7 },
+    });
     expect(report.status).toBe(200);
-    await expect
-      .poll(async () => (await emu.call('GET', `/v1/partner/webhook/deliveries/${msg.deliveryId}`, { key: pt })).body.status)
-      .toBe('succeeded');
+    await expect.poll(async () => (await emu.call('GET', `/v1/partner/webhook/deliveries/${msg.deliveryId}`, { key: pt })).body.status).toBe('succeeded');
     const detail = await emu.call('GET', `/v1/partner/webhook/deliveries/${msg.deliveryId}`, { key: pt });
     expect(detail.body).toMatchObject({ url: 'http://localhost:3000/hooks', lastResponseStatus: 204, attemptCount: 1 });
     // A late or repeated report is refused, not applied twice.
-    expect((await emu.call('POST', '/__emulator/listener/results', { key: pt, body: { requestId: msg.requestId, status: 200, durationMs: 1 } })).status).toBe(409);
+    expect((await emu.call('POST', '/__emulator/listener/results', { key: pt, body: { requestId: msg.requestId, status: 200, durationMs: 1 } })).status).toBe(
+      409,
+    );
 
     // Filtered out: a partial payment creates no listener delivery.
     await emu.call('POST', `/v1/test_helpers/invoices/${inv.body.id}/payments`, { key: pt, body: { amount: '1' } });
@@ -103,14 +120,22 @@ describe('listener hub', () => {
     await stream.next('ready');
     await emu.call('POST', '/v1/invoices', { key: emu.keys.test.merchantKey, body: { amount: '1' }, idempotencyKey: ikey() });
     const first = (await stream.next('delivery')).data;
-    await emu.call('POST', '/__emulator/listener/results', { key: pt, body: { requestId: first.requestId, status: null, error: 'connection_refused: localhost:3000', durationMs: 1 } });
-    await expect.poll(async () => (await emu.call('GET', `/v1/partner/webhook/deliveries/${first.deliveryId}`, { key: pt })).body.lastError).toBe('connection_refused: localhost:3000');
+    await emu.call('POST', '/__emulator/listener/results', {
+      key: pt,
+      body: { requestId: first.requestId, status: null, error: 'connection_refused: localhost:3000', durationMs: 1 },
+    });
+    await expect
+      .poll(async () => (await emu.call('GET', `/v1/partner/webhook/deliveries/${first.deliveryId}`, { key: pt })).body.lastError)
+      .toBe('connection_refused: localhost:3000');
     const advancing = emu.advanceClock(5);
     const second = (await stream.next('delivery')).data;
     expect(second).toMatchObject({ deliveryId: first.deliveryId, attempt: 2, eventId: first.eventId });
     await emu.call('POST', '/__emulator/listener/results', { key: pt, body: { requestId: second.requestId, status: 200, body: 'ok', durationMs: 2 } });
     await advancing;
-    expect((await emu.call('GET', `/v1/partner/webhook/deliveries/${first.deliveryId}`, { key: pt })).body).toMatchObject({ status: 'succeeded', attemptCount: 2 });
+    expect((await emu.call('GET', `/v1/partner/webhook/deliveries/${first.deliveryId}`, { key: pt })).body).toMatchObject({
+      status: 'succeeded',
+      attemptCount: 2,
+    });
     stream.close();
   });
 

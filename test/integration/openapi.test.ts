@@ -376,7 +376,9 @@ describe('the document agrees with the behaviour', () => {
 
       // The schema's own minimum is accepted with a documented success status.
       const ok = await send(o, path, base());
-      const documented = Object.keys(o.op.responses).filter((s) => /^2\d\d$/.test(s)).map(Number);
+      const documented = Object.keys(o.op.responses)
+        .filter((s) => /^2\d\d$/.test(s))
+        .map(Number);
       expect(documented, `${label}: ${ok.text}`).toContain(ok.status);
 
       // Each required field left out.

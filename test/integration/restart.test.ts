@@ -121,7 +121,11 @@ describe('restart on the same file', () => {
       expect(replay.headers.get('idempotent-replayed')).toBe('true');
       expect(replay.text).toBe(first.text);
       // A different body under the same key is still refused.
-      expectError(await call(b, method, p, { key, idempotencyKey: idem, body: { ...(body as object), referenceId: 'changed' } }), 422, 'idempotency_key_reused');
+      expectError(
+        await call(b, method, p, { key, idempotencyKey: idem, body: { ...(body as object), referenceId: 'changed' } }),
+        422,
+        'idempotency_key_reused',
+      );
     }
     // Nothing was created by the replays.
     expect((await call(b, 'GET', '/v1/partner/merchants', { key: keys.test.partnerKey })).body).toEqual(before.merchants);

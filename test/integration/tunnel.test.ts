@@ -47,7 +47,10 @@ async function start(fakeEnv: Record<string, string>, options: Partial<StartQuic
   const events: TunnelEvent[] = [];
   const { path: bin } = await locateCloudflared({ CLOUDFLARED_BIN: FAKE });
   const promise = startQuickTunnel({ localUrl: LOCAL, bin, env: { ...process.env, ...fakeEnv }, onEvent: (e) => events.push(e), ...options });
-  promise.then((t) => running.push(t), () => {});
+  promise.then(
+    (t) => running.push(t),
+    () => {},
+  );
   return { events, promise, types: () => events.map((e) => e.type) };
 }
 
@@ -63,7 +66,7 @@ describe('startQuickTunnel', () => {
     expect(types()).toEqual(['starting', 'url', 'connected']);
   });
 
-  it('accepts the URL a tunnel provider hands back on the banner line (the relay\'s own local URL)', async () => {
+  it("accepts the URL a tunnel provider hands back on the banner line (the relay's own local URL)", async () => {
     const echo = await (await start({ FAKE_CLOUDFLARED_URL: 'echo' })).promise;
     expect(echo.url).toBe(LOCAL);
     const custom = await (await start({ FAKE_CLOUDFLARED_URL: 'http://localhost:5999/relay' })).promise;
@@ -111,7 +114,10 @@ describe('startQuickTunnel', () => {
 
   it('rejects with TunnelStartError and the log tail when cloudflared exits before printing a URL', async () => {
     const { promise, types } = await start({ FAKE_CLOUDFLARED_MODE: 'exit-before-url' });
-    const err = await promise.then(() => null, (e: unknown) => e);
+    const err = await promise.then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(TunnelStartError);
     expect(err).toBeInstanceOf(UserError);
     const e = err as TunnelStartError;
@@ -126,7 +132,10 @@ describe('startQuickTunnel', () => {
   it('gives up after readyTimeoutMs when no URL comes, and kills the process', async () => {
     const pidFile = path.join(dir, 'hang.pid');
     const { promise } = await start({ FAKE_CLOUDFLARED_MODE: 'hang', FAKE_CLOUDFLARED_PIDFILE: pidFile }, { readyTimeoutMs: 500 });
-    const err = (await promise.then(() => null, (e: unknown) => e)) as TunnelStartError;
+    const err = (await promise.then(
+      () => null,
+      (e: unknown) => e,
+    )) as TunnelStartError;
     expect(err).toBeInstanceOf(TunnelStartError);
     expect(err.message).toBe('cloudflared printed no tunnel URL within 0.5 s.');
     expect(err.logTail.at(-1)).toContain('Requesting new quick Tunnel on trycloudflare.com...');
@@ -144,7 +153,10 @@ describe('startQuickTunnel', () => {
   });
 
   it('rejects with TunnelStartError when the binary cannot be spawned', async () => {
-    const err = await startQuickTunnel({ localUrl: LOCAL, bin: path.join(dir, 'no-such-cloudflared') }).then(() => null, (e: unknown) => e);
+    const err = await startQuickTunnel({ localUrl: LOCAL, bin: path.join(dir, 'no-such-cloudflared') }).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(TunnelStartError);
     expect((err as Error).message).toMatch(/^cloudflared could not be started \(.*no-such-cloudflared\): spawn .* ENOENT\.$/);
   });
@@ -161,7 +173,10 @@ describe('locateCloudflared', () => {
   it('uses CLOUDFLARED_BIN when it names an executable file (also a bare name on PATH)', async () => {
     expect(await locateCloudflared({ CLOUDFLARED_BIN: FAKE })).toEqual({ path: FAKE, source: 'CLOUDFLARED_BIN' });
     const d = link('cloudflared-2025');
-    expect(await locateCloudflared({ CLOUDFLARED_BIN: 'cloudflared-2025', PATH: d })).toEqual({ path: path.join(d, 'cloudflared-2025'), source: 'CLOUDFLARED_BIN' });
+    expect(await locateCloudflared({ CLOUDFLARED_BIN: 'cloudflared-2025', PATH: d })).toEqual({
+      path: path.join(d, 'cloudflared-2025'),
+      source: 'CLOUDFLARED_BIN',
+    });
   });
 
   it('refuses a CLOUDFLARED_BIN that is missing or not executable, naming the variable', async () => {
@@ -180,7 +195,9 @@ describe('locateCloudflared', () => {
   });
 
   it("prefers the package's binary, then PATH, skipping the package's JS wrapper in node_modules/.bin", async () => {
-    expect(await packageBinaryPath()).toBe(path.resolve('node_modules', 'cloudflared', 'bin', process.platform === 'win32' ? 'cloudflared.exe' : 'cloudflared'));
+    expect(await packageBinaryPath()).toBe(
+      path.resolve('node_modules', 'cloudflared', 'bin', process.platform === 'win32' ? 'cloudflared.exe' : 'cloudflared'),
+    );
     const pkg = path.join(link('cloudflared'), 'cloudflared');
     expect(await locateCloudflared({ PATH: '' }, { packageBin: pkg })).toEqual({ path: pkg, source: 'cloudflared package' });
     const d = link('cloudflared');
@@ -203,7 +220,10 @@ describe('locateCloudflared', () => {
     const install = async () => {
       throw new Error('getaddrinfo ENOTFOUND github.com');
     };
-    const err = await locateCloudflared({ PATH: '' }, { ...noPackage, install }).then(() => null, (e: unknown) => e);
+    const err = await locateCloudflared({ PATH: '' }, { ...noPackage, install }).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(TunnelUnavailableError);
     expect(err).toBeInstanceOf(UserError);
     const e = err as TunnelUnavailableError;
@@ -282,8 +302,15 @@ describe('the log parser, on real cloudflared output', () => {
 
   it('takes any URL on the line after the banner title, and ignores colour codes', () => {
     const parse = createLogParser();
-    expect(parse('\x1b[90m2025-01-01T00:00:00Z\x1b[0m \x1b[32mINF\x1b[0m |  Your quick Tunnel has been created! Visit it at (it may take some time to be reachable):  |')).toBeUndefined();
-    expect(parse('2025-01-01T00:00:00Z INF |  http://127.0.0.1:4010                                                   |')).toEqual({ type: 'url', url: 'http://127.0.0.1:4010' });
+    expect(
+      parse(
+        '\x1b[90m2025-01-01T00:00:00Z\x1b[0m \x1b[32mINF\x1b[0m |  Your quick Tunnel has been created! Visit it at (it may take some time to be reachable):  |',
+      ),
+    ).toBeUndefined();
+    expect(parse('2025-01-01T00:00:00Z INF |  http://127.0.0.1:4010                                                   |')).toEqual({
+      type: 'url',
+      url: 'http://127.0.0.1:4010',
+    });
     // Elsewhere a plain URL is not the tunnel (the Settings line echoes --url).
     expect(parse('2025-01-01T00:00:00Z INF Settings: map[ha-connections:1 no-autoupdate:true protocol:quic url:http://127.0.0.1:4010]')).toBeUndefined();
   });

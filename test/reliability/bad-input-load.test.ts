@@ -28,7 +28,18 @@ import type { Principal } from '../../src/server/route.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { tempDir } from '../helpers/temp-dir.js';
 import { addedRows, allRows, changedRows, rowCounts } from './lib/input-db.js';
-import { burstAgent, contractError, describeResponse, httpRequest, rawConnect, rawConversation, rawExchange, warmAgent, type RawPlan, type WireResponse } from './lib/input-http.js';
+import {
+  burstAgent,
+  contractError,
+  describeResponse,
+  httpRequest,
+  rawConnect,
+  rawConversation,
+  rawExchange,
+  warmAgent,
+  type RawPlan,
+  type WireResponse,
+} from './lib/input-http.js';
 
 const MiB = 1024 * 1024;
 const TOTAL = 1000;
@@ -153,7 +164,15 @@ const kindOf = (endpoint: Endpoint): 'partner' | 'merchant' => (endpoint === 'cr
 function create(
   name: string,
   endpoint: Endpoint,
-  opts: { env?: 'test' | 'live'; key?: string | null; idem?: string | null; headers?: Record<string, string>; body: string | Buffer | Record<string, unknown>; malformed: boolean; expected: Expected },
+  opts: {
+    env?: 'test' | 'live';
+    key?: string | null;
+    idem?: string | null;
+    headers?: Record<string, string>;
+    body: string | Buffer | Record<string, unknown>;
+    malformed: boolean;
+    expected: Expected;
+  },
 ): Planned {
   const env = opts.env ?? 'test';
   const key = opts.key === null ? undefined : (opts.key ?? keyFor(env, kindOf(endpoint)));
@@ -178,7 +197,14 @@ function create(
     } catch {
       // not JSON: no tenant
     }
-    planned.attempted = { endpoint, principal: own, key: usedKey!, idem: usedIdem, validBody: validBody(endpoint, own.environment), ...(tenant ? { tenant } : {}) };
+    planned.attempted = {
+      endpoint,
+      principal: own,
+      key: usedKey!,
+      idem: usedIdem,
+      validBody: validBody(endpoint, own.environment),
+      ...(tenant ? { tenant } : {}),
+    };
   }
   return planned;
 }
@@ -217,89 +243,374 @@ function malformedRequests(): Planned[] {
   // Bodies.
   const bodies: (() => Planned)[] = [
     () => create('invalid JSON', inv, { body: '{"amount":', malformed: m, expected: bad(400, 'invalid_json') }),
-    () => create('JSON with a trailing comma', pinv, { body: `{"merchantId":"${t.merchantId}","amount":"1.00",}`, malformed: m, expected: bad(400, 'invalid_json') }),
+    () =>
+      create('JSON with a trailing comma', pinv, {
+        body: `{"merchantId":"${t.merchantId}","amount":"1.00",}`,
+        malformed: m,
+        expected: bad(400, 'invalid_json'),
+      }),
     () => create('an array', inv, { body: '[{"amount":"1.00"}]', malformed: m, expected: bad(400, 'invalid_json') }),
     () => create('a JSON string', merch, { body: '"hello"', malformed: m, expected: bad(400, 'invalid_json') }),
     () => create('JSON null', inv, { body: 'null', malformed: m, expected: bad(400, 'invalid_json') }),
-    () => create('an empty body', inv, { body: '', headers: { ...jsonHeaders(t.merchantKey, fresh('idem')), 'content-length': '0' }, malformed: m, expected: bad(400, 'invalid_json') }),
+    () =>
+      create('an empty body', inv, {
+        body: '',
+        headers: { ...jsonHeaders(t.merchantKey, fresh('idem')), 'content-length': '0' },
+        malformed: m,
+        expected: bad(400, 'invalid_json'),
+      }),
     () => create('a byte-order mark before the JSON', inv, { body: '\uFEFF{"amount":"1.00"}', malformed: m, expected: bad(400, 'invalid_json') }),
     () => create('bytes that are not UTF-8', inv, { body: Buffer.from([0xff, 0xfe, 0x7b, 0x80, 0x7d]), malformed: m, expected: bad(400, 'invalid_json') }),
     () => create('arrays nested 100 deep', inv, { body: `{"amount":"1.00","x":${nested(100)}}`, malformed: m, expected: bad(400, 'invalid_json') }),
-    () => create('arrays nested 50,000 deep', pinv, { body: `{"merchantId":"${t.merchantId}","amount":"1.00","x":${nested(50_000)}}`, malformed: m, expected: bad(400, 'invalid_json') }),
-    () => create('objects nested 80 deep', merch, { body: JSON.stringify(merchantBody()).replace(/}$/, `,"x":${nestedObject(80)}}`), malformed: m, expected: bad(400, 'invalid_json') }),
+    () =>
+      create('arrays nested 50,000 deep', pinv, {
+        body: `{"merchantId":"${t.merchantId}","amount":"1.00","x":${nested(50_000)}}`,
+        malformed: m,
+        expected: bad(400, 'invalid_json'),
+      }),
+    () =>
+      create('objects nested 80 deep', merch, {
+        body: JSON.stringify(merchantBody()).replace(/}$/, `,"x":${nestedObject(80)}}`),
+        malformed: m,
+        expected: bad(400, 'invalid_json'),
+      }),
     () => create('amount as a JSON number', inv, { body: { amount: 10 }, malformed: m, expected: bad(400, 'validation_failed', 'amount') }),
     () => create('amount zero', pinv, { body: { merchantId: t.merchantId, amount: '0' }, malformed: m, expected: bad(400, 'validation_failed', 'amount') }),
     () => create('amount in exponent form', inv, { body: { amount: '1e3' }, malformed: m, expected: bad(400, 'validation_failed', 'amount') }),
     () => create('amount missing', inv, { body: {}, malformed: m, expected: bad(400, 'validation_failed', 'amount') }),
-    () => create('referenceId as a number', inv, { body: { amount: '1.00', referenceId: 5 }, malformed: m, expected: bad(400, 'validation_failed', 'referenceId') }),
-    () => create('networkId as a string', inv, { body: { amount: '1.00', networkId: '84532' }, malformed: m, expected: bad(400, 'validation_failed', 'networkId') }),
-    () => create('merchantId not a UUID', pinv, { body: { merchantId: 'not-a-uuid', amount: '1.00' }, malformed: m, expected: bad(400, 'validation_failed', 'merchantId') }),
-    () => create('email not an address', merch, { body: { ...merchantBody(), email: 'nobody' }, malformed: m, expected: bad(400, 'validation_failed', 'email') }),
-    () => create('environment in a merchant invoice', inv, { body: { amount: '1.00', environment: 'live' }, malformed: m, expected: bad(400, 'environment_not_allowed', 'environment') }),
-    () => create('environment in a partner invoice', pinv, { body: { merchantId: t.merchantId, amount: '1.00', environment: 'test' }, malformed: m, expected: bad(400, 'environment_not_allowed', 'environment') }),
-    () => create('environment in a merchant', merch, { body: { ...merchantBody(), environment: null }, malformed: m, expected: bad(400, 'environment_not_allowed', 'environment') }),
-    () => create('a fee field', merch, { body: { ...merchantBody(), platformFeeBps: 100 }, malformed: m, expected: bad(400, 'fee_fields_not_allowed', 'platformFeeBps') }),
-    () => create('a nested fee field', merch, { body: { ...merchantBody(), settings: { FEE: 1 } }, malformed: m, expected: bad(400, 'fee_fields_not_allowed', 'settings.FEE') }),
-    () => create('a fee field in an array', merch, { body: { ...merchantBody(), extra: [{ feeAmount: '1' }] }, malformed: m, expected: bad(400, 'fee_fields_not_allowed', 'extra[0].feeAmount') }),
+    () =>
+      create('referenceId as a number', inv, {
+        body: { amount: '1.00', referenceId: 5 },
+        malformed: m,
+        expected: bad(400, 'validation_failed', 'referenceId'),
+      }),
+    () =>
+      create('networkId as a string', inv, {
+        body: { amount: '1.00', networkId: '84532' },
+        malformed: m,
+        expected: bad(400, 'validation_failed', 'networkId'),
+      }),
+    () =>
+      create('merchantId not a UUID', pinv, {
+        body: { merchantId: 'not-a-uuid', amount: '1.00' },
+        malformed: m,
+        expected: bad(400, 'validation_failed', 'merchantId'),
+      }),
+    () =>
+      create('email not an address', merch, { body: { ...merchantBody(), email: 'nobody' }, malformed: m, expected: bad(400, 'validation_failed', 'email') }),
+    () =>
+      create('environment in a merchant invoice', inv, {
+        body: { amount: '1.00', environment: 'live' },
+        malformed: m,
+        expected: bad(400, 'environment_not_allowed', 'environment'),
+      }),
+    () =>
+      create('environment in a partner invoice', pinv, {
+        body: { merchantId: t.merchantId, amount: '1.00', environment: 'test' },
+        malformed: m,
+        expected: bad(400, 'environment_not_allowed', 'environment'),
+      }),
+    () =>
+      create('environment in a merchant', merch, {
+        body: { ...merchantBody(), environment: null },
+        malformed: m,
+        expected: bad(400, 'environment_not_allowed', 'environment'),
+      }),
+    () =>
+      create('a fee field', merch, {
+        body: { ...merchantBody(), platformFeeBps: 100 },
+        malformed: m,
+        expected: bad(400, 'fee_fields_not_allowed', 'platformFeeBps'),
+      }),
+    () =>
+      create('a nested fee field', merch, {
+        body: { ...merchantBody(), settings: { FEE: 1 } },
+        malformed: m,
+        expected: bad(400, 'fee_fields_not_allowed', 'settings.FEE'),
+      }),
+    () =>
+      create('a fee field in an array', merch, {
+        body: { ...merchantBody(), extra: [{ feeAmount: '1' }] },
+        malformed: m,
+        expected: bad(400, 'fee_fields_not_allowed', 'extra[0].feeAmount'),
+      }),
     () => ({
       name: 'a live webhook to a loopback address',
       malformed: m,
       expected: bad(400, 'webhook_url_not_allowed', 'url'),
-      send: () => httpRequest(emu.port, agent, { method: 'PUT', path: '/v1/partner/webhook', headers: jsonHeaders(world.live.partnerKey), body: JSON.stringify({ url: 'https://127.0.0.1/hook', secret: 'a-secret-of-enough-length' }) }),
+      send: () =>
+        httpRequest(emu.port, agent, {
+          method: 'PUT',
+          path: '/v1/partner/webhook',
+          headers: jsonHeaders(world.live.partnerKey),
+          body: JSON.stringify({ url: 'https://127.0.0.1/hook', secret: 'a-secret-of-enough-length' }),
+        }),
     }),
     () => ({
       name: 'a webhook secret too short',
       malformed: m,
       expected: bad(400, 'webhook_secret_invalid', 'secret'),
-      send: () => httpRequest(emu.port, agent, { method: 'PUT', path: '/v1/partner/webhook', headers: jsonHeaders(t.partnerKey), body: JSON.stringify({ url: 'http://localhost:9/hook', secret: 'short' }) }),
+      send: () =>
+        httpRequest(emu.port, agent, {
+          method: 'PUT',
+          path: '/v1/partner/webhook',
+          headers: jsonHeaders(t.partnerKey),
+          body: JSON.stringify({ url: 'http://localhost:9/hook', secret: 'short' }),
+        }),
     }),
   ];
 
   // Headers.
   const headers: (() => Planned)[] = [
-    () => create('Content-Type text/plain', inv, { headers: { authorization: `Bearer ${t.merchantKey}`, 'idempotency-key': fresh('idem'), 'content-type': 'text/plain' }, body: '{"amount":"1.00"}', malformed: m, expected: bad(415, 'unsupported_media_type') }),
-    () => create('no Content-Type', pinv, { headers: { authorization: `Bearer ${t.partnerKey}`, 'idempotency-key': fresh('idem') }, body: `{"merchantId":"${t.merchantId}","amount":"1.00"}`, malformed: m, expected: bad(415, 'unsupported_media_type') }),
-    () => create('Content-Type application/jsonp', merch, { headers: { authorization: `Bearer ${t.partnerKey}`, 'idempotency-key': fresh('idem'), 'content-type': 'application/jsonp' }, body: merchantBody(), malformed: m, expected: bad(415, 'unsupported_media_type') }),
+    () =>
+      create('Content-Type text/plain', inv, {
+        headers: { authorization: `Bearer ${t.merchantKey}`, 'idempotency-key': fresh('idem'), 'content-type': 'text/plain' },
+        body: '{"amount":"1.00"}',
+        malformed: m,
+        expected: bad(415, 'unsupported_media_type'),
+      }),
+    () =>
+      create('no Content-Type', pinv, {
+        headers: { authorization: `Bearer ${t.partnerKey}`, 'idempotency-key': fresh('idem') },
+        body: `{"merchantId":"${t.merchantId}","amount":"1.00"}`,
+        malformed: m,
+        expected: bad(415, 'unsupported_media_type'),
+      }),
+    () =>
+      create('Content-Type application/jsonp', merch, {
+        headers: { authorization: `Bearer ${t.partnerKey}`, 'idempotency-key': fresh('idem'), 'content-type': 'application/jsonp' },
+        body: merchantBody(),
+        malformed: m,
+        expected: bad(415, 'unsupported_media_type'),
+      }),
     () => create('no Idempotency-Key', inv, { idem: null, body: { amount: '1.00' }, malformed: m, expected: bad(400, 'idempotency_key_required') }),
     () => create('an empty Idempotency-Key', merch, { idem: '', body: merchantBody(), malformed: m, expected: bad(400, 'idempotency_key_invalid') }),
-    () => create('a 256-character Idempotency-Key', pinv, { idem: 'k'.repeat(256), body: { merchantId: t.merchantId, amount: '1.00' }, malformed: m, expected: bad(400, 'idempotency_key_invalid') }),
-    () => create('an 8,000-character Idempotency-Key', inv, { idem: 'k'.repeat(8000), body: { amount: '1.00' }, malformed: m, expected: bad(400, 'idempotency_key_invalid') }),
-    () => raw('a NUL byte in the Idempotency-Key', () => ({ head: rawHead('POST', '/v1/invoices', [['Authorization', `Bearer ${t.merchantKey}`], ['Idempotency-Key', `a\u0000b-${fresh('nul')}`], ['Content-Type', 'application/json'], ['Content-Length', '17']]), body: '{"amount":"1.00"}' }), bad(400, 'invalid_request')),
-    () => raw('a control character in Authorization', () => ({ head: rawHead('POST', '/v1/invoices', [['Authorization', `Bearer \u0001${t.merchantKey}`], ['Idempotency-Key', fresh('idem')], ['Content-Type', 'application/json'], ['Content-Length', '17']]), body: '{"amount":"1.00"}' }), bad(400, 'invalid_request')),
-    () => raw('a space in a header name', () => ({ head: rawHead('POST', '/v1/invoices', [['Authorization', `Bearer ${t.merchantKey}`], ['Idempotency Key', fresh('idem')], ['Content-Type', 'application/json'], ['Content-Length', '17']]), body: '{"amount":"1.00"}' }), bad(400, 'invalid_request')),
-    () => raw('a 20 KiB Authorization header', () => ({ head: rawHead('GET', '/v1/invoices', [['Authorization', `Bearer ${'k'.repeat(20 * 1024)}`]]) }), bad(431, 'headers_too_large')),
-    () => raw('300 headers, 24 KiB in all', () => ({ head: rawHead('POST', '/v1/invoices', [['Authorization', `Bearer ${t.merchantKey}`], ['Idempotency-Key', fresh('idem')], ['Content-Type', 'application/json'], ['Content-Length', '17'], ...Array.from({ length: 300 }, (_, i): [string, string] => [`X-Filler-${i}`, 'f'.repeat(70)])]), body: '{"amount":"1.00"}' }), bad(431, 'headers_too_large')),
-    () => raw('two different Content-Lengths', () => ({ head: rawHead('POST', '/v1/invoices', [['Authorization', `Bearer ${t.merchantKey}`], ['Idempotency-Key', fresh('idem')], ['Content-Type', 'application/json'], ['Content-Length', '17'], ['Content-Length', '18']]), body: '{"amount":"1.00"}' }), bad(400, 'invalid_request')),
-    () => raw('Content-Length and chunked together', () => ({ head: rawHead('POST', '/v1/invoices', [['Authorization', `Bearer ${t.merchantKey}`], ['Idempotency-Key', fresh('idem')], ['Content-Type', 'application/json'], ['Content-Length', '22'], ['Transfer-Encoding', 'chunked']]), body: '11\r\n{"amount":"1.00"}\r\n0\r\n\r\n' }), bad(400, 'invalid_request')),
-    () => raw('a chunk size that is not hex', () => ({ head: rawHead('POST', '/v1/invoices', [['Authorization', `Bearer ${t.merchantKey}`], ['Idempotency-Key', fresh('idem')], ['Content-Type', 'application/json'], ['Transfer-Encoding', 'chunked']]), body: 'zz\r\n{"amount":"1.00"}\r\n0\r\n\r\n' }), bad(400, 'invalid_request')),
-    () => raw('a Content-Length that is not a number', () => ({ head: rawHead('POST', '/v1/invoices', [['Authorization', `Bearer ${t.merchantKey}`], ['Idempotency-Key', fresh('idem')], ['Content-Type', 'application/json'], ['Content-Length', 'abc']]), body: '{"amount":"1.00"}' }), bad(400, 'invalid_request')),
+    () =>
+      create('a 256-character Idempotency-Key', pinv, {
+        idem: 'k'.repeat(256),
+        body: { merchantId: t.merchantId, amount: '1.00' },
+        malformed: m,
+        expected: bad(400, 'idempotency_key_invalid'),
+      }),
+    () =>
+      create('an 8,000-character Idempotency-Key', inv, {
+        idem: 'k'.repeat(8000),
+        body: { amount: '1.00' },
+        malformed: m,
+        expected: bad(400, 'idempotency_key_invalid'),
+      }),
+    () =>
+      raw(
+        'a NUL byte in the Idempotency-Key',
+        () => ({
+          head: rawHead('POST', '/v1/invoices', [
+            ['Authorization', `Bearer ${t.merchantKey}`],
+            ['Idempotency-Key', `a\u0000b-${fresh('nul')}`],
+            ['Content-Type', 'application/json'],
+            ['Content-Length', '17'],
+          ]),
+          body: '{"amount":"1.00"}',
+        }),
+        bad(400, 'invalid_request'),
+      ),
+    () =>
+      raw(
+        'a control character in Authorization',
+        () => ({
+          head: rawHead('POST', '/v1/invoices', [
+            ['Authorization', `Bearer \u0001${t.merchantKey}`],
+            ['Idempotency-Key', fresh('idem')],
+            ['Content-Type', 'application/json'],
+            ['Content-Length', '17'],
+          ]),
+          body: '{"amount":"1.00"}',
+        }),
+        bad(400, 'invalid_request'),
+      ),
+    () =>
+      raw(
+        'a space in a header name',
+        () => ({
+          head: rawHead('POST', '/v1/invoices', [
+            ['Authorization', `Bearer ${t.merchantKey}`],
+            ['Idempotency Key', fresh('idem')],
+            ['Content-Type', 'application/json'],
+            ['Content-Length', '17'],
+          ]),
+          body: '{"amount":"1.00"}',
+        }),
+        bad(400, 'invalid_request'),
+      ),
+    () =>
+      raw(
+        'a 20 KiB Authorization header',
+        () => ({ head: rawHead('GET', '/v1/invoices', [['Authorization', `Bearer ${'k'.repeat(20 * 1024)}`]]) }),
+        bad(431, 'headers_too_large'),
+      ),
+    () =>
+      raw(
+        '300 headers, 24 KiB in all',
+        () => ({
+          head: rawHead('POST', '/v1/invoices', [
+            ['Authorization', `Bearer ${t.merchantKey}`],
+            ['Idempotency-Key', fresh('idem')],
+            ['Content-Type', 'application/json'],
+            ['Content-Length', '17'],
+            ...Array.from({ length: 300 }, (_, i): [string, string] => [`X-Filler-${i}`, 'f'.repeat(70)]),
+          ]),
+          body: '{"amount":"1.00"}',
+        }),
+        bad(431, 'headers_too_large'),
+      ),
+    () =>
+      raw(
+        'two different Content-Lengths',
+        () => ({
+          head: rawHead('POST', '/v1/invoices', [
+            ['Authorization', `Bearer ${t.merchantKey}`],
+            ['Idempotency-Key', fresh('idem')],
+            ['Content-Type', 'application/json'],
+            ['Content-Length', '17'],
+            ['Content-Length', '18'],
+          ]),
+          body: '{"amount":"1.00"}',
+        }),
+        bad(400, 'invalid_request'),
+      ),
+    () =>
+      raw(
+        'Content-Length and chunked together',
+        () => ({
+          head: rawHead('POST', '/v1/invoices', [
+            ['Authorization', `Bearer ${t.merchantKey}`],
+            ['Idempotency-Key', fresh('idem')],
+            ['Content-Type', 'application/json'],
+            ['Content-Length', '22'],
+            ['Transfer-Encoding', 'chunked'],
+          ]),
+          body: '11\r\n{"amount":"1.00"}\r\n0\r\n\r\n',
+        }),
+        bad(400, 'invalid_request'),
+      ),
+    () =>
+      raw(
+        'a chunk size that is not hex',
+        () => ({
+          head: rawHead('POST', '/v1/invoices', [
+            ['Authorization', `Bearer ${t.merchantKey}`],
+            ['Idempotency-Key', fresh('idem')],
+            ['Content-Type', 'application/json'],
+            ['Transfer-Encoding', 'chunked'],
+          ]),
+          body: 'zz\r\n{"amount":"1.00"}\r\n0\r\n\r\n',
+        }),
+        bad(400, 'invalid_request'),
+      ),
+    () =>
+      raw(
+        'a Content-Length that is not a number',
+        () => ({
+          head: rawHead('POST', '/v1/invoices', [
+            ['Authorization', `Bearer ${t.merchantKey}`],
+            ['Idempotency-Key', fresh('idem')],
+            ['Content-Type', 'application/json'],
+            ['Content-Length', 'abc'],
+          ]),
+          body: '{"amount":"1.00"}',
+        }),
+        bad(400, 'invalid_request'),
+      ),
   ];
 
   // Keys.
   const keys: (() => Planned)[] = [
     () => create('no Authorization', pinv, { key: null, body: { merchantId: t.merchantId, amount: '1.00' }, malformed: m, expected: bad(401, 'unauthorized') }),
-    () => create('a malformed partner key', pinv, { key: 'pt_test_short', body: { merchantId: t.merchantId, amount: '1.00' }, malformed: m, expected: bad(401, 'unauthorized') }),
-    () => create('an unknown merchant key', inv, { key: generateKey('merchant', 'test'), body: { amount: '1.00' }, malformed: m, expected: bad(401, 'unauthorized') }),
-    () => create('an unknown live partner key', merch, { key: generateKey('partner', 'live'), body: merchantBody(), malformed: m, expected: bad(401, 'unauthorized') }),
-    () => create('a key with a trailing character', inv, { key: `${t.merchantKey}x`, body: { amount: '1.00' }, malformed: m, expected: bad(401, 'unauthorized') }),
+    () =>
+      create('a malformed partner key', pinv, {
+        key: 'pt_test_short',
+        body: { merchantId: t.merchantId, amount: '1.00' },
+        malformed: m,
+        expected: bad(401, 'unauthorized'),
+      }),
+    () =>
+      create('an unknown merchant key', inv, {
+        key: generateKey('merchant', 'test'),
+        body: { amount: '1.00' },
+        malformed: m,
+        expected: bad(401, 'unauthorized'),
+      }),
+    () =>
+      create('an unknown live partner key', merch, {
+        key: generateKey('partner', 'live'),
+        body: merchantBody(),
+        malformed: m,
+        expected: bad(401, 'unauthorized'),
+      }),
+    () =>
+      create('a key with a trailing character', inv, { key: `${t.merchantKey}x`, body: { amount: '1.00' }, malformed: m, expected: bad(401, 'unauthorized') }),
     () => create('a key in upper case', inv, { key: t.merchantKey.toUpperCase(), body: { amount: '1.00' }, malformed: m, expected: bad(401, 'unauthorized') }),
-    () => create('Basic authentication', inv, { headers: { authorization: 'Basic dXNlcjpwYXNz', 'idempotency-key': fresh('idem'), 'content-type': 'application/json' }, body: { amount: '1.00' }, malformed: m, expected: bad(401, 'unauthorized') }),
-    () => create('a merchant key on a partner create', pinv, { key: t.merchantKey, body: { merchantId: t.merchantId, amount: '1.00' }, malformed: m, expected: bad(403, 'forbidden_key_type') }),
-    () => create('a partner key on a merchant create', inv, { key: t.partnerKey, body: { amount: '1.00' }, malformed: m, expected: bad(403, 'forbidden_key_type') }),
-    () => create('a live merchant key creating a merchant', merch, { key: world.live.merchantKey, body: merchantBody(), malformed: m, expected: bad(403, 'forbidden_key_type') }),
-    () => create('a live partner key invoicing the test merchant', pinv, { env: 'live', body: { merchantId: t.merchantId, amount: '1.00' }, malformed: m, expected: bad(404, 'merchant_not_found', 'merchantId') }),
-    () => create('a test partner key invoicing the live merchant', pinv, { body: { merchantId: world.live.merchantId, amount: '1.00' }, malformed: m, expected: bad(404, 'merchant_not_found', 'merchantId') }),
+    () =>
+      create('Basic authentication', inv, {
+        headers: { authorization: 'Basic dXNlcjpwYXNz', 'idempotency-key': fresh('idem'), 'content-type': 'application/json' },
+        body: { amount: '1.00' },
+        malformed: m,
+        expected: bad(401, 'unauthorized'),
+      }),
+    () =>
+      create('a merchant key on a partner create', pinv, {
+        key: t.merchantKey,
+        body: { merchantId: t.merchantId, amount: '1.00' },
+        malformed: m,
+        expected: bad(403, 'forbidden_key_type'),
+      }),
+    () =>
+      create('a partner key on a merchant create', inv, {
+        key: t.partnerKey,
+        body: { amount: '1.00' },
+        malformed: m,
+        expected: bad(403, 'forbidden_key_type'),
+      }),
+    () =>
+      create('a live merchant key creating a merchant', merch, {
+        key: world.live.merchantKey,
+        body: merchantBody(),
+        malformed: m,
+        expected: bad(403, 'forbidden_key_type'),
+      }),
+    () =>
+      create('a live partner key invoicing the test merchant', pinv, {
+        env: 'live',
+        body: { merchantId: t.merchantId, amount: '1.00' },
+        malformed: m,
+        expected: bad(404, 'merchant_not_found', 'merchantId'),
+      }),
+    () =>
+      create('a test partner key invoicing the live merchant', pinv, {
+        body: { merchantId: world.live.merchantId, amount: '1.00' },
+        malformed: m,
+        expected: bad(404, 'merchant_not_found', 'merchantId'),
+      }),
     () => ({
       name: 'a live merchant key reading a test invoice',
       malformed: m,
       expected: bad(404, 'invoice_not_found'),
-      send: () => httpRequest(emu.port, agent, { method: 'GET', path: `/v1/invoices/${world.testInvoiceId}`, headers: { authorization: `Bearer ${world.live.merchantKey}` } }),
+      send: () =>
+        httpRequest(emu.port, agent, {
+          method: 'GET',
+          path: `/v1/invoices/${world.testInvoiceId}`,
+          headers: { authorization: `Bearer ${world.live.merchantKey}` },
+        }),
     }),
     () => ({
       name: 'a test partner key reading a live invoice',
       malformed: m,
       expected: bad(404, 'invoice_not_found'),
-      send: () => httpRequest(emu.port, agent, { method: 'GET', path: `/v1/partner/invoices/${world.liveInvoiceId}`, headers: { authorization: `Bearer ${t.partnerKey}` } }),
+      send: () =>
+        httpRequest(emu.port, agent, {
+          method: 'GET',
+          path: `/v1/partner/invoices/${world.liveInvoiceId}`,
+          headers: { authorization: `Bearer ${t.partnerKey}` },
+        }),
     }),
   ];
 
@@ -312,7 +623,12 @@ function malformedRequests(): Planned[] {
     return raw(
       name,
       () => ({
-        head: rawHead('POST', '/v1/invoices', [['Authorization', `Bearer ${t.merchantKey}`], ['Idempotency-Key', idem], ['Content-Type', 'application/json'], framing]),
+        head: rawHead('POST', '/v1/invoices', [
+          ['Authorization', `Bearer ${t.merchantKey}`],
+          ['Idempotency-Key', idem],
+          ['Content-Type', 'application/json'],
+          framing,
+        ]),
         body: mode === 'chunked' ? `${prefix.length.toString(16)}\r\n${prefix}\r\n` : prefix,
         // A declared 2 MiB is refused before any of it is read: send only a little.
         stream: { total: mode === 'declared' ? 1024 : size - prefix.length - 2, chunked: mode === 'chunked', tail: '"}' },
@@ -334,7 +650,12 @@ function malformedRequests(): Planned[] {
     const planned = raw(
       'half a body, then a stall',
       () => ({
-        head: rawHead('POST', '/v1/invoices', [['Authorization', `Bearer ${t.merchantKey}`], ['Idempotency-Key', idem], ['Content-Type', 'application/json'], ['Content-Length', String(full.length)]]),
+        head: rawHead('POST', '/v1/invoices', [
+          ['Authorization', `Bearer ${t.merchantKey}`],
+          ['Idempotency-Key', idem],
+          ['Content-Type', 'application/json'],
+          ['Content-Length', String(full.length)],
+        ]),
         body: full.slice(0, full.length >> 1),
         timeoutMs: BODY_TIMEOUT_MS + 20_000,
       }),
@@ -351,7 +672,12 @@ function malformedRequests(): Planned[] {
     return raw(
       'a body trickling in a byte at a time',
       () => ({
-        head: rawHead('POST', '/v1/invoices', [['Authorization', `Bearer ${t.merchantKey}`], ['Idempotency-Key', idem], ['Content-Type', 'application/json'], ['Content-Length', String(full.length)]]),
+        head: rawHead('POST', '/v1/invoices', [
+          ['Authorization', `Bearer ${t.merchantKey}`],
+          ['Idempotency-Key', idem],
+          ['Content-Type', 'application/json'],
+          ['Content-Length', String(full.length)],
+        ]),
         body: full.slice(0, 10),
         trickle: { bytes: full.slice(10), everyMs: 400 },
         timeoutMs: BODY_TIMEOUT_MS + 20_000,
@@ -384,10 +710,20 @@ function validRequests(count: number): { planned: Planned[]; creates: Map<Planne
     const p = create(`valid ${endpoint} (${env})`, endpoint, { env, idem, body, malformed: false, expected: { status: 201 } });
     delete p.attempted;
     planned.push(p);
-    creates.set(p, { endpoint, principal: principalOf(env, kindOf(endpoint)), idem, ...(endpoint === 'create-merchant' ? { tenant: body.externalTenantId as string } : {}) });
+    creates.set(p, {
+      endpoint,
+      principal: principalOf(env, kindOf(endpoint)),
+      idem,
+      ...(endpoint === 'create-merchant' ? { tenant: body.externalTenantId as string } : {}),
+    });
   };
   const read = (name: string, path: string, key: string) =>
-    planned.push({ name, malformed: false, expected: { status: 200 }, send: () => httpRequest(emu.port, agent, { method: 'GET', path, headers: { authorization: `Bearer ${key}` } }) });
+    planned.push({
+      name,
+      malformed: false,
+      expected: { status: 200 },
+      send: () => httpRequest(emu.port, agent, { method: 'GET', path, headers: { authorization: `Bearer ${key}` } }),
+    });
   const t = world.test;
   for (let i = 0; planned.length < count; i++) {
     switch (i % 9) {
@@ -502,7 +838,8 @@ describe('1,000 concurrent requests, a tenth of them malformed', () => {
 
     // Reconcile the database with the 201s.
     const created = [...creates].map(([p, c]) => ({ ...c, res: got.get(p)! }));
-    const ids = (endpoint: Endpoint[]) => created.filter((c) => endpoint.includes(c.endpoint)).map((c) => JSON.parse(c.res.text).id ?? JSON.parse(c.res.text).merchantId);
+    const ids = (endpoint: Endpoint[]) =>
+      created.filter((c) => endpoint.includes(c.endpoint)).map((c) => JSON.parse(c.res.text).id ?? JSON.parse(c.res.text).merchantId);
     const invoiceIds = ids(['create-merchant-invoice', 'create-partner-invoice']);
     const merchantIds = ids(['create-merchant']);
     expect(invoiceIds.every((id) => typeof id === 'string')).toBe(true);
@@ -550,7 +887,12 @@ describe('1,000 concurrent requests, a tenth of them malformed', () => {
     // And each refused key is free: neither remembered nor still locked in flight, it now creates.
     const followUps = await Promise.all(
       refused.map((p) =>
-        httpRequest(emu.port, agent, { method: 'POST', path: PATHS[p.attempted!.endpoint], headers: jsonHeaders(p.attempted!.key, p.attempted!.idem), body: JSON.stringify(p.attempted!.validBody) }).then((res) => ({ p, res })),
+        httpRequest(emu.port, agent, {
+          method: 'POST',
+          path: PATHS[p.attempted!.endpoint],
+          headers: jsonHeaders(p.attempted!.key, p.attempted!.idem),
+          body: JSON.stringify(p.attempted!.validBody),
+        }).then((res) => ({ p, res })),
       ),
     );
     for (const { p, res } of followUps) expect(res.status, `the key of the refused "${p.name}" used again: ${describeResponse(res)}`).toBe(201);
@@ -578,9 +920,24 @@ describe('pipelined requests with bad input behind a valid create', () => {
       return `POST /v1/invoices HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${t.merchantKey}\r\nIdempotency-Key: ${ref}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`;
     };
     const trailers: [string, string, number, string][] = [
-      ['a valid read (the control)', `GET /v1/invoices/${world.testInvoiceId} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${t.merchantKey}\r\n\r\n`, 200, ''],
-      ['a control character in a header', `GET /v1/invoices HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \u0001${t.merchantKey}\r\n\r\n`, 400, 'invalid_request'],
-      ['two different Content-Lengths', `POST /v1/invoices HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n{}`, 400, 'invalid_request'],
+      [
+        'a valid read (the control)',
+        `GET /v1/invoices/${world.testInvoiceId} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${t.merchantKey}\r\n\r\n`,
+        200,
+        '',
+      ],
+      [
+        'a control character in a header',
+        `GET /v1/invoices HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \u0001${t.merchantKey}\r\n\r\n`,
+        400,
+        'invalid_request',
+      ],
+      [
+        'two different Content-Lengths',
+        `POST /v1/invoices HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n{}`,
+        400,
+        'invalid_request',
+      ],
       ['a request line that is not HTTP', 'HELLO THERE\r\n\r\n', 400, 'invalid_request'],
       ['20 KiB of headers', `GET /v1/invoices HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${'k'.repeat(20 * 1024)}\r\n\r\n`, 431, 'headers_too_large'],
     ];

@@ -386,13 +386,17 @@ async function checkAfterRestart(
       body: rec.body,
     });
     if (replay.status !== 200 || replay.headers['idempotent-replayed'] !== 'true') {
-      problems.push(`replay of ${rec.key} (${id}) answered ${replay.status}, Idempotent-Replayed ${String(replay.headers['idempotent-replayed'])}: ${replay.text.slice(0, 200)}`);
+      problems.push(
+        `replay of ${rec.key} (${id}) answered ${replay.status}, Idempotent-Replayed ${String(replay.headers['idempotent-replayed'])}: ${replay.text.slice(0, 200)}`,
+      );
     } else if (replay.body?.id !== id) {
       problems.push(`replay of ${rec.key} gave the id ${String(replay.body?.id)}, the first answer gave ${id}`);
     } else if (replay.text !== text) {
       problems.push(`replay of ${rec.key} (${id}) is not the first answer's body:\n  first:  ${text.slice(0, 300)}\n  replay: ${replay.text.slice(0, 300)}`);
     }
-    const read = await ask('GET invoice', 'GET', rec.variant === 'partner' ? `/v1/partner/invoices/${id}` : `/v1/invoices/${id}`, { key: keyFor(ready, rec.variant) });
+    const read = await ask('GET invoice', 'GET', rec.variant === 'partner' ? `/v1/partner/invoices/${id}` : `/v1/invoices/${id}`, {
+      key: keyFor(ready, rec.variant),
+    });
     if (read.status !== 200 || read.body?.id !== id) {
       problems.push(`acknowledged invoice ${id} (key ${rec.key}, round ${rec.round}) is not there: GET answered ${read.status} ${read.text.slice(0, 200)}`);
       return;
@@ -411,13 +415,15 @@ async function checkAfterRestart(
   for (const d of deliveries.filter((x) => x.status === 'failed')) {
     const r = await ask('resend', 'POST', `/v1/partner/webhook/deliveries/${d.id}/resend`, { key: ready.test.partnerKey });
     resent += 1;
-    if (r.status !== 200 || r.body?.status !== 'succeeded') problems.push(`resend of ${d.id} (${d.eventId}) answered ${r.status}, status ${String(r.body?.status)}`);
+    if (r.status !== 200 || r.body?.status !== 'succeeded')
+      problems.push(`resend of ${d.id} (${d.eventId}) answered ${r.status}, status ${String(r.body?.status)}`);
   }
   if (resent) deliveries = await listDeliveries(client, ready.test.partnerKey, problems);
   const attemptsSinceRestart = receivers.reduce((sum, r) => sum + r.requests.length, 0) - requestsAtRestart;
   for (const d of deliveries) {
     if (!urls.includes(d.url)) problems.push(`delivery ${d.id} went to ${d.url}, never a configured URL`);
-    if (d.status !== 'succeeded') problems.push(`delivery ${d.id} of ${d.eventId} is ${d.status} after the advance (attempts ${d.attemptCount}, last error ${String(d.lastError)})`);
+    if (d.status !== 'succeeded')
+      problems.push(`delivery ${d.id} of ${d.eventId} is ${d.status} after the advance (attempts ${d.attemptCount}, last error ${String(d.lastError)})`);
   }
 
   // Per invoice: deliveries and what the receivers answered 2xx, against 1…N.
@@ -458,7 +464,8 @@ async function checkAfterRestart(
     const delivered = [...e.delivered].sort((a, b) => a - b);
     if (new Set(delivered).size !== delivered.length) problems.push(`invoice ${invoice.id}: several deliveries for one event: ${delivered.join(',')}`);
     const outside = [...new Set([...delivered, ...e.received])].filter((s) => s < 1 || s > n);
-    if (outside.length) problems.push(`invoice ${invoice.id} (${invoice.create.plan}, ${invoice.status}, ${n} events): sequences ${outside.join(',')} should not exist`);
+    if (outside.length)
+      problems.push(`invoice ${invoice.id} (${invoice.create.plan}, ${invoice.status}, ${n} events): sequences ${outside.join(',')} should not exist`);
     const missing = delivered.filter((s) => !e.answeredOk.has(s));
     if (missing.length) problems.push(`invoice ${invoice.id}: events ${missing.map((s) => `${invoice.id}-${s}`).join(', ')} never reached a receiver`);
     const isTouched = invoice.ops.some((op) => disabledWindows.some((w) => overlaps(op, w)));
@@ -468,11 +475,18 @@ async function checkAfterRestart(
     }
     fullyChecked += 1;
     const expected = range(n);
-    if (delivered.join(',') !== expected.join(',')) problems.push(`invoice ${invoice.id} (${invoice.create.plan}, ${invoice.status}): deliveries for sequences [${delivered.join(',')}], expected [${expected.join(',')}]`);
+    if (delivered.join(',') !== expected.join(','))
+      problems.push(
+        `invoice ${invoice.id} (${invoice.create.plan}, ${invoice.status}): deliveries for sequences [${delivered.join(',')}], expected [${expected.join(',')}]`,
+      );
     const ok = [...e.answeredOk].sort((a, b) => a - b);
-    if (ok.join(',') !== expected.join(',')) problems.push(`invoice ${invoice.id} (${invoice.create.plan}, ${invoice.status}): receivers got sequences [${ok.join(',')}], expected [${expected.join(',')}]`);
+    if (ok.join(',') !== expected.join(','))
+      problems.push(
+        `invoice ${invoice.id} (${invoice.create.plan}, ${invoice.status}): receivers got sequences [${ok.join(',')}], expected [${expected.join(',')}]`,
+      );
     const lastSeen = lastStatus.get(`${invoice.id}-${n}`);
-    if (lastSeen !== undefined && lastSeen !== invoice.status) problems.push(`invoice ${invoice.id} is ${invoice.status} but its last event (${n}) says ${lastSeen}`);
+    if (lastSeen !== undefined && lastSeen !== invoice.status)
+      problems.push(`invoice ${invoice.id} is ${invoice.status} but its last event (${n}) says ${lastSeen}`);
   }
 
   // A few deliveries in detail: the stored payload is a body a receiver got, the last attempt 2xx.
@@ -485,7 +499,8 @@ async function checkAfterRestart(
     else {
       if (!bodies.has(full.body.payload)) problems.push(`delivery ${d.id}: its payload is no body a receiver got`);
       const last = full.body.attempts.at(-1);
-      if (!last || last.responseStatus < 200 || last.responseStatus > 299 || last.error !== null) problems.push(`delivery ${d.id}: last attempt ${JSON.stringify(last)}`);
+      if (!last || last.responseStatus < 200 || last.responseStatus > 299 || last.error !== null)
+        problems.push(`delivery ${d.id}: last attempt ${JSON.stringify(last)}`);
     }
   }
 
@@ -535,7 +550,10 @@ describe('crash and restart under mixed load', () => {
     processes.push(dev);
     const first = dev.ready;
     webhook.url = urls[0];
-    const setup = answered(await dev.client.call('PUT', '/v1/partner/webhook', { key: first.test.partnerKey, body: { url: webhook.url, secret: SECRET } }), 'first PUT webhook');
+    const setup = answered(
+      await dev.client.call('PUT', '/v1/partner/webhook', { key: first.test.partnerKey, body: { url: webhook.url, secret: SECRET } }),
+      'first PUT webhook',
+    );
     expect(setup.status, setup.text).toBe(200);
 
     let lastFullyChecked = 0;
@@ -573,7 +591,10 @@ describe('crash and restart under mixed load', () => {
         ...early.map((c) => `${c.what} (round ${c.round}) failed ${round.killAt - c.at} ms BEFORE the kill: ${c.error}`),
         ...killedLog,
         ...problems,
-        ...statuses.slice(statusesBefore).filter(unexpectedStatus).map((s) => `${s.what} answered ${s.status} (${s.phase})`),
+        ...statuses
+          .slice(statusesBefore)
+          .filter(unexpectedStatus)
+          .map((s) => `${s.what} answered ${s.status} (${s.phase})`),
       ];
       expect(all, `seed ${SEED}, round ${n}`).toEqual([]);
       // The load was real and the kill hit it.
@@ -581,7 +602,10 @@ describe('crash and restart under mixed load', () => {
       expect(cuts.length - cutsBefore, `seed ${SEED}, round ${n}: requests cut by the kill`).toBeGreaterThan(0);
     }
 
-    expect(statuses.filter((s) => s.status >= 500), `seed ${SEED}`).toEqual([]);
+    expect(
+      statuses.filter((s) => s.status >= 500),
+      `seed ${SEED}`,
+    ).toEqual([]);
     // Most invoices never overlapped a disabled window, so the strongest check (the full sequence
     // 1…N delivered) covered them: it cannot have passed by checking nothing.
     expect(lastFullyChecked, `seed ${SEED}: invoices checked in full, of ${invoices.size}`).toBeGreaterThan(invoices.size / 2);

@@ -65,7 +65,11 @@ const VARIANTS: Variant[] = [
     name: 'create-invoice, partner variant (POST /v1/partner/invoices)',
     path: '/v1/partner/invoices',
     key: () => emu.keys.test.partnerKey,
-    body: (round, i, same) => ({ merchantId: emu.keys.test.merchantId, amount: same ? '10.00' : `${i + 1}.50`, referenceId: same ? `race-${round}` : `race-${round}-${i}` }),
+    body: (round, i, same) => ({
+      merchantId: emu.keys.test.merchantId,
+      amount: same ? '10.00' : `${i + 1}.50`,
+      referenceId: same ? `race-${round}` : `race-${round}-${i}`,
+    }),
     table: 'invoices',
     stored: invoiceRow,
     matches: invoiceMatches,
@@ -75,7 +79,11 @@ const VARIANTS: Variant[] = [
     path: '/v1/partner/merchants',
     key: () => emu.keys.test.partnerKey,
     // One externalTenantId per round: it is part of the idempotency scope, so bodies differ elsewhere.
-    body: (round, i, same) => ({ externalTenantId: `race-tenant-${round}`, email: `race-${round}@example.com`, name: same ? `Shop ${round}` : `Shop ${round} #${i}` }),
+    body: (round, i, same) => ({
+      externalTenantId: `race-tenant-${round}`,
+      email: `race-${round}@example.com`,
+      name: same ? `Shop ${round}` : `Shop ${round} #${i}`,
+    }),
     table: 'merchants',
     stored: (id) => emu.store.sqlite.prepare('SELECT * FROM merchants WHERE id = ?').get(id) as Record<string, unknown> | undefined,
     matches: (row, body) => row.external_tenant_id === body.externalTenantId && row.name === body.name && row.email === body.email,

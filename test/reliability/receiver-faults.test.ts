@@ -176,11 +176,13 @@ function compareAttempts(detail: any, choices: readonly Choice[], timeoutMs: num
     const reason = `(${c.kind}: error ${JSON.stringify(a.error)}, responseStatus ${a.responseStatus}, body ${JSON.stringify(a.responseBody)}, ${a.durationMs} ms)`;
     switch (c.kind) {
       case 'http_status':
-        if (!(a.error?.startsWith('http_status: ') && a.error.includes(String(c.status)) && a.responseStatus === c.status && a.responseBody === c.body)) out.push(`${where(j)} ${reason}`);
+        if (!(a.error?.startsWith('http_status: ') && a.error.includes(String(c.status)) && a.responseStatus === c.status && a.responseBody === c.body))
+          out.push(`${where(j)} ${reason}`);
         break;
       case 'timeout':
         // The attempt's single timer covers connect, headers and body: it fires at the budget.
-        if (!(a.error?.startsWith('timeout: ') && a.responseStatus === null && a.durationMs >= timeoutMs - 50 && a.durationMs < timeoutMs + 3000)) out.push(`${where(j)} ${reason}`);
+        if (!(a.error?.startsWith('timeout: ') && a.responseStatus === null && a.durationMs >= timeoutMs - 50 && a.durationMs < timeoutMs + 3000))
+          out.push(`${where(j)} ${reason}`);
         break;
       case 'connection_reset':
         if (!(a.error?.startsWith('connection_reset: ') && a.responseStatus === null && a.responseBody === null)) out.push(`${where(j)} ${reason}`);
@@ -189,7 +191,10 @@ function compareAttempts(detail: any, choices: readonly Choice[], timeoutMs: num
         if (!(a.error?.startsWith('redirect: ') && a.error.includes(c.location!) && a.responseStatus === 302)) out.push(`${where(j)} ${reason}`);
         break;
       case 'success':
-        if (!(a.error === null && a.responseStatus === c.status && a.responseBody === c.body && a.durationMs >= (c.delayMs ?? 0) - 50 && a.durationMs < timeoutMs)) out.push(`${where(j)} ${reason}`);
+        if (
+          !(a.error === null && a.responseStatus === c.status && a.responseBody === c.body && a.durationMs >= (c.delayMs ?? 0) - 50 && a.durationMs < timeoutMs)
+        )
+          out.push(`${where(j)} ${reason}`);
         break;
     }
   });
@@ -204,7 +209,9 @@ function compareOutcome(detail: any, expected: { status: 'succeeded' | 'failed';
   const want = { status: expected.status, attemptCount: expected.attempts, nextAttemptAt: null };
   if (JSON.stringify(got) !== JSON.stringify(want)) out.push(`${detail.eventId}: ${JSON.stringify(got)}, expected ${JSON.stringify(want)}`);
   if (last && (detail.lastResponseStatus !== last.responseStatus || detail.lastError !== last.error || detail.lastAttemptAt !== last.startedAt)) {
-    out.push(`${detail.eventId}: lastResponseStatus/lastError/lastAttemptAt ${detail.lastResponseStatus}/${detail.lastError}/${detail.lastAttemptAt} are not the last attempt's`);
+    out.push(
+      `${detail.eventId}: lastResponseStatus/lastError/lastAttemptAt ${detail.lastResponseStatus}/${detail.lastError}/${detail.lastAttemptAt} are not the last attempt's`,
+    );
   }
   return out;
 }
@@ -355,7 +362,8 @@ describe('receiver faults through the whole standard schedule', () => {
       mismatches.push(...compareOutcome(detail, { status: 'succeeded', attempts: expectedAttempts[i]! }));
       // The slow success took at least its nine seconds.
       const last = detail.attempts.at(-1);
-      if (!(last.durationMs >= NINE_SECONDS - 50 && last.durationMs < config.timeoutMs)) mismatches.push(`${id}: the 9-second answer took ${last.durationMs} ms`);
+      if (!(last.durationMs >= NINE_SECONDS - 50 && last.durationMs < config.timeoutMs))
+        mismatches.push(`${id}: the 9-second answer took ${last.durationMs} ms`);
     }
     expect(mismatches).toEqual([]);
     expect(await allDeliveries(emu, '&status=succeeded')).toHaveLength(COUNT);

@@ -58,11 +58,29 @@ const REFUSED: Record<string, string[]> = {
     'https://93.184.215.14/hook',
   ],
   'IPv4, decimal': ['https://2130706433/hook', 'http://2130706433/hook', 'https://2852039166/latest/meta-data/', 'https://167772161/hook', 'https://0/hook'],
-  'IPv4, octal': ['https://0177.0.0.1/hook', 'https://0177.1/hook', 'https://00000177.0.0.01/hook', 'https://012.0.0.1/hook', 'https://0251.0376.0251.0376/latest/meta-data/'],
-  'IPv4, hex': ['https://0x7f000001/hook', 'https://0x7f.0.0.1/hook', 'https://0x7F.0x0.0x0.0x1/hook', 'https://0xa9fea9fe/latest/meta-data/', 'https://0x64400001/hook'],
+  'IPv4, octal': [
+    'https://0177.0.0.1/hook',
+    'https://0177.1/hook',
+    'https://00000177.0.0.01/hook',
+    'https://012.0.0.1/hook',
+    'https://0251.0376.0251.0376/latest/meta-data/',
+  ],
+  'IPv4, hex': [
+    'https://0x7f000001/hook',
+    'https://0x7f.0.0.1/hook',
+    'https://0x7F.0x0.0x0.0x1/hook',
+    'https://0xa9fea9fe/latest/meta-data/',
+    'https://0x64400001/hook',
+  ],
   'IPv4, short forms': ['https://127.1/hook', 'https://127.0.1/hook', 'https://10.1/hook', 'https://192.168.257/hook'],
-  'IPv4, other spellings': ['https://%31%32%37.0.0.1/hook', 'https://１２７.０.０.１/hook', 'https://127。0。0。1/hook', 'https://0x7f.1/hook', 'https://127.0.0.0x1/hook'],
-  'IPv6': [
+  'IPv4, other spellings': [
+    'https://%31%32%37.0.0.1/hook',
+    'https://１２７.０.０.１/hook',
+    'https://127。0。0。1/hook',
+    'https://0x7f.1/hook',
+    'https://127.0.0.0x1/hook',
+  ],
+  IPv6: [
     'https://[::1]/hook',
     'https://[0:0:0:0:0:0:0:1]/hook',
     'https://[0000:0000:0000:0000:0000:0000:0000:0001]:8443/hook',
@@ -97,8 +115,15 @@ const REFUSED: Record<string, string[]> = {
     'https://metadata.google.internal/computeMetadata/v1/',
     'https://metadata/computeMetadata/v1/',
   ],
-  'private ranges': ['https://10.0.0.1/hook', 'https://10.255.255.255/hook', 'https://172.16.0.1/hook', 'https://172.31.255.255/hook', 'https://192.168.1.1/hook', 'https://192.0.2.2/hook'],
-  'localhost': [
+  'private ranges': [
+    'https://10.0.0.1/hook',
+    'https://10.255.255.255/hook',
+    'https://172.16.0.1/hook',
+    'https://172.31.255.255/hook',
+    'https://192.168.1.1/hook',
+    'https://192.0.2.2/hook',
+  ],
+  localhost: [
     'https://localhost/hook',
     'https://LOCALHOST/hook',
     'https://localhost./hook',
@@ -110,7 +135,15 @@ const REFUSED: Record<string, string[]> = {
     'https://ⓛⓞⓒⓐⓛⓗⓞⓢⓣ/hook',
     'https://loc%61lhost/hook',
   ],
-  '.internal and .local': ['https://host.docker.internal/hook', 'https://METADATA.GOOGLE.INTERNAL./computeMetadata/v1/', 'https://svc.internal/hook', 'https://printer.local/hook', 'https://my-mac.local./hook', 'https://web.default.svc.cluster.local/hook', 'https://intranet/hook'],
+  '.internal and .local': [
+    'https://host.docker.internal/hook',
+    'https://METADATA.GOOGLE.INTERNAL./computeMetadata/v1/',
+    'https://svc.internal/hook',
+    'https://printer.local/hook',
+    'https://my-mac.local./hook',
+    'https://web.default.svc.cluster.local/hook',
+    'https://intranet/hook',
+  ],
   'tunnel domains': [
     'https://abc.trycloudflare.com/hook',
     'https://ABC.TryCloudflare.com./hook',
@@ -123,7 +156,12 @@ const REFUSED: Record<string, string[]> = {
     'https://x.TRYCLOUDFLARE.com/hook',
   ],
   'http, not https': ['http://hooks.example.com/hook', 'HTTP://hooks.example.com/hook', 'http://localhost:3000/hook'],
-  'credentials in the URL': ['https://user:pass@hooks.example.com/hook', 'https://user@hooks.example.com/hook', 'https://:pass@hooks.example.com/hook', 'https://user:@hooks.example.com/hook'],
+  'credentials in the URL': [
+    'https://user:pass@hooks.example.com/hook',
+    'https://user@hooks.example.com/hook',
+    'https://:pass@hooks.example.com/hook',
+    'https://user:@hooks.example.com/hook',
+  ],
   'a public name in front of a private host': [
     'https://hooks.example.com@127.0.0.1/hook', // the "host" is the user name
     'https://hooks.example.com:443@localhost/hook',
@@ -144,7 +182,8 @@ describe('saving a live webhook URL', () => {
   async function refused(key: string, url: string, body: Record<string, unknown>): Promise<string | null> {
     const res = await emu.call('PUT', '/v1/partner/webhook', { key, body: { url, ...body } });
     const e = res.body?.error;
-    if (res.status === 400 && e?.code === 'webhook_url_not_allowed' && e.param === 'url' && typeof e.message === 'string' && res.headers.get('request-id')) return null;
+    if (res.status === 400 && e?.code === 'webhook_url_not_allowed' && e.param === 'url' && typeof e.message === 'string' && res.headers.get('request-id'))
+      return null;
     return `${url}: ${res.status} ${res.text}`;
   }
 
@@ -167,7 +206,9 @@ describe('saving a live webhook URL', () => {
 
     // A public name is accepted: the rule is not refusing everything.
     const good = 'https://hooks.example.com/svc';
-    const saved = ok(await emu.call('PUT', '/v1/partner/webhook', { key: live.partnerKey, body: { url: good, secret: SECRET, customHeaders: { 'X-Env': 'live' } } }));
+    const saved = ok(
+      await emu.call('PUT', '/v1/partner/webhook', { key: live.partnerKey, body: { url: good, secret: SECRET, customHeaders: { 'X-Env': 'live' } } }),
+    );
     expect(saved).toMatchObject({ url: good, environment: 'live', enabled: true });
     const row = JSON.stringify(db.prepare('SELECT * FROM webhook_configs').all());
 
@@ -301,12 +342,20 @@ describe('delivering to a live webhook', () => {
         const partner = ok(await emu.call('POST', '/__emulator/partners', { body: { name: `SSRF ${i}` } }), 201);
         const key = partner.live.partnerKey as string;
         const merchant = ok(
-          await emu.call('POST', '/v1/partner/merchants', { key, idempotencyKey: `ssrf-merchant-${i}`, body: { externalTenantId: `ssrf-${i}`, email: `ssrf-${i}@example.com`, name: `SSRF ${i}` } }),
+          await emu.call('POST', '/v1/partner/merchants', {
+            key,
+            idempotencyKey: `ssrf-merchant-${i}`,
+            body: { externalTenantId: `ssrf-${i}`, email: `ssrf-${i}@example.com`, name: `SSRF ${i}` },
+          }),
           201,
         );
         const url = `https://${host}:${wires.port}/hook`;
         // The URL text breaks no rule: it is saved.
-        expect(ok(await emu.call('PUT', '/v1/partner/webhook', { key, body: { url, secret: SECRET } }))).toMatchObject({ url, environment: 'live', enabled: true });
+        expect(ok(await emu.call('PUT', '/v1/partner/webhook', { key, body: { url, secret: SECRET } }))).toMatchObject({
+          url,
+          environment: 'live',
+          enabled: true,
+        });
         return { c, host, key, merchantId: merchant.merchantId as string };
       }),
     );
@@ -315,7 +364,14 @@ describe('delivering to a live webhook', () => {
 
     const runs = await Promise.all(
       setups.map(async (s, i) => {
-        const invoice = ok(await emu.call('POST', '/v1/partner/invoices', { key: s.key, idempotencyKey: `ssrf-invoice-${i}`, body: { merchantId: s.merchantId, amount: '10.00' } }), 201);
+        const invoice = ok(
+          await emu.call('POST', '/v1/partner/invoices', {
+            key: s.key,
+            idempotencyKey: `ssrf-invoice-${i}`,
+            body: { merchantId: s.merchantId, amount: '10.00' },
+          }),
+          201,
+        );
         const delivery = await waitUntil(`the delivery for ${s.c.name}`, async () => (await deliveriesOf(s.key, invoice.id)).find((d) => d.attemptCount >= 1));
         return { ...s, deliveryId: delivery.id as string };
       }),

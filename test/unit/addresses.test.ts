@@ -66,9 +66,7 @@ describe('constants', () => {
     const last20 = (s: string) => slice(keccak256(toBytes(s)), 12);
     expect(EVM_DEPOSIT_FACTORY).toBe(getAddress(last20('svc-emulator/evm-deposit-factory')));
     expect(DEPOSIT_FORWARDER).toBe(getAddress(last20('svc-emulator/deposit-forwarder')));
-    expect(TRON_DEPOSIT_FACTORY).toBe(
-      base58CheckEncode(Buffer.from(`41${last20('svc-emulator/tron-deposit-factory').slice(2)}`, 'hex')),
-    );
+    expect(TRON_DEPOSIT_FACTORY).toBe(base58CheckEncode(Buffer.from(`41${last20('svc-emulator/tron-deposit-factory').slice(2)}`, 'hex')));
     expect(SOLANA_DEPOSIT_AUTHORITY).toBe(base58.encode(sha256(Buffer.from('svc-emulator/solana-deposit-authority'))));
   });
 
@@ -132,14 +130,11 @@ describe('evmDepositAddress', () => {
     expect(evmDepositAddress(FIXED_ID.toUpperCase())).toBe(evmDepositAddress(FIXED_ID));
   });
 
-  it.each(['', 'not-a-uuid', '3b241101e2bb42558caf4136c566a962', '3b241101-e2bb-4255-8caf-4136c566a96', 'inv_123'])(
-    'rejects the id %j',
-    (id) => {
-      expect(() => evmDepositAddress(id)).toThrow(TypeError);
-      expect(() => tronDepositAddress(id)).toThrow(TypeError);
-      expect(() => solanaDepositAddress(id)).toThrow(TypeError);
-    },
-  );
+  it.each(['', 'not-a-uuid', '3b241101e2bb42558caf4136c566a962', '3b241101-e2bb-4255-8caf-4136c566a96', 'inv_123'])('rejects the id %j', (id) => {
+    expect(() => evmDepositAddress(id)).toThrow(TypeError);
+    expect(() => tronDepositAddress(id)).toThrow(TypeError);
+    expect(() => solanaDepositAddress(id)).toThrow(TypeError);
+  });
 });
 
 describe('tronDepositAddress', () => {
@@ -211,12 +206,7 @@ describe('depositAddresses', () => {
         chainName: c.chainName,
         family: c.family,
         networkId: c.networkId,
-        depositAddress:
-          c.family === 'evm'
-            ? evmDepositAddress(FIXED_ID)
-            : c.family === 'tron'
-              ? tronDepositAddress(FIXED_ID)
-              : solanaDepositAddress(FIXED_ID),
+        depositAddress: c.family === 'evm' ? evmDepositAddress(FIXED_ID) : c.family === 'tron' ? tronDepositAddress(FIXED_ID) : solanaDepositAddress(FIXED_ID),
         tokens: [...c.tokens],
       });
       expect(e.tokens).not.toBe(c.tokens); // callers get their own array

@@ -2,13 +2,7 @@ import { createHash } from 'node:crypto';
 import { base58 } from '@scure/base';
 import { isAddress } from 'viem';
 import { describe, expect, it } from 'vitest';
-import {
-  CHAIN_ID_NAMESPACE,
-  CHAINS,
-  chainByNetworkId,
-  chainsFor,
-  knownNetworkIds,
-} from '../../src/domain/chains.js';
+import { CHAIN_ID_NAMESPACE, CHAINS, chainByNetworkId, chainsFor, knownNetworkIds } from '../../src/domain/chains.js';
 
 /** Independent UUID v5 (RFC 9562 §5.5) on node:crypto, checked below against a published vector. */
 function uuidV5(name: string, namespace: string): string {
@@ -87,8 +81,7 @@ describe('chain registry', () => {
   });
 
   it('uses the well-known mainnet contracts', () => {
-    const addr = (id: number, sym: string) =>
-      chainByNetworkId('live', id)?.tokens.find((t) => t.symbol === sym)?.contractAddress;
+    const addr = (id: number, sym: string) => chainByNetworkId('live', id)?.tokens.find((t) => t.symbol === sym)?.contractAddress;
     expect(addr(1, 'USDC')).toBe('0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48');
     expect(addr(1, 'USDT')).toBe('0xdAC17F958D2ee523a2206206994597C13D831ec7');
     expect(addr(728126428, 'USDT')).toBe('TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t');
@@ -112,9 +105,7 @@ describe('chain registry', () => {
       expect(payload[0]).toBe(0x41);
     }
     // TR7NHq… is the 20-byte contract a614f803…d13c that Tronscan shows in hex.
-    expect(base58CheckDecode('TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t').toString('hex')).toBe(
-      '41a614f803b6fd780986a42c78ec9c7f77e6ded13c',
-    );
+    expect(base58CheckDecode('TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t').toString('hex')).toBe('41a614f803b6fd780986a42c78ec9c7f77e6ded13c');
   });
 
   it('has Solana mints that decode to 32 bytes', () => {

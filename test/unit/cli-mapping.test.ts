@@ -178,7 +178,20 @@ describe('argv → handler', () => {
 });
 
 describe('global options', () => {
-  const globals = ['--json', '--base-url', 'http://127.0.0.1:1', '--api-key', PARTNER_KEY, '--quiet', '--no-color', '--verbose', '--profile', 'ci', '--config', 'svc.config.json'];
+  const globals = [
+    '--json',
+    '--base-url',
+    'http://127.0.0.1:1',
+    '--api-key',
+    PARTNER_KEY,
+    '--quiet',
+    '--no-color',
+    '--verbose',
+    '--profile',
+    'ci',
+    '--config',
+    'svc.config.json',
+  ];
 
   it.each([
     ['before the command', [...globals, 'invoices', 'get', 'i-1']],

@@ -35,7 +35,16 @@ describe('README command reference', () => {
       for (const option of spec.options ?? []) expect(generated, `${spec.name} ${option.flags}`).toContain(`\`${option.flags}\``);
       for (const arg of spec.args ?? []) expect(generated).toContain(`\`<${arg.name}>\``);
     }
-    for (const global of ['--base-url <url>', '--api-key <key>', '--profile <name>', '--config <file>', '--json', '--no-color', '-q, --quiet', '-v, --verbose']) {
+    for (const global of [
+      '--base-url <url>',
+      '--api-key <key>',
+      '--profile <name>',
+      '--config <file>',
+      '--json',
+      '--no-color',
+      '-q, --quiet',
+      '-v, --verbose',
+    ]) {
       expect(generated).toContain(`\`${global}\``);
     }
   });
@@ -45,7 +54,10 @@ describe('README command reference', () => {
       name: 'demo run',
       summary: 'a demo | with a pipe',
       description: 'Longer text.',
-      args: [{ name: 'kind', description: 'which', choices: ['a', 'b'] }, { name: 'extra', description: 'optional', required: false }],
+      args: [
+        { name: 'kind', description: 'which', choices: ['a', 'b'] },
+        { name: 'extra', description: 'optional', required: false },
+      ],
       options: [
         { flags: '--level <n>', description: 'how much', choices: ['1', '2'], defaultValue: '1' },
         { flags: '--tag <t>', description: 'a tag', repeatable: true },

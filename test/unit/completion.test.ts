@@ -51,7 +51,20 @@ function bashComplete(...words: string[]): string[] {
 
 describe('svc completion bash (run in bash)', () => {
   it('offers the commands, then the subcommands of a group', () => {
-    expect(bashComplete('svc', '')).toEqual(['dev', 'init', 'status', 'openapi', 'trigger', 'completion', 'merchants', 'invoices', 'webhook', 'time', 'keys', 'fixtures']);
+    expect(bashComplete('svc', '')).toEqual([
+      'dev',
+      'init',
+      'status',
+      'openapi',
+      'trigger',
+      'completion',
+      'merchants',
+      'invoices',
+      'webhook',
+      'time',
+      'keys',
+      'fixtures',
+    ]);
     expect(bashComplete('svc', 'in')).toEqual(['init', 'invoices']);
     expect(bashComplete('svc', 'invoices', '')).toEqual(['create', 'get', 'list', 'pay', 'confirm', 'expire']);
     expect(bashComplete('svc', 'merchants', 'k')).toEqual(['keys']);
@@ -66,7 +79,9 @@ describe('svc completion bash (run in bash)', () => {
 
   it("offers a command's options and the global ones", () => {
     const offered = bashComplete('svc', 'invoices', 'create', '--');
-    expect(offered).toEqual(expect.arrayContaining(['--amount', '--merchant', '--network-id', '--token', '--reference-id', '--idempotency-key', '--json', '--base-url', '--verbose']));
+    expect(offered).toEqual(
+      expect.arrayContaining(['--amount', '--merchant', '--network-id', '--token', '--reference-id', '--idempotency-key', '--json', '--base-url', '--verbose']),
+    );
     expect(offered).not.toContain('--unconfirmed'); // invoices pay's
     expect(bashComplete('svc', 'init', '--f')).toEqual(['--fixtures', '--force']);
   });

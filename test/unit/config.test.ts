@@ -80,8 +80,18 @@ describe('validateConfig: errors name the file and the field', () => {
   });
 
   it.each([
-    ['a merchant key where the test partner key belongs', { test: { partnerKey: generateKey('merchant', 'test') } }, 'keys.test.partnerKey', /test partner key/],
-    ['a partner key where the test merchant key belongs', { test: { merchantKey: generateKey('partner', 'test') } }, 'keys.test.merchantKey', /test merchant key/],
+    [
+      'a merchant key where the test partner key belongs',
+      { test: { partnerKey: generateKey('merchant', 'test') } },
+      'keys.test.partnerKey',
+      /test partner key/,
+    ],
+    [
+      'a partner key where the test merchant key belongs',
+      { test: { merchantKey: generateKey('partner', 'test') } },
+      'keys.test.merchantKey',
+      /test merchant key/,
+    ],
     ['a test partner key among the live keys', { live: { partnerKey: generateKey('partner', 'test') } }, 'keys.live.partnerKey', /live partner key/],
     ['a live merchant key among the test keys', { test: { merchantKey: generateKey('merchant', 'live') } }, 'keys.test.merchantKey', /test merchant key/],
     ['a key with 31 characters after the prefix', { live: { merchantKey: 'live_' + 'a'.repeat(31) } }, 'keys.live.merchantKey', /32 letters and digits/],

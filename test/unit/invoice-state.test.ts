@@ -3,7 +3,14 @@ import { catchUpExpiry, confirmPayment, detectPayment, expireNow, isExpiryDue, t
 
 const T0 = 1_000_000;
 const EXP = T0 + 3_600_000;
-const fresh = (over: Partial<InvoiceState> = {}): InvoiceState => ({ status: 'CREATED', amount: '10.00', amountReceived: '0.00', pending: 0, expiresAt: EXP, ...over });
+const fresh = (over: Partial<InvoiceState> = {}): InvoiceState => ({
+  status: 'CREATED',
+  amount: '10.00',
+  amountReceived: '0.00',
+  pending: 0,
+  expiresAt: EXP,
+  ...over,
+});
 const types = (t: { events: { type: string }[] }) => t.events.map((e) => e.type);
 const confirm = (s: InvoiceState, amount: string, now = T0, wasPending = false) => confirmPayment(s, now, { amount, token: 'USDC', wasPending }, null);
 
@@ -75,7 +82,10 @@ describe('expiry', () => {
     expect(isExpiryDue(fresh(), EXP)).toBe(true);
     expect(isExpiryDue(fresh({ status: 'PARTIALLY_PAID', amountReceived: '1.00' }), EXP)).toBe(true);
     const t = catchUpExpiry(fresh(), EXP, null);
-    expect(t).toEqual({ state: { ...fresh(), status: 'EXPIRED' }, events: [{ type: 'invoice.expired', token: null, status: 'EXPIRED', amountReceived: '0.00' }] });
+    expect(t).toEqual({
+      state: { ...fresh(), status: 'EXPIRED' },
+      events: [{ type: 'invoice.expired', token: null, status: 'EXPIRED', amountReceived: '0.00' }],
+    });
     // With earlier payments, the expiry carries the last payment's token.
     expect(catchUpExpiry(fresh({ status: 'PARTIALLY_PAID', amountReceived: '2.00' }), EXP, 'USDT').events).toEqual([
       { type: 'invoice.expired', token: 'USDT', status: 'EXPIRED', amountReceived: '2.00' },
@@ -83,7 +93,8 @@ describe('expiry', () => {
   });
 
   it('CONFIRMING, PAID and EXPIRED invoices do not expire by time', () => {
-    for (const status of ['CONFIRMING', 'PAID', 'EXPIRED'] as const) expect(isExpiryDue(fresh({ status, pending: status === 'CONFIRMING' ? 1 : 0 }), EXP + 1)).toBe(false);
+    for (const status of ['CONFIRMING', 'PAID', 'EXPIRED'] as const)
+      expect(isExpiryDue(fresh({ status, pending: status === 'CONFIRMING' ? 1 : 0 }), EXP + 1)).toBe(false);
   });
 
   it('a confirmation after expiresAt that falls short → EXPIRED', () => {

@@ -68,18 +68,38 @@ describe('svc webhook listen human lines', () => {
   const text = (lines: { text: string }[]) => lines.map((l) => l.text);
 
   it('prints the lines of the issue: Ready!, -->, <--', () => {
-    expect(text(humanListenLines({ type: 'ready', mode: 'local', forwardTo: 'http://localhost:3000/hooks', secret: 'whsec_abc', secretSource: 'listener', events: null }, plain))).toEqual([
-      'Ready! Forwarding to http://localhost:3000/hooks · signing secret whsec_abc (^C to quit)',
-    ]);
+    expect(
+      text(
+        humanListenLines(
+          { type: 'ready', mode: 'local', forwardTo: 'http://localhost:3000/hooks', secret: 'whsec_abc', secretSource: 'listener', events: null },
+          plain,
+        ),
+      ),
+    ).toEqual(['Ready! Forwarding to http://localhost:3000/hooks · signing secret whsec_abc (^C to quit)']);
     expect(text(humanListenLines({ type: 'event', eventType: 'invoice.paid', eventId: 'inv-2', attempt: 1 }, plain))).toEqual(['--> invoice.paid [inv-2]']);
-    expect(text(humanListenLines({ type: 'forwarded', eventType: 'invoice.paid', eventId: 'inv-2', method: 'POST', url: 'http://localhost:3000/hooks', status: 200, durationMs: 12.4 }, plain))).toEqual([
-      '<-- [200] POST http://localhost:3000/hooks (12 ms)',
-    ]);
+    expect(
+      text(
+        humanListenLines(
+          { type: 'forwarded', eventType: 'invoice.paid', eventId: 'inv-2', method: 'POST', url: 'http://localhost:3000/hooks', status: 200, durationMs: 12.4 },
+          plain,
+        ),
+      ),
+    ).toEqual(['<-- [200] POST http://localhost:3000/hooks (12 ms)']);
   });
 
   it('shows failures in red with the reason; warnings and fatal errors go to stderr', () => {
     const [line] = humanListenLines(
-      { type: 'forward_failed', eventType: 'invoice.paid', eventId: 'inv-2', method: 'POST', url: 'http://localhost:3000/hooks', status: null, durationMs: 1, reason: 'connection_refused: 127.0.0.1:3000', errorKind: 'connection_refused' },
+      {
+        type: 'forward_failed',
+        eventType: 'invoice.paid',
+        eventId: 'inv-2',
+        method: 'POST',
+        url: 'http://localhost:3000/hooks',
+        status: null,
+        durationMs: 1,
+        reason: 'connection_refused: 127.0.0.1:3000',
+        errorKind: 'connection_refused',
+      },
       colour,
     );
     expect(line).toEqual({ stream: 'stdout', text: colour.red('<-- [ERR] POST http://localhost:3000/hooks (1 ms) connection_refused: 127.0.0.1:3000') });

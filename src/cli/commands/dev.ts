@@ -61,7 +61,11 @@ export const devCommand: Handler = async ({ options }, ctx) => {
 async function seed(file: string, emulator: Emulator, ctx: Context): Promise<void> {
   const { applyFixtureFile, fixtureSummary } = await import('./fixtures/run.js');
   try {
-    const result = await applyFixtureFile(path.resolve(ctx.cwd, file), { baseUrl: emulator.url, partnerKey: emulator.keys.test.partnerKey, merchantKey: emulator.keys.test.merchantKey }, ctx);
+    const result = await applyFixtureFile(
+      path.resolve(ctx.cwd, file),
+      { baseUrl: emulator.url, partnerKey: emulator.keys.test.partnerKey, merchantKey: emulator.keys.test.merchantKey },
+      ctx,
+    );
     if (ctx.json) ctx.stdout.write(`${JSON.stringify({ type: 'fixtures', file, steps: result.responses })}\n`);
     else ctx.stdout.write(`${fixtureSummary(result, styleFor(ctx.color))}\n`);
   } catch (error) {

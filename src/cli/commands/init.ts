@@ -50,7 +50,11 @@ export const initCommand: Handler = async ({ options }, ctx) => {
   const files = plan(answers);
   const clashing = files.filter((f) => fs.existsSync(path.join(ctx.cwd, f.name))).map((f) => f.name);
   if (clashing.length && options.force !== true) {
-    throw new UserError(`${clashing.join(', ')} already ${clashing.length === 1 ? 'exists' : 'exist'}; nothing was written`, 'file_exists', 'Pass --force to overwrite.');
+    throw new UserError(
+      `${clashing.join(', ')} already ${clashing.length === 1 ? 'exists' : 'exist'}; nothing was written`,
+      'file_exists',
+      'Pass --force to overwrite.',
+    );
   }
   for (const f of files) fs.writeFileSync(path.join(ctx.cwd, f.name), f.content, { mode: f.mode ?? 0o644 });
   notes.push(...competingConfigs(ctx));
@@ -73,7 +77,8 @@ async function ask(defaults: Answers, options: Record<string, unknown>): Promise
     validate: (v) => (parseDuration(v) ?? 0) >= 1000 || 'a duration of at least 1s: 90s, 15m, 2h, 1d',
   });
   const fixtures = options.fixtures === true || (await confirm({ message: `Write an example fixtures file (${FIXTURES_FILE})?`, default: defaults.fixtures }));
-  const receiver = options.receiver === true || (await confirm({ message: `Write an example webhook receiver (${RECEIVER_FILE})?`, default: defaults.receiver }));
+  const receiver =
+    options.receiver === true || (await confirm({ message: `Write an example webhook receiver (${RECEIVER_FILE})?`, default: defaults.receiver }));
   return { port: Number(port), database: database.trim(), invoiceLifetime: invoiceLifetime.trim(), fixtures, receiver };
 }
 
@@ -109,7 +114,9 @@ function competingConfigs(ctx: Context): string[] {
       return false;
     }
   });
-  return found.map((name) => `note: ${name === 'package.json' ? 'the "svc" key of package.json' : name} is read before ${CONFIG_FILE}; remove it or merge the two.`);
+  return found.map(
+    (name) => `note: ${name === 'package.json' ? 'the "svc" key of package.json' : name} is read before ${CONFIG_FILE}; remove it or merge the two.`,
+  );
 }
 
 function summary(files: string[], answers: Answers, c: ChalkInstance): string {

@@ -100,7 +100,9 @@ function keyStatus(key: string | undefined, source: Source | undefined): KeyStat
 function view(c: ChalkInstance, s: StatusData): string {
   const key = (k: KeyStatus | null) => (k ? `${k.hint}  ${c.dim(`(${k.source}${k.environment ? `, ${k.environment}` : ''})`)}` : c.dim('none'));
   const answers = s.answers
-    ? c.green(s.service?.kind === 'emulator' ? `yes: svc emulator ${s.service.version}, clock ${s.service.now}` : `yes: HTTP ${s.service?.status} (not the emulator)`)
+    ? c.green(
+        s.service?.kind === 'emulator' ? `yes: svc emulator ${s.service.version}, clock ${s.service.now}` : `yes: HTTP ${s.service?.status} (not the emulator)`,
+      )
     : c.red(`no: ${s.problem}`);
   const local = s.localEmulator
     ? `${s.localEmulator.stateFile}: ${s.localEmulator.baseUrl}, pid ${s.localEmulator.pid} ${s.localEmulator.running ? 'running' : c.red('not running (stale file)')}${s.localEmulator.inUse ? '' : c.dim(', not in use')}`

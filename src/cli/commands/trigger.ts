@@ -75,7 +75,14 @@ async function run(plan: Plan, invoice: InvoiceData, env: { client: ServiceClien
   const body = { ...(plan.amount ? { amount: plan.amount(invoice.amount) } : {}), ...(plan.confirmed === false ? { confirmed: false } : {}) };
   const res = await call(env.ctx, 'Paying invoice', env.client.pay(env.variant, invoice.id, body));
   const { payment, invoice: after } = res.data as PaymentResult;
-  const step: Step = { action: 'pay', paymentId: payment.id, amount: payment.amount, token: payment.token, networkId: payment.networkId, confirmed: payment.confirmed };
+  const step: Step = {
+    action: 'pay',
+    paymentId: payment.id,
+    amount: payment.amount,
+    token: payment.token,
+    networkId: payment.networkId,
+    confirmed: payment.confirmed,
+  };
   return { step, after };
 }
 

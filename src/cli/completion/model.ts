@@ -76,7 +76,13 @@ export function completionModel(commands: readonly CommandSpec[] = ALL_COMMANDS)
       path: spec.name,
       summary: spec.summary,
       options: (spec.options ?? []).map((o) => option(o.flags, o.description, o.choices ?? null, o.repeatable === true)),
-      args: (spec.args ?? []).map((a) => ({ name: a.name, description: a.description, choices: a.choices ?? null, file: a.name === 'file', required: a.required !== false })),
+      args: (spec.args ?? []).map((a) => ({
+        name: a.name,
+        description: a.description,
+        choices: a.choices ?? null,
+        file: a.name === 'file',
+        required: a.required !== false,
+      })),
     });
   }
   return model;

@@ -61,7 +61,10 @@ export function statusColour(c: ChalkInstance, status: string): string {
 export function plain(c: ChalkInstance, data: unknown): string {
   if (data === undefined) return '';
   if (data !== null && typeof data === 'object' && !Array.isArray(data)) {
-    return keyValue(c, Object.entries(data).map(([k, v]) => [k, v !== null && typeof v === 'object' ? JSON.stringify(v) : v]));
+    return keyValue(
+      c,
+      Object.entries(data).map(([k, v]) => [k, v !== null && typeof v === 'object' ? JSON.stringify(v) : v]),
+    );
   }
   return typeof data === 'string' ? data : JSON.stringify(data, null, 2);
 }

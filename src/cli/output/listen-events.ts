@@ -20,8 +20,7 @@ export function humanListenLines(event: ListenEvent, c: ChalkInstance): HumanLin
   const err = (...text: string[]): HumanLine[] => text.map((t) => ({ stream: 'stderr', text: t }));
   switch (event.type) {
     case 'ready': {
-      const secret =
-        event.secret !== null ? `signing secret ${event.secret}` : "signed with your webhook's configured secret";
+      const secret = event.secret !== null ? `signing secret ${event.secret}` : "signed with your webhook's configured secret";
       const lines: string[] = [];
       if (event.mode === 'remote') {
         lines.push(
@@ -29,7 +28,8 @@ export function humanListenLines(event: ListenEvent, c: ChalkInstance): HumanLin
             ? `Tunnel ${event.tunnelUrl} → relay ${event.relayUrl}; the test webhook points at the tunnel until listen stops`
             : `Relay ${event.relayUrl}; the test webhook points at it until listen stops`,
         );
-        if (event.secretSource === 'generated') lines.push(c.yellow('No webhook was configured: listen created one with the secret below, and disables it when it stops.'));
+        if (event.secretSource === 'generated')
+          lines.push(c.yellow('No webhook was configured: listen created one with the secret below, and disables it when it stops.'));
       }
       if (event.events) lines.push(c.dim(`Only ${event.events.join(', ')}`));
       lines.push(`${c.green('Ready!')} Forwarding to ${event.forwardTo} · ${secret} ${c.dim('(^C to quit)')}`);

@@ -27,7 +27,12 @@ export function renderOutput(out: CommandOutput, ctx: Context): number {
  * Prints an error and returns the exit code. With --json, stdout still holds exactly one document:
  * the contract's `{"error":{…}}`; the human message goes to stderr.
  */
-export function renderError(error: unknown, ctx: Context | null, stderr: NodeJS.WritableStream = process.stderr, stdout: NodeJS.WritableStream = process.stdout): number {
+export function renderError(
+  error: unknown,
+  ctx: Context | null,
+  stderr: NodeJS.WritableStream = process.stderr,
+  stdout: NodeJS.WritableStream = process.stdout,
+): number {
   const json = ctx?.json ?? false;
   const c = styleFor(ctx?.color ?? false);
   const err = ctx?.stderr ?? stderr;

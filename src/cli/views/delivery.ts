@@ -114,7 +114,10 @@ function attemptBlock(c: ChalkInstance, a: AttemptData): string {
   const lines = [head];
   if (a.error) lines.push(`    ${c.dim('error')}     ${c.red(a.error)}`);
   if (a.responseBody) {
-    const body = a.responseBody.length > BODY_SHOWN ? `${a.responseBody.slice(0, BODY_SHOWN)}${c.dim(`… (${a.responseBody.length} characters; --json has all)`)}` : a.responseBody;
+    const body =
+      a.responseBody.length > BODY_SHOWN
+        ? `${a.responseBody.slice(0, BODY_SHOWN)}${c.dim(`… (${a.responseBody.length} characters; --json has all)`)}`
+        : a.responseBody;
     lines.push(`    ${c.dim('response')}  ${body.replace(/\n/g, '\n              ')}`);
   }
   return lines.join('\n');
@@ -150,10 +153,12 @@ export function deliveryView(c: ChalkInstance, d: DeliveryDetailData): string {
 export function resendView(c: ChalkInstance, d: DeliveryDetailData): string {
   const a = d.attempts.at(-1);
   const lines = a ? [attemptBlock(c, a)] : [c.dim('(no attempt recorded)')];
-  lines.push(keyValue(c, [
-    ['delivery', `${d.id} ${statusColour(c, d.status)}`],
-    ['next attempt', d.nextAttemptAt ?? undefined],
-  ]));
+  lines.push(
+    keyValue(c, [
+      ['delivery', `${d.id} ${statusColour(c, d.status)}`],
+      ['next attempt', d.nextAttemptAt ?? undefined],
+    ]),
+  );
   return lines.join('\n');
 }
 
@@ -168,6 +173,10 @@ export function attemptLine(c: ChalkInstance, a: AttemptLine): string {
   const time = c.dim(clockTime(a.startedAt));
   if (a.ok) return `${time} ${c.green('<--')}${line.slice(3)}${c.dim(nth)}`;
   const next =
-    a.status === 'retrying' && a.nextAttemptAt ? `next attempt ${clockTime(a.nextAttemptAt, a.startedAt)}` : a.status === 'failed' && a.trigger === 'scheduled' ? `gave up after ${a.attempt} attempt${a.attempt === 1 ? '' : 's'}` : '';
+    a.status === 'retrying' && a.nextAttemptAt
+      ? `next attempt ${clockTime(a.nextAttemptAt, a.startedAt)}`
+      : a.status === 'failed' && a.trigger === 'scheduled'
+        ? `gave up after ${a.attempt} attempt${a.attempt === 1 ? '' : 's'}`
+        : '';
   return `${time} ${c.red([`${line}${a.error ? ` · ${a.error}` : ''}`, nth.slice(3), next].filter(Boolean).join(' · '))}`;
 }

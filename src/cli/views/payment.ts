@@ -25,8 +25,7 @@ export interface PaymentResult {
 /** `Base Sepolia (84532)`: the name from the invoice's addresses, else the chain registry. */
 export function networkLabel(invoice: Pick<InvoiceData, 'addresses' | 'environment'>, networkId: number): string {
   const name =
-    invoice.addresses.find((a) => a.networkId === networkId)?.chainName ??
-    chainByNetworkId(invoice.environment as Environment, networkId)?.chainName;
+    invoice.addresses.find((a) => a.networkId === networkId)?.chainName ?? chainByNetworkId(invoice.environment as Environment, networkId)?.chainName;
   return name ? `${name} (${networkId})` : `network ${networkId}`;
 }
 

@@ -17,9 +17,7 @@ export function invoiceFor(deps: AppDeps, principal: Principal, invoiceId: strin
 
 export function canSeeInvoice(principal: Principal, invoice: InvoiceRow): boolean {
   if (invoice.environment !== principal.environment) return false;
-  return principal.kind === 'partner'
-    ? invoice.partner_id === principal.partnerId
-    : invoice.merchant_id === principal.merchantId;
+  return principal.kind === 'partner' ? invoice.partner_id === principal.partnerId : invoice.merchant_id === principal.merchantId;
 }
 
 /** The merchant behind a merchant key (always present: keys are deleted with their merchant). */

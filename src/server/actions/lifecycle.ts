@@ -14,14 +14,7 @@ import type { DepositAddress } from '../../domain/addresses.js';
 import type { InvoiceStatus } from '../../webhooks/envelope.js';
 import { recordEvents, type RecordedEvent } from '../../webhooks/outbox.js';
 import { findInvoice, invoicesDueForExpiry, saveInvoiceState, type InvoiceRow } from '../../store/repos/invoices.js';
-import {
-  findPayment,
-  insertPayment,
-  lastConfirmedTokenOf,
-  markConfirmed,
-  pendingPaymentsOf,
-  type PaymentRow,
-} from '../../store/repos/payments.js';
+import { findPayment, insertPayment, lastConfirmedTokenOf, markConfirmed, pendingPaymentsOf, type PaymentRow } from '../../store/repos/payments.js';
 import { ApiError } from '../api-error.js';
 import type { AppDeps } from '../route.js';
 
@@ -156,7 +149,12 @@ function chooseRoute(row: InvoiceRow, networkId?: number, token?: string): Route
   const chosen = candidates[0];
   if (!chosen) {
     const offered = addresses.map((a) => `${a.networkId} (${a.tokens.map((t) => t.symbol).join('/')})`).join(', ');
-    throw new ApiError(400, 'route_not_available', `This invoice accepts payments on: ${offered}.`, networkId !== undefined && !addresses.some((a) => a.networkId === networkId) ? 'networkId' : 'token');
+    throw new ApiError(
+      400,
+      'route_not_available',
+      `This invoice accepts payments on: ${offered}.`,
+      networkId !== undefined && !addresses.some((a) => a.networkId === networkId) ? 'networkId' : 'token',
+    );
   }
   return { networkId: chosen.networkId, token: token ?? chosen.tokens[0]!.symbol, family: chosen.family };
 }

@@ -31,14 +31,26 @@ export function chooseRoute(chains: ChainInfo[], networkId?: number, token?: str
   if (networkId !== undefined) {
     chosen = chosen.filter((c) => c.networkId === networkId);
     if (!chosen.length) {
-      throw new ApiError(400, 'route_not_available', `networkId ${networkId} is not enabled for this merchant in this environment (enabled: ${chains.map((c) => c.networkId).join(', ') || 'none'}).`, 'networkId');
+      throw new ApiError(
+        400,
+        'route_not_available',
+        `networkId ${networkId} is not enabled for this merchant in this environment (enabled: ${chains.map((c) => c.networkId).join(', ') || 'none'}).`,
+        'networkId',
+      );
     }
   }
   if (token !== undefined) {
     chosen = chosen.filter((c) => c.tokens.some((t) => t.symbol === token));
     if (!chosen.length) {
-      const offered = [...new Set((networkId !== undefined ? chains.filter((c) => c.networkId === networkId) : chains).flatMap((c) => c.tokens.map((t) => t.symbol)))];
-      throw new ApiError(400, 'route_not_available', `token ${token} is not available${networkId !== undefined ? ` on networkId ${networkId}` : ''} for this merchant (available: ${offered.join(', ') || 'none'}).`, 'token');
+      const offered = [
+        ...new Set((networkId !== undefined ? chains.filter((c) => c.networkId === networkId) : chains).flatMap((c) => c.tokens.map((t) => t.symbol))),
+      ];
+      throw new ApiError(
+        400,
+        'route_not_available',
+        `token ${token} is not available${networkId !== undefined ? ` on networkId ${networkId}` : ''} for this merchant (available: ${offered.join(', ') || 'none'}).`,
+        'token',
+      );
     }
   }
   if (!chosen.length) throw new ApiError(400, 'route_not_available', 'This merchant has no chain enabled in this environment.');

@@ -6,7 +6,10 @@ import type { AuthedInput, RouteDef } from '../route.js';
 
 const registerBody = z.object({
   forwardTo: z.string({ error: 'forwardTo must be the URL the listener forwards to.' }).min(1).max(2048),
-  events: z.array(z.enum(INVOICE_EVENT_TYPES, { error: `events must be event types such as invoice.paid.` })).nullable().optional(),
+  events: z
+    .array(z.enum(INVOICE_EVENT_TYPES, { error: `events must be event types such as invoice.paid.` }))
+    .nullable()
+    .optional(),
   timeoutSeconds: z.number().int().min(1).max(300).optional(),
 });
 const resultBody = z.object({
@@ -98,7 +101,10 @@ export const listenerRoutes: RouteDef[] = [
     path: '/__emulator/deliveries/stream',
     auth: 'partner',
     control: true,
-    doc: { ...doc("Server-sent events: every attempt of the partner's deliveries as it happens (event: attempt)"), response: { status: 200, contentType: 'text/event-stream' } },
+    doc: {
+      ...doc("Server-sent events: every attempt of the partner's deliveries as it happens (event: attempt)"),
+      response: { status: 200, contentType: 'text/event-stream' },
+    },
     handle: (input: AuthedInput<undefined>, deps) => {
       const filter = tailQuery.safeParse(Object.fromEntries(input.query));
       if (!filter.success) throw new ApiError(400, 'validation_failed', filter.error.issues[0]!.message, String(filter.error.issues[0]!.path[0] ?? ''));
@@ -110,7 +116,8 @@ export const listenerRoutes: RouteDef[] = [
           const off = deps.runtime.subscribe((event) => {
             if (event.type !== 'delivery.result' || event.partnerId !== partnerId || event.environment !== environment) return;
             const f = filter.data;
-            if ((f.status && event.status !== f.status) || (f.eventType && event.eventType !== f.eventType) || (f.invoiceId && event.invoiceId !== f.invoiceId)) return;
+            if ((f.status && event.status !== f.status) || (f.eventType && event.eventType !== f.eventType) || (f.invoiceId && event.invoiceId !== f.invoiceId))
+              return;
             res.write(`event: attempt\ndata: ${JSON.stringify(event)}\n\n`);
           });
           const ping = setInterval(() => res.write(': ping\n\n'), 15_000).unref();

@@ -77,7 +77,12 @@ export const controlRoutes: RouteDef[] = [
       const report = await deps.runtime.advanceClock(Math.round(input.body.seconds * 1000));
       return {
         status: 200,
-        body: { ...clockBody(deps.clock.now(), deps.clock.offset()), advancedSeconds: input.body.seconds, expired: report.expired, deliveryAttempts: report.attempts },
+        body: {
+          ...clockBody(deps.clock.now(), deps.clock.offset()),
+          advancedSeconds: input.body.seconds,
+          expired: report.expired,
+          deliveryAttempts: report.attempts,
+        },
       };
     },
   },

@@ -50,11 +50,7 @@ export function checkJsonContentType(req: IncomingMessage): void {
   const type = req.headers['content-type'];
   const essence = type?.split(';')[0]?.trim().toLowerCase();
   if (essence !== 'application/json') {
-    throw new ApiError(
-      415,
-      'unsupported_media_type',
-      type ? `Content-Type must be application/json, not ${type}.` : 'Content-Type must be application/json.',
-    );
+    throw new ApiError(415, 'unsupported_media_type', type ? `Content-Type must be application/json, not ${type}.` : 'Content-Type must be application/json.');
   }
 }
 

@@ -8,7 +8,12 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 export function sendResult(res: ServerResponse, result: RouteResult, text?: string): void {
   if (result.stream) {
     // Server-sent events: no length, no buffering by proxies, kept open until either side closes.
-    res.writeHead(result.status, { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-store', Connection: 'keep-alive', 'X-Accel-Buffering': 'no' });
+    res.writeHead(result.status, {
+      'Content-Type': 'text/event-stream; charset=utf-8',
+      'Cache-Control': 'no-store',
+      Connection: 'keep-alive',
+      'X-Accel-Buffering': 'no',
+    });
     res.flushHeaders();
     result.stream(res);
     return;

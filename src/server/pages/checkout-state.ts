@@ -51,7 +51,13 @@ export function checkoutState(store: Store, invoice: InvoiceRow, now: number): C
       decimals: t.decimals,
       address: a.depositAddress,
       amount: remaining,
-      uri: paymentUri({ family: a.family, networkId: a.networkId, depositAddress: a.depositAddress, token: t, amount: compareAmounts(remaining, '0') > 0 ? remaining : invoice.amount }),
+      uri: paymentUri({
+        family: a.family,
+        networkId: a.networkId,
+        depositAddress: a.depositAddress,
+        token: t,
+        amount: compareAmounts(remaining, '0') > 0 ? remaining : invoice.amount,
+      }),
     })),
   );
   return {

@@ -35,7 +35,12 @@ export const trusted = (markup: string) => new SafeHtml(markup);
 
 /** JSON for a `<script type="application/json">` block: `<` escaped so `</script>` cannot close it. */
 export function jsonForScript(value: unknown): SafeHtml {
-  return new SafeHtml(JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029'));
+  return new SafeHtml(
+    JSON.stringify(value)
+      .replace(/</g, '\\u003c')
+      .replace(/\u2028/g, '\\u2028')
+      .replace(/\u2029/g, '\\u2029'),
+  );
 }
 
 export interface PageShell {

@@ -38,7 +38,14 @@ export const deliveryRoutes: RouteDef[] = [
       });
       const rows = listDeliveries(
         deps.store,
-        { partnerId: principal.partnerId, environment: principal.environment, status: q.status, eventType: q.eventType, invoiceId: q.invoiceId, merchantId: q.merchantId },
+        {
+          partnerId: principal.partnerId,
+          environment: principal.environment,
+          status: q.status,
+          eventType: q.eventType,
+          invoiceId: q.invoiceId,
+          merchantId: q.merchantId,
+        },
         { limit: q.limit, beforeSeq },
       );
       return { status: 200, body: page(rows, q.limit, presentDelivery) };
@@ -48,7 +55,12 @@ export const deliveryRoutes: RouteDef[] = [
     method: 'GET',
     path: '/v1/partner/webhook/deliveries/:deliveryId',
     auth: 'partner',
-    doc: { summary: 'One delivery with its payload and attempts', tag: 'Webhook', response: { status: 200, schema: deliveryDetailSchema }, errors: ['delivery_not_found'] },
+    doc: {
+      summary: 'One delivery with its payload and attempts',
+      tag: 'Webhook',
+      response: { status: 200, schema: deliveryDetailSchema },
+      errors: ['delivery_not_found'],
+    },
     handle: (input: AuthedInput<undefined>, deps) => ({ status: 200, body: detail(deps, deliveryFor(deps, input.principal, input.params.deliveryId!)) }),
   },
   {

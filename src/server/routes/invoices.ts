@@ -24,8 +24,10 @@ const CREATE_ERRORS = ['route_not_available', 'idempotency_key_required', 'idemp
 function listFor(variant: InvoiceVariant) {
   return (input: AuthedInput<undefined>, deps: AppDeps) => {
     const { principal } = input;
-    const q: { limit: number; startingAfter?: string | undefined; status?: string | undefined; merchantId?: string | undefined } =
-      parseWith(variant === 'partner' ? partnerInvoiceListQuery : invoiceListQuery, Object.fromEntries(input.query));
+    const q: { limit: number; startingAfter?: string | undefined; status?: string | undefined; merchantId?: string | undefined } = parseWith(
+      variant === 'partner' ? partnerInvoiceListQuery : invoiceListQuery,
+      Object.fromEntries(input.query),
+    );
     const merchantId = variant === 'merchant' ? principal.merchantId! : q.merchantId;
     if (variant === 'partner' && merchantId) merchantForPartner(deps, principal, merchantId, 'merchantId');
     const beforeSeq = cursorOf(q.startingAfter, (id) => {
@@ -48,7 +50,12 @@ export const invoiceRoutes: RouteDef[] = [
     auth: 'partner',
     body: createPartnerInvoiceBody,
     idempotent: { endpoint: 'create-partner-invoice' },
-    doc: { summary: 'Create an invoice for a sub-merchant', tag: 'Invoices', response: { status: 201, schema: partnerInvoiceSchema }, errors: ['merchant_not_found', ...CREATE_ERRORS] },
+    doc: {
+      summary: 'Create an invoice for a sub-merchant',
+      tag: 'Invoices',
+      response: { status: 201, schema: partnerInvoiceSchema },
+      errors: ['merchant_not_found', ...CREATE_ERRORS],
+    },
     handle: (input: AuthedInput<CreatePartnerInvoiceBody>, deps) => {
       const merchant = merchantForPartner(deps, input.principal, input.body.merchantId, 'merchantId');
       return { status: 201, json: presentInvoiceJson(createInvoice(deps, merchant, input.body), 'partner', deps.baseUrl()) };
@@ -70,14 +77,26 @@ export const invoiceRoutes: RouteDef[] = [
     method: 'GET',
     path: '/v1/partner/invoices',
     auth: 'partner',
-    doc: { summary: "List the partner's invoices, newest first", tag: 'Invoices', extension: true, query: partnerInvoiceListQuery, response: { status: 200, schema: partnerInvoiceList } },
+    doc: {
+      summary: "List the partner's invoices, newest first",
+      tag: 'Invoices',
+      extension: true,
+      query: partnerInvoiceListQuery,
+      response: { status: 200, schema: partnerInvoiceList },
+    },
     handle: listFor('partner'),
   },
   {
     method: 'GET',
     path: '/v1/partner/invoices/:invoiceId',
     auth: 'partner',
-    doc: { summary: 'Get one invoice of a sub-merchant', tag: 'Invoices', extension: true, response: { status: 200, schema: partnerInvoiceSchema }, errors: ['invoice_not_found'] },
+    doc: {
+      summary: 'Get one invoice of a sub-merchant',
+      tag: 'Invoices',
+      extension: true,
+      response: { status: 200, schema: partnerInvoiceSchema },
+      errors: ['invoice_not_found'],
+    },
     handle: (input: AuthedInput<undefined>, deps) => ({
       status: 200,
       json: presentInvoiceJson(invoiceFor(deps, input.principal, input.params.invoiceId!), 'partner', deps.baseUrl()),
@@ -87,14 +106,26 @@ export const invoiceRoutes: RouteDef[] = [
     method: 'GET',
     path: '/v1/invoices',
     auth: 'merchant',
-    doc: { summary: "List the merchant's invoices, newest first", tag: 'Invoices', extension: true, query: invoiceListQuery, response: { status: 200, schema: merchantInvoiceList } },
+    doc: {
+      summary: "List the merchant's invoices, newest first",
+      tag: 'Invoices',
+      extension: true,
+      query: invoiceListQuery,
+      response: { status: 200, schema: merchantInvoiceList },
+    },
     handle: listFor('merchant'),
   },
   {
     method: 'GET',
     path: '/v1/invoices/:invoiceId',
     auth: 'merchant',
-    doc: { summary: 'Get one of the merchant’s invoices', tag: 'Invoices', extension: true, response: { status: 200, schema: merchantInvoiceSchema }, errors: ['invoice_not_found'] },
+    doc: {
+      summary: 'Get one of the merchant’s invoices',
+      tag: 'Invoices',
+      extension: true,
+      response: { status: 200, schema: merchantInvoiceSchema },
+      errors: ['invoice_not_found'],
+    },
     handle: (input: AuthedInput<undefined>, deps) => ({
       status: 200,
       json: presentInvoiceJson(invoiceFor(deps, input.principal, input.params.invoiceId!), 'merchant', deps.baseUrl()),

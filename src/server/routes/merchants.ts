@@ -30,7 +30,13 @@ export const merchantRoutes: RouteDef[] = [
     method: 'GET',
     path: '/v1/partner/merchants',
     auth: 'partner',
-    doc: { summary: "List the partner's merchants, newest first", tag: 'Merchants', extension: true, query: listQuery, response: { status: 200, schema: merchantList } },
+    doc: {
+      summary: "List the partner's merchants, newest first",
+      tag: 'Merchants',
+      extension: true,
+      query: listQuery,
+      response: { status: 200, schema: merchantList },
+    },
     handle: (input: AuthedInput<undefined>, deps) => {
       const q = parseWith(listQuery, Object.fromEntries(input.query));
       const { partnerId, environment } = input.principal;

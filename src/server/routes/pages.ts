@@ -14,7 +14,8 @@ const hidden = (summary: string) => ({ summary, tag: 'Pages', hidden: true });
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 // Pages are framed by nobody and load nothing from elsewhere.
 const PAGE_HEADERS = {
-  'Content-Security-Policy': "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+  'Content-Security-Policy':
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
   'X-Content-Type-Options': 'nosniff',
   'Referrer-Policy': 'no-referrer',
   'Cache-Control': 'no-store',
@@ -158,7 +159,12 @@ export const pageRoutes: RouteDef[] = [
     handle: (input: RouteInput<undefined>) => {
       const type = ASSETS[input.params.name!];
       if (!type) throw new ApiError(404, 'not_found', 'No such asset.');
-      return { status: 200, text: asset(input.params.name!), contentType: type, headers: { 'Cache-Control': 'public, max-age=300', 'X-Content-Type-Options': 'nosniff' } };
+      return {
+        status: 200,
+        text: asset(input.params.name!),
+        contentType: type,
+        headers: { 'Cache-Control': 'public, max-age=300', 'X-Content-Type-Options': 'nosniff' },
+      };
     },
   },
 ];

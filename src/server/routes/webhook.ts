@@ -26,10 +26,16 @@ export const webhookRoutes: RouteDef[] = [
     method: 'GET',
     path: '/v1/partner/webhook',
     auth: 'partner',
-    doc: { summary: "Get the partner's webhook for the key's environment", tag: 'Webhook', response: { status: 200, schema: webhookConfigSchema }, errors: ['webhook_not_configured'] },
+    doc: {
+      summary: "Get the partner's webhook for the key's environment",
+      tag: 'Webhook',
+      response: { status: 200, schema: webhookConfigSchema },
+      errors: ['webhook_not_configured'],
+    },
     handle: (input: AuthedInput<undefined>, deps) => {
       const row = findWebhookConfig(deps.store, input.principal.partnerId, input.principal.environment);
-      if (!row) throw new ApiError(404, 'webhook_not_configured', `No webhook is configured for ${input.principal.environment}; PUT /v1/partner/webhook creates one.`);
+      if (!row)
+        throw new ApiError(404, 'webhook_not_configured', `No webhook is configured for ${input.principal.environment}; PUT /v1/partner/webhook creates one.`);
       return { status: 200, body: presentWebhookConfig(row) };
     },
   },

@@ -6,17 +6,14 @@ export const amountString = (field: string) =>
   z
     .string({
       error: (issue) =>
-        issue.input === undefined
-          ? `${field} is required.`
-          : `${field} must be a decimal string such as "10.00" (a JSON string, not a ${typeof issue.input}).`,
+        issue.input === undefined ? `${field} is required.` : `${field} must be a decimal string such as "10.00" (a JSON string, not a ${typeof issue.input}).`,
     })
     .refine(isValidAmount, {
       error: `${field} must be a positive decimal string with at most 6 decimals, such as "10.00" (no exponent, no leading zeros, no sign).`,
     })
     .meta({ description: 'Decimal amount as a string, greater than zero, at most 6 decimals.', examples: ['25.00'] });
 
-export const uuidString = (field: string) =>
-  z.guid({ error: (issue) => (issue.input === undefined ? `${field} is required.` : `${field} must be a UUID.`) });
+export const uuidString = (field: string) => z.guid({ error: (issue) => (issue.input === undefined ? `${field} is required.` : `${field} must be a UUID.`) });
 
 export const boundedString = (field: string, max = 255) =>
   z
@@ -44,5 +41,4 @@ export const listQuery = z.object({
   startingAfter: z.string().min(1).max(255).optional().meta({ description: 'Id of the last item of the previous page.' }),
 });
 
-export const listOf = <T extends z.ZodType>(item: T, id: string) =>
-  z.object({ data: z.array(item), hasMore: z.boolean() }).meta({ id });
+export const listOf = <T extends z.ZodType>(item: T, id: string) => z.object({ data: z.array(item), hasMore: z.boolean() }).meta({ id });

@@ -7,7 +7,10 @@ export const paymentBody = z.object({
   amount: amountString('amount').optional().meta({ description: 'Default: what is left to pay.' }),
   token: z.string({ error: 'token must be a token symbol such as "USDC".' }).min(1).max(32).optional(),
   networkId: z.number({ error: 'networkId must be an integer network id.' }).int({ error: 'networkId must be an integer network id.' }).positive().optional(),
-  confirmed: z.boolean({ error: 'confirmed must be true or false.' }).optional().meta({ description: 'Default true; false simulates a payment seen but not yet confirmed.' }),
+  confirmed: z
+    .boolean({ error: 'confirmed must be true or false.' })
+    .optional()
+    .meta({ description: 'Default true; false simulates a payment seen but not yet confirmed.' }),
   txHash: z.string({ error: 'txHash must be a string.' }).min(1).max(128).optional(),
 });
 export type PaymentBody = z.output<typeof paymentBody>;

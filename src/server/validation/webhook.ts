@@ -28,7 +28,10 @@ export const customHeadersSchema = z
 export const putWebhookBody = z.object({
   url: z.string({ error: (i) => (i.input === undefined ? 'url is required.' : 'url must be a string.') }),
   // Length rules answer webhook_secret_invalid (CONTRACT §2), so they are checked by the route.
-  secret: z.string({ error: 'secret must be a string.' }).optional().meta({ description: '16 to 255 characters; required when the configuration is first created.' }),
+  secret: z
+    .string({ error: 'secret must be a string.' })
+    .optional()
+    .meta({ description: '16 to 255 characters; required when the configuration is first created.' }),
   enabled: z.boolean({ error: 'enabled must be true or false.' }).optional(),
   customHeaders: customHeadersSchema.optional(),
 });

@@ -44,12 +44,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('updated_at', 'integer', (c) => c.notNull())
     .execute();
   // One merchant per tenant per partner and environment (409 external_tenant_id_taken).
-  await db.schema
-    .createIndex('merchants_tenant')
-    .on('merchants')
-    .columns(['partner_id', 'environment', 'external_tenant_id'])
-    .unique()
-    .execute();
+  await db.schema.createIndex('merchants_tenant').on('merchants').columns(['partner_id', 'environment', 'external_tenant_id']).unique().execute();
 
   await db.schema
     .createTable('invoices')
@@ -71,11 +66,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('last_sequence', 'integer', (c) => c.notNull())
     .execute();
   await db.schema.createIndex('invoices_merchant').on('invoices').columns(['merchant_id', 'seq']).execute();
-  await db.schema
-    .createIndex('invoices_partner')
-    .on('invoices')
-    .columns(['partner_id', 'environment', 'seq'])
-    .execute();
+  await db.schema.createIndex('invoices_partner').on('invoices').columns(['partner_id', 'environment', 'seq']).execute();
   // Only open invoices can expire; a partial index keeps the expiry scan small at a million rows.
   await sql`CREATE INDEX invoices_open_expiry ON invoices (expires_at) WHERE status IN ('CREATED', 'PARTIALLY_PAID', 'CONFIRMING')`.execute(db);
 

@@ -2,7 +2,10 @@ import { sql, type Kysely } from 'kysely';
 
 // Frozen. Payments, the event outbox, deliveries and their attempts (CONTRACT §3–5).
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema.alterTable('invoices').addColumn('pending_payments', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+  await db.schema
+    .alterTable('invoices')
+    .addColumn('pending_payments', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
   // Replace the expiry index: an invoice with a payment still confirming does not expire.
   await sql`DROP INDEX invoices_open_expiry`.execute(db);
   await sql`CREATE INDEX invoices_open_expiry ON invoices (expires_at) WHERE status IN ('CREATED', 'PARTIALLY_PAID') AND pending_payments = 0`.execute(db);

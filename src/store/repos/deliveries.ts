@@ -33,9 +33,7 @@ const insert = prepared(() =>
   }),
 );
 const byId = prepared(() => qb.selectFrom('deliveries').selectAll().where('id', '=', param('id')));
-const attemptsOf = prepared(() =>
-  qb.selectFrom('delivery_attempts').selectAll().where('delivery_id', '=', param('id')).orderBy('number'),
-);
+const attemptsOf = prepared(() => qb.selectFrom('delivery_attempts').selectAll().where('delivery_id', '=', param('id')).orderBy('number'));
 const nextDue = prepared(() =>
   qb
     .selectFrom('deliveries')
@@ -192,7 +190,17 @@ function claimStatementFor(store: Store): Statement {
 export type AttemptRecord = Omit<Insertable<DeliveryAttemptsTable>, 'id'>;
 export type DeliveryOutcome = Pick<
   DeliveryRow,
-  'id' | 'url' | 'status' | 'attempt_count' | 'scheduled_attempts' | 'in_flight' | 'last_attempt_at' | 'next_attempt_at' | 'last_response_status' | 'last_error' | 'updated_at'
+  | 'id'
+  | 'url'
+  | 'status'
+  | 'attempt_count'
+  | 'scheduled_attempts'
+  | 'in_flight'
+  | 'last_attempt_at'
+  | 'next_attempt_at'
+  | 'last_response_status'
+  | 'last_error'
+  | 'updated_at'
 >;
 
 /** Writes an attempt and the delivery's new state together. */
@@ -211,11 +219,7 @@ export interface DeliveryFilter {
 }
 
 export function listDeliveries(store: Store, filter: DeliveryFilter, page: ListPage): DeliveryRow[] {
-  let q = qb
-    .selectFrom('deliveries')
-    .selectAll()
-    .where('partner_id', '=', filter.partnerId)
-    .where('environment', '=', filter.environment);
+  let q = qb.selectFrom('deliveries').selectAll().where('partner_id', '=', filter.partnerId).where('environment', '=', filter.environment);
   if (filter.status) q = q.where('status', '=', filter.status as DeliveryRow['status']);
   if (filter.eventType) q = q.where('event_type', '=', filter.eventType);
   if (filter.invoiceId) q = q.where('invoice_id', '=', filter.invoiceId);

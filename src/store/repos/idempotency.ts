@@ -4,13 +4,7 @@ import type { Store } from '../store.js';
 
 export type IdempotencyRow = IdempotencyKeysTable;
 
-const byScope = prepared(() =>
-  qb
-    .selectFrom('idempotency_keys')
-    .selectAll()
-    .where('scope', '=', param('scope'))
-    .where('expires_at', '>', param('now')),
-);
+const byScope = prepared(() => qb.selectFrom('idempotency_keys').selectAll().where('scope', '=', param('scope')).where('expires_at', '>', param('now')));
 const upsert = prepared(() =>
   qb
     .insertInto('idempotency_keys')

@@ -84,13 +84,7 @@ export function saveInvoiceState(store: Store, update: InvoiceStateUpdate): void
 }
 
 const dueForExpiry = prepared(() =>
-  qb
-    .selectFrom('invoices')
-    .selectAll()
-    .where(OPEN_INVOICE)
-    .where('expires_at', '<=', param('now'))
-    .orderBy('expires_at')
-    .limit(param('limit')),
+  qb.selectFrom('invoices').selectAll().where(OPEN_INVOICE).where('expires_at', '<=', param('now')).orderBy('expires_at').limit(param('limit')),
 );
 const nextExpiry = prepared(() =>
   qb

@@ -21,9 +21,7 @@ const insert = prepared(() =>
     })
     .onConflict((oc) => oc.column('hash').doNothing()),
 );
-const byPartner = prepared(() =>
-  qb.selectFrom('api_keys').selectAll().where('partner_id', '=', param('partner_id')).orderBy('created_at'),
-);
+const byPartner = prepared(() => qb.selectFrom('api_keys').selectAll().where('partner_id', '=', param('partner_id')).orderBy('created_at'));
 
 export function findKey(store: Store, key: string): KeyRow | undefined {
   return byHash.get(store, { hash: hashKey(key) });

@@ -55,12 +55,7 @@ export function findMerchant(store: Store, id: string): MerchantRow | undefined 
   return byId.get(store, { id }) as MerchantRow | undefined;
 }
 
-export function findMerchantIdByTenant(
-  store: Store,
-  partnerId: string,
-  environment: Environment,
-  externalTenantId: string,
-): string | undefined {
+export function findMerchantIdByTenant(store: Store, partnerId: string, environment: Environment, externalTenantId: string): string | undefined {
   return byTenant.get(store, { partner_id: partnerId, environment, external_tenant_id: externalTenantId })?.id;
 }
 
@@ -80,11 +75,7 @@ export interface ListPage {
 
 /** Newest first. Fetches one extra row to tell whether there is a next page. */
 export function listMerchants(store: Store, partnerId: string, environment: Environment, page: ListPage): MerchantRow[] {
-  let q = qb
-    .selectFrom('merchants')
-    .selectAll()
-    .where('partner_id', '=', partnerId)
-    .where('environment', '=', environment);
+  let q = qb.selectFrom('merchants').selectAll().where('partner_id', '=', partnerId).where('environment', '=', environment);
   if (page.beforeSeq !== undefined) q = q.where('seq', '<', page.beforeSeq);
   return dynamic(store, q.orderBy('seq', 'desc').limit(page.limit + 1)) as MerchantRow[];
 }

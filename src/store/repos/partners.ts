@@ -4,9 +4,7 @@ import type { Store } from '../store.js';
 
 export type PartnerRow = PartnersTable;
 
-const insert = prepared(() =>
-  qb.insertInto('partners').values({ id: param('id'), name: param('name'), created_at: param('created_at') }),
-);
+const insert = prepared(() => qb.insertInto('partners').values({ id: param('id'), name: param('name'), created_at: param('created_at') }));
 const byId = prepared(() => qb.selectFrom('partners').selectAll().where('id', '=', param('id')));
 
 export function insertPartner(store: Store, row: PartnerRow): void {

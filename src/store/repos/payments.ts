@@ -20,7 +20,11 @@ const insert = prepared(() =>
 );
 const byId = prepared(() => qb.selectFrom('payments').selectAll().where('id', '=', param('id')));
 const confirm = prepared(() =>
-  qb.updateTable('payments').set({ confirmed: 1, confirmed_at: param('now') }).where('id', '=', param('id')).where('confirmed', '=', 0),
+  qb
+    .updateTable('payments')
+    .set({ confirmed: 1, confirmed_at: param('now') })
+    .where('id', '=', param('id'))
+    .where('confirmed', '=', 0),
 );
 const lastConfirmedToken = prepared(() =>
   qb
@@ -51,9 +55,7 @@ export function lastConfirmedTokenOf(store: Store, invoiceId: string): string | 
   return lastConfirmedToken.get(store, { invoice_id: invoiceId })?.token ?? null;
 }
 
-const pendingOf = prepared(() =>
-  qb.selectFrom('payments').selectAll().where('invoice_id', '=', param('invoice_id')).where('confirmed', '=', 0).orderBy('seq'),
-);
+const pendingOf = prepared(() => qb.selectFrom('payments').selectAll().where('invoice_id', '=', param('invoice_id')).where('confirmed', '=', 0).orderBy('seq'));
 
 /** Payments seen but not confirmed yet, oldest first. */
 export function pendingPaymentsOf(store: Store, invoiceId: string): PaymentRow[] {

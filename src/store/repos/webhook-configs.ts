@@ -6,11 +6,7 @@ import type { Store } from '../store.js';
 export type WebhookConfigRow = WebhookConfigsTable;
 
 const byPartner = prepared(() =>
-  qb
-    .selectFrom('webhook_configs')
-    .selectAll()
-    .where('partner_id', '=', param('partner_id'))
-    .where('environment', '=', param('environment')),
+  qb.selectFrom('webhook_configs').selectAll().where('partner_id', '=', param('partner_id')).where('environment', '=', param('environment')),
 );
 const upsert = prepared(() =>
   qb
@@ -37,11 +33,7 @@ const upsert = prepared(() =>
     ),
 );
 
-export function findWebhookConfig(
-  store: Store,
-  partnerId: string,
-  environment: Environment,
-): WebhookConfigRow | undefined {
+export function findWebhookConfig(store: Store, partnerId: string, environment: Environment): WebhookConfigRow | undefined {
   return byPartner.get(store, { partner_id: partnerId, environment });
 }
 

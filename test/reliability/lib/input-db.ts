@@ -8,7 +8,9 @@ export type Db = BetterSqlite3.Database;
 
 /** Every table's name, sorted. */
 export function tableNames(db: Db): string[] {
-  return (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name").all() as { name: string }[]).map((r) => r.name);
+  return (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name").all() as { name: string }[]).map(
+    (r) => r.name,
+  );
 }
 
 /** The number of rows of every table. */

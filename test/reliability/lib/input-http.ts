@@ -124,7 +124,10 @@ export function rawExchange(port: number, plan: RawPlan, connected?: net.Socket)
       if (body.length < Number(length)) return null;
       return { status: head.status, headers: head.headers, text: body.subarray(0, Number(length)).toString('utf8'), elapsedMs: Date.now() - started };
     };
-    const timer = setTimeout(() => finish(new Error(`no complete response within ${plan.timeoutMs ?? 30_000} ms; got ${JSON.stringify(received.toString('latin1').slice(0, 300))}`)), plan.timeoutMs ?? 30_000);
+    const timer = setTimeout(
+      () => finish(new Error(`no complete response within ${plan.timeoutMs ?? 30_000} ms; got ${JSON.stringify(received.toString('latin1').slice(0, 300))}`)),
+      plan.timeoutMs ?? 30_000,
+    );
     socket.on('data', (chunk: Buffer) => {
       received = Buffer.concat([received, chunk]);
       try {

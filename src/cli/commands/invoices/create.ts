@@ -21,5 +21,9 @@ export const createInvoiceCommand: Handler = async ({ options }, ctx) => {
     ...(options.token !== undefined ? { token: options.token } : {}),
   };
   const res = await call(ctx, 'Creating invoice', client.createInvoice(variant, body, idempotencyKey(ctx, options.idempotencyKey)));
-  return { data: res.data, human: (c) => invoiceView(c, res.data as InvoiceData), notes: res.replayed ? ['(idempotent replay: this invoice already existed)'] : [] };
+  return {
+    data: res.data,
+    human: (c) => invoiceView(c, res.data as InvoiceData),
+    notes: res.replayed ? ['(idempotent replay: this invoice already existed)'] : [],
+  };
 };

@@ -5,7 +5,10 @@ import { merchantView, type MerchantData } from '../../views/merchant.js';
 
 /** `svc merchants create`: asks for what is missing on a terminal, a usage error otherwise. */
 export const createMerchantCommand: Handler = async ({ options }, ctx) => {
-  const externalTenantId = await required(ctx, options.externalTenantId as string | undefined, { flag: '--external-tenant-id', message: 'External tenant id:' });
+  const externalTenantId = await required(ctx, options.externalTenantId as string | undefined, {
+    flag: '--external-tenant-id',
+    message: 'External tenant id:',
+  });
   const name = await required(ctx, options.name as string | undefined, { flag: '--name', message: 'Merchant name:' });
   const email = await required(ctx, options.email as string | undefined, {
     flag: '--email',
@@ -14,5 +17,9 @@ export const createMerchantCommand: Handler = async ({ options }, ctx) => {
   });
   const { client } = await connect(ctx);
   const res = await call(ctx, 'Creating merchant', client.createMerchant({ externalTenantId, name, email }, idempotencyKey(ctx, options.idempotencyKey)));
-  return { data: res.data, human: (c) => merchantView(c, res.data as MerchantData), notes: res.replayed ? ['(idempotent replay: this merchant already existed)'] : [] };
+  return {
+    data: res.data,
+    human: (c) => merchantView(c, res.data as MerchantData),
+    notes: res.replayed ? ['(idempotent replay: this merchant already existed)'] : [],
+  };
 };

@@ -6,7 +6,7 @@ export const merchantCommands: CommandSpec[] = [
     name: 'merchants create',
     summary: 'create a sub-merchant (asks for missing values on a terminal)',
     options: [
-      { flags: '--external-tenant-id <id>', description: "your own identifier for the tenant" },
+      { flags: '--external-tenant-id <id>', description: 'your own identifier for the tenant' },
       { flags: '--name <name>', description: 'merchant name' },
       { flags: '--email <email>', description: 'contact e-mail' },
       idempotencyOption,

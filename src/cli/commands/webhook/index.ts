@@ -26,7 +26,10 @@ export const webhookCommands: CommandSpec[] = [
       { flags: '--disable', description: 'disable deliveries (events are still recorded)' },
       { flags: '--header <line>', description: "custom header 'Name: value' (repeatable)", repeatable: true },
     ],
-    examples: ['svc webhook set --url http://localhost:3000/hooks', "svc webhook set --url https://example.com/hooks --secret $SECRET --header 'X-Env: staging'"],
+    examples: [
+      'svc webhook set --url http://localhost:3000/hooks',
+      "svc webhook set --url https://example.com/hooks --secret $SECRET --header 'X-Env: staging'",
+    ],
     load: async () => (await import('./set.js')).setWebhookCommand,
   },
   {
@@ -52,9 +55,18 @@ export const webhookCommands: CommandSpec[] = [
       { flags: '--header <line>', description: "header 'Name: value' added when forwarding (repeatable)", repeatable: true },
       { flags: '--timeout <seconds>', description: 'how long your app may take to answer (default 30)', parse: 'positive-int' },
       { flags: '--print-secret', description: 'print the signing secret and exit' },
-      { flags: '--tunnel <mode>', description: 'auto (tunnel only for a remote service), cloudflared, or none', choices: ['auto', 'cloudflared', 'none'], defaultValue: 'auto' },
+      {
+        flags: '--tunnel <mode>',
+        description: 'auto (tunnel only for a remote service), cloudflared, or none',
+        choices: ['auto', 'cloudflared', 'none'],
+        defaultValue: 'auto',
+      },
     ],
-    examples: ['svc webhook listen --forward-to localhost:3000/hooks', 'svc webhook listen --forward-to 3000 --events invoice.paid,invoice.expired', 'svc webhook listen --print-secret'],
+    examples: [
+      'svc webhook listen --forward-to localhost:3000/hooks',
+      'svc webhook listen --forward-to 3000 --events invoice.paid,invoice.expired',
+      'svc webhook listen --print-secret',
+    ],
     load: async () => (await import('./listen.js')).listenCommand,
   },
   {
@@ -79,7 +91,10 @@ export const webhookCommands: CommandSpec[] = [
   {
     name: 'webhook deliveries tail',
     summary: 'show every delivery attempt as it happens (a stream from the emulator, polling elsewhere)',
-    options: [...deliveryFilters, { flags: '--interval <seconds>', description: 'polling interval against a remote service (default 2)', parse: 'positive-int' }],
+    options: [
+      ...deliveryFilters,
+      { flags: '--interval <seconds>', description: 'polling interval against a remote service (default 2)', parse: 'positive-int' },
+    ],
     examples: ['svc webhook deliveries tail', 'svc webhook deliveries tail --status failed --json'],
     load: async () => (await import('./deliveries/tail.js')).tailDeliveriesCommand,
   },

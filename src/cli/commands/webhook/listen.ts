@@ -64,9 +64,7 @@ export const listenCommand: Handler = async ({ options }, ctx) => {
       const { mode, tunnel } = await chooseMode(tunnelChoice, client);
       const common = { client, baseUrl: target.baseUrl, forwardTo, events, headers, timeoutSeconds };
       exitCode = await runListen(
-        mode === 'local'
-          ? { mode, ...common, reconnectTimeoutMs }
-          : { mode, ...common, tunnel, stateDir: stateDirFor(ctx.cwd), env: ctx.env },
+        mode === 'local' ? { mode, ...common, reconnectTimeoutMs } : { mode, ...common, tunnel, stateDir: stateDirFor(ctx.cwd), env: ctx.env },
         { signal: controller.signal, emit },
       );
     } catch (error) {
