@@ -1,7 +1,6 @@
 // The checkout page's only script: route switching, copy buttons, a countdown on the emulator's
 // clock, live status by polling, and the test panel. No framework, no build step.
 (() => {
-  'use strict';
   const $ = (id) => document.getElementById(id);
   let state = JSON.parse($('checkout-data').textContent);
   // The emulator's clock may be ahead of this browser's: keep the difference.
@@ -113,7 +112,7 @@
     button.addEventListener('click', async () => {
       const route = currentRoute();
       const body = { networkId: route.networkId, token: route.token };
-      if (button.dataset.action === 'confirm') body.paymentId = state.pending[0] && state.pending[0].id;
+      if (button.dataset.action === 'confirm') body.paymentId = state.pending[0]?.id;
       const result = $('test-result');
       button.disabled = true;
       try {

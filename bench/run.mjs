@@ -85,5 +85,5 @@ function updateReadme({ machine, rows }) {
         `| ${r.id} | ${r.what}${r.detail ? ` <br><sub>${r.detail}</sub>` : ''} | ${format(r.value, r.unit)} | ${r.better === 'higher' ? '≥' : '≤'} ${format(r.target, r.unit)} | ${r.pass ? 'pass' : '**miss**'} |`,
     ),
   ].join('\n');
-  fs.writeFileSync(file, readme.slice(0, readme.indexOf(start) + start.length) + `\n${table}\n` + readme.slice(readme.indexOf(end)));
+  fs.writeFileSync(file, `${readme.slice(0, readme.indexOf(start) + start.length)}\n${table}\n${readme.slice(readme.indexOf(end))}`);
 }

@@ -15,7 +15,7 @@ const url = new URL(c.url);
 const interval = 1000 / c.rate;
 const warmupMs = 1000;
 const latencies = [];
-let statuses = {};
+const statuses = {};
 let errors = 0;
 let outstanding = 0;
 

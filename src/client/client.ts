@@ -22,6 +22,7 @@ export interface ListParams {
 export class ServiceClient {
   constructor(readonly target: ClientTarget) {}
 
+  // biome-ignore lint/suspicious/noExplicitAny: untyped until the contract module types every operation (issue 12).
   call<T = any>(kind: KeyKind, req: Omit<HttpRequest, 'key'>): Promise<HttpResponse<T>> {
     return send<T>(this.target.baseUrl, { ...req, key: this.keyFor(kind) });
   }

@@ -24,7 +24,7 @@ export async function openSse(
   { idleTimeoutMs = 45_000 }: { idleTimeoutMs?: number } = {},
 ): Promise<SseStream> {
   const controller = new AbortController();
-  let res;
+  let res: Awaited<ReturnType<typeof request>>;
   try {
     res = await request(url, {
       headers: { authorization: `Bearer ${key}`, accept: 'text/event-stream' },

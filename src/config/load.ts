@@ -24,7 +24,7 @@ export async function loadConfig(options: { cwd?: string; explicitPath?: string 
   // cosmiconfig pulls in loaders for every format; load it only when a config is needed.
   const { cosmiconfig } = await import('cosmiconfig');
   const explorer = cosmiconfig('svc', { searchPlaces: SEARCH_PLACES, searchStrategy: 'global' });
-  let result;
+  let result: Awaited<ReturnType<typeof explorer.search>>;
   try {
     result = options.explicitPath
       ? await explorer.load(path.resolve(options.cwd ?? process.cwd(), options.explicitPath))

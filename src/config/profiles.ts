@@ -22,7 +22,7 @@ export interface LoadedProfiles {
 export async function loadProfiles(cwd: string, explicitPath?: string): Promise<LoadedProfiles> {
   const { cosmiconfig } = await import('cosmiconfig');
   const explorer = cosmiconfig('svc', { searchPlaces: SEARCH_PLACES, searchStrategy: 'global' });
-  let result;
+  let result: Awaited<ReturnType<typeof explorer.search>>;
   try {
     result = explicitPath ? await explorer.load(path.resolve(cwd, explicitPath)) : await explorer.search(cwd);
   } catch (error) {

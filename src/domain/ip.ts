@@ -62,7 +62,7 @@ function parseIpv4(text: string): Uint8Array | null {
   if (values.some((v) => v > 255)) return null;
   if (last >= 2 ** (8 * (4 - values.length))) return null;
   const bytes = new Uint8Array(4);
-  values.forEach((v, i) => (bytes[i] = v));
+  bytes.set(values);
   for (let i = 3, rest = last; i >= values.length; i--, rest = Math.floor(rest / 256)) bytes[i] = rest % 256;
   return bytes;
 }

@@ -17,7 +17,6 @@ import { generateSecret, keyHint, parseKey } from '../domain/keys.js';
 import { UserError } from '../errors.js';
 import { locateCloudflared } from '../tunnel/binary.js';
 import { startQuickTunnel, type QuickTunnel } from '../tunnel/quick-tunnel.js';
-import type { Emit } from './events.js';
 import { createForwarder } from './forward.js';
 import type { RunContext } from './local.js';
 import type { ListenOptions } from './options.js';

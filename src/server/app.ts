@@ -177,7 +177,7 @@ async function readRouteBody(req: IncomingMessage, route: RouteDef): Promise<unk
 
 /** A body schema that accepts `{}` may be omitted entirely (test helpers, clock advance defaults). */
 function isOptionalBody(route: RouteDef): boolean {
-  return route.body !== undefined && route.body.safeParse({}).success;
+  return route.body?.safeParse({}).success === true;
 }
 
 function validate(route: RouteDef, body: unknown, res: ServerResponse, deps: AppDeps, requestId: string): unknown {

@@ -116,8 +116,8 @@ function operationId(route: RouteDef): string {
   const words = route.path
     .replace(/^\/(v1|__emulator)\//, '')
     .split('/')
-    .map((s) => (s.startsWith(':') ? 'by-' + s.slice(1) : s))
+    .map((s) => (s.startsWith(':') ? `by-${s.slice(1)}` : s))
     .join('-');
   const camel = `${route.method.toLowerCase()}-${words}`.replace(/[-_]+(\w)/g, (_m, c: string) => c.toUpperCase());
-  return (route.control ? 'emulator' + camel[0]!.toUpperCase() + camel.slice(1) : camel).replace(/[^A-Za-z0-9]/g, '');
+  return (route.control ? `emulator${camel[0]!.toUpperCase()}${camel.slice(1)}` : camel).replace(/[^A-Za-z0-9]/g, '');
 }

@@ -129,11 +129,13 @@ export interface RouteDoc {
 
 export interface AuthedRoute extends RouteBase {
   auth: 'partner' | 'merchant' | 'either';
+  // biome-ignore lint/suspicious/noExplicitAny: each route narrows its own body type (issue 12 derives it from the contract).
   handle(input: AuthedInput<any>, deps: AppDeps): RouteResult | Promise<RouteResult>;
 }
 
 export interface OpenRoute extends RouteBase {
   auth: 'none';
+  // biome-ignore lint/suspicious/noExplicitAny: as above.
   handle(input: RouteInput<any>, deps: AppDeps): RouteResult | Promise<RouteResult>;
 }
 

@@ -58,7 +58,7 @@ export class Scheduler {
    * target and everything due by then has run.
    */
   async advance(ms: number): Promise<{ expired: number; attempts: number }> {
-    const { clock, dispatcher } = this.deps;
+    const { clock } = this.deps;
     const target = clock.now() + ms;
     const before = this.expiredTotal;
     let attempts = 0;

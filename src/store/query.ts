@@ -23,7 +23,7 @@ const SENTINEL = '\u0000param:';
  * A named placeholder for `prepared()`: replaced by the value of `args[name]` at each run.
  * Typed `any` by default so that it fits any column; the row types still check the results.
  */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: a placeholder must fit any column type.
 export function param<T = any>(name: string): T {
   return `${SENTINEL}${name}` as T;
 }

@@ -203,7 +203,7 @@ export class Dispatcher {
       result = send ? await send(delivery, event.payload, config.webhooks.timeoutMs) : failure('listener_unavailable: no listener is connected');
     } else {
       const webhook = findWebhookConfig(store, delivery.partner_id, delivery.environment);
-      if (!webhook || webhook.enabled !== 1) {
+      if (webhook?.enabled !== 1) {
         result = failure('webhook_disabled: the webhook configuration is disabled or was removed');
       } else {
         url = webhook.url;

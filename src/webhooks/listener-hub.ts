@@ -83,7 +83,7 @@ export class ListenerHub {
   /** The outbox asks: which listeners want this event? One target per active, matching listener. */
   targets(partnerId: string, environment: Environment, type: InvoiceEventType): { url: string }[] {
     const row = findListener(this.deps.store, partnerId, environment);
-    if (!row || row.active !== 1) return [];
+    if (row?.active !== 1) return [];
     const events = parseEvents(row.events);
     return events && !events.includes(type) ? [] : [{ url: row.forward_to }];
   }

@@ -143,7 +143,7 @@ export function verifyWebhook(rawBody: string | Uint8Array, header: string | nul
     const subject = signatures.length === 1 ? 'The v1 signature does not match' : `None of the ${signatures.length} v1 signatures matches`;
     throw new WebhookVerificationError(
       'signature_mismatch',
-      `${subject} the HMAC-SHA256 of "<t>.<raw body>" under this secret; ` + 'check the secret and that the body is verified exactly as received.',
+      `${subject} the HMAC-SHA256 of "<t>.<raw body>" under this secret; check the secret and that the body is verified exactly as received.`,
     );
   }
 

@@ -419,7 +419,7 @@ describe('status, keys list, openapi', () => {
     ok(human);
     expect(human.stdout).toMatch(new RegExp(`^service\\s+${emu.url}  \\(environment\\)$`, 'm'));
     expect(human.stdout).toMatch(/^answers\s+yes: svc emulator /m);
-    expect(human.stdout).toMatch(/^partner key\s+pt_test_\w{4}…\w{4}  \(environment, test\)$/m);
+    expect(human.stdout).toMatch(/^partner key\s+pt_test_\w{4}…\w{4} {2}\(environment, test\)$/m);
     const s = json(await spawned(['status', '--json'], env));
     expect(s).toMatchObject({
       baseUrl: emu.url,
@@ -517,7 +517,15 @@ describe('colour', () => {
   /** Runs in-process with a stdout that claims to be a TTY. */
   async function onTty(args: string[], extraEnv: Env): Promise<string> {
     let out = '';
-    const stdout = Object.assign(new Writable({ write: (chunk, _e, done) => ((out += String(chunk)), done()) }), { isTTY: true });
+    const stdout = Object.assign(
+      new Writable({
+        write: (chunk, _e, done) => {
+          out += String(chunk);
+          done();
+        },
+      }),
+      { isTTY: true },
+    );
     const stderr = new Writable({ write: (_c, _e, done) => done() });
     const program = buildProgram({ setExitCode: () => {}, io: { stdout, stderr, stdinIsTTY: false, cwd: dir, env: { ...NO_TARGET, ...env, ...extraEnv } } });
     await program.parseAsync(args, { from: 'user' });

@@ -80,7 +80,9 @@ describe('webhook deliveries list', () => {
     expect(lines[0]).toMatch(/^id\s+event\s+status\s+attempts\s+last\s+next attempt\s+url$/);
     expect(lines).toHaveLength(5);
     const all = (await api('/v1/partner/webhook/deliveries')).data;
-    lines.slice(1).forEach((line, i) => expect(line.startsWith(all[i].id)).toBe(true));
+    lines.slice(1).forEach((line, i) => {
+      expect(line.startsWith(all[i].id)).toBe(true);
+    });
     const failed = lines.find((l) => l.includes('invoice.paid') && l.includes('retrying'))!;
     expect(failed).toMatch(/retrying\s+1\s+500 http_status: 500/);
     expect(failed).toMatch(/\d{4}-\d\d-\d\dT[\d:.]+Z\s+http:\/\/127\.0\.0\.1:\d+\/hooks$/);

@@ -329,7 +329,9 @@ async function startProxy(target: string, mode: Proxy['mode']): Promise<Proxy> {
     mode,
     paths: [],
     answered: [],
-    cut: () => sockets.forEach((s) => s.destroy()),
+    cut: () => {
+      for (const s of sockets) s.destroy();
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

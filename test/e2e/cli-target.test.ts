@@ -126,7 +126,7 @@ describe('precedence: flags > environment > profile > local emulator', () => {
     const human = await runCli(['status'], { cwd: project, env: NO_TARGET });
     expect(human.code).toBe(0);
     expect(human.stdout).toMatch(new RegExp(`^service\\s+${local.baseUrl}  \\(local emulator\\)$`, 'm'));
-    expect(human.stdout).toMatch(/^merchant key\s+test_\w{4}…\w{4}  \(local emulator, test\)$/m);
+    expect(human.stdout).toMatch(/^merchant key\s+test_\w{4}…\w{4} {2}\(local emulator, test\)$/m);
     const created = json(await runCli(['invoices', 'create', '--amount', '1.00', '--json'], { cwd: project, env: NO_TARGET }));
     expect(created.checkoutUrl).toBe(`${local.baseUrl}/checkout/${created.id}`);
   });

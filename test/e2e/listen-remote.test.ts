@@ -13,7 +13,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { verifyWebhook } from '../../src/webhooks/signature.js';
-import { runCli, spawnCli, type LiveCli } from '../helpers/cli.js';
+import { runCli, spawnCli } from '../helpers/cli.js';
 import { ikey, type TestEmulator } from '../helpers/emulator.js';
 import { perTest } from '../helpers/per-test.js';
 import { tempDir } from '../helpers/temp-dir.js';

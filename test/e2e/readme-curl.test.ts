@@ -50,7 +50,7 @@ describe('README curl examples', () => {
     for (const [p, ops] of Object.entries(doc.paths)) {
       for (const method of Object.keys(ops)) {
         // /v1/partner/merchants/{merchantId} appears as /v1/partner/merchants/$MERCHANT_ID, and so on.
-        const pattern = new RegExp(p.replace(/\{\w+\}/g, '\\$[A-Z_]+').replace(/\//g, '\\/') + '(?:[?"\\s]|$)');
+        const pattern = new RegExp(`${p.replace(/\{\w+\}/g, '\\$[A-Z_]+').replace(/\//g, '\\/')}(?:[?"\\s]|$)`);
         if (!commandUses(text, pattern, method)) missing.push(`${method.toUpperCase()} ${p}`);
       }
     }

@@ -108,7 +108,11 @@ export async function startReceiver(behaviour: Behaviour = {}): Promise<Receiver
       let chosen = current;
       while (typeof chosen === 'function') chosen = chosen(received, n);
       answer(chosen, res, req.socket);
-      waiters = waiters.filter((w) => (requests.length >= w.count ? (w.resolve(requests.slice()), false) : true));
+      waiters = waiters.filter((w) => {
+        if (requests.length < w.count) return true;
+        w.resolve(requests.slice());
+        return false;
+      });
     });
   });
   server.on('connection', (socket: Socket) => {

@@ -483,7 +483,7 @@ const byPath = (path: string) => ENDPOINTS.find((e) => e.path === path)!;
 
 /** The right key for an endpoint: test keys, of the kind it needs. */
 const rightKey = (e: Endpoint) => (e.principal === 'partner' ? world.keys.test.partnerKey : world.keys.test.merchantKey);
-const wrongKindKey = (e: Endpoint) => (e.principal === 'partner' ? world.keys.test.merchantKey : world.keys.test.partnerKey);
+const _wrongKindKey = (e: Endpoint) => (e.principal === 'partner' ? world.keys.test.merchantKey : world.keys.test.partnerKey);
 const allKeys = () => [
   world.keys.test.partnerKey,
   world.keys.test.merchantKey,
@@ -968,13 +968,11 @@ describe('authentication', () => {
             x.e.principal === 'partner' ? [world.keys[x.env].merchantKey, world.otherMerchantKey] : [world.keys[x.env].partnerKey, world.otherPartner[x.env]];
           return build(x.e, { ...x, auth: `Bearer ${key[x.env === 'test' ? 0 : 1]}` });
         }),
-      fc
-        .constantFrom(...gets)
-        .map(([path, p]) => ({
-          method: 'GET',
-          path,
-          headers: { authorization: `Bearer ${p === 'partner' ? world.keys.live.merchantKey : world.otherPartner.test}` },
-        })),
+      fc.constantFrom(...gets).map(([path, p]) => ({
+        method: 'GET',
+        path,
+        headers: { authorization: `Bearer ${p === 'partner' ? world.keys.live.merchantKey : world.otherPartner.test}` },
+      })),
     );
     await fc.assert(
       fc.asyncProperty(target, async (req) => expectCode(await exercise(req), 403, 'forbidden_key_type')),

@@ -26,14 +26,14 @@ async function openStream(url: string, key: string) {
     try {
       for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
         buffer += decoder.decode(chunk, { stream: true });
-        let end;
+        let end: number;
         while ((end = buffer.indexOf('\n\n')) !== -1) {
           const block = buffer.slice(0, end);
           buffer = buffer.slice(end + 2);
           const event = /^event: (.*)$/m.exec(block)?.[1];
           const data = /^data: (.*)$/m.exec(block)?.[1];
           if (event && data) messages.push({ event, data: JSON.parse(data) });
-          waiters.splice(0).forEach((w) => w());
+          for (const w of waiters.splice(0)) w();
         }
       }
     } catch {

@@ -799,14 +799,20 @@ describe('1,000 concurrent requests, a tenth of them malformed', () => {
     const problems: string[] = [];
     const statuses = new Map<number, number>();
     const got = new Map<Planned, WireResponse>();
-    settled.forEach((s, i) => {
+    for (const [i, s] of settled.entries()) {
       const p = all[i]!;
-      if (s.status === 'rejected') return problems.push(`${p.name}: no response: ${(s.reason as Error).message}`);
+      if (s.status === 'rejected') {
+        problems.push(`${p.name}: no response: ${(s.reason as Error).message}`);
+        continue;
+      }
       const res = s.value;
       got.set(p, res);
       statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
       const label = `${p.name} → ${describeResponse(res)}`;
-      if (res.status >= 500) return problems.push(`5xx: ${label}`);
+      if (res.status >= 500) {
+        problems.push(`5xx: ${label}`);
+        continue;
+      }
       if (!/\S/.test(res.headers['request-id'] ?? '')) problems.push(`no Request-Id: ${label}`);
       if (res.status >= 400) {
         if (!/^application\/json\b/.test(res.headers['content-type'] ?? '')) problems.push(`error without a JSON Content-Type: ${label}`);
@@ -824,7 +830,7 @@ describe('1,000 concurrent requests, a tenth of them malformed', () => {
       }
       if (res.status !== p.expected.status) problems.push(`expected ${p.expected.status}: ${label}`);
       if (p.expected.status === 408 && res.elapsedMs < BODY_TIMEOUT_MS - 500) problems.push(`408 after only ${res.elapsedMs} ms: ${label}`);
-    });
+    }
     const peak = peakInFlight(served);
     const summary = `seed ${seed}, ${wallMs} ms, at most ${peak} requests in the app at once, statuses ${JSON.stringify(Object.fromEntries(statuses))}`;
     expect(problems, summary).toEqual([]);

@@ -94,8 +94,8 @@ describe('validateConfig: errors name the file and the field', () => {
     ],
     ['a test partner key among the live keys', { live: { partnerKey: generateKey('partner', 'test') } }, 'keys.live.partnerKey', /live partner key/],
     ['a live merchant key among the test keys', { test: { merchantKey: generateKey('merchant', 'live') } }, 'keys.test.merchantKey', /test merchant key/],
-    ['a key with 31 characters after the prefix', { live: { merchantKey: 'live_' + 'a'.repeat(31) } }, 'keys.live.merchantKey', /32 letters and digits/],
-    ['a key with a character outside base62', { test: { partnerKey: 'pt_test_' + 'a'.repeat(31) + '-' } }, 'keys.test.partnerKey', /pt_test_/],
+    ['a key with 31 characters after the prefix', { live: { merchantKey: `live_${'a'.repeat(31)}` } }, 'keys.live.merchantKey', /32 letters and digits/],
+    ['a key with a character outside base62', { test: { partnerKey: `pt_test_${'a'.repeat(31)}-` } }, 'keys.test.partnerKey', /pt_test_/],
   ])('%s', (_name, keys, field, detail) => {
     const error = configError({ keys });
     expect(error.field).toBe(field);

@@ -104,6 +104,8 @@ function report(c: ChalkInstance, r: { invoice: InvoiceData; steps: Step[]; even
         return `expired invoice ${s.invoiceId}`;
       case 'pay':
         return `paid ${s.amount} ${s.token} on ${networkLabel(r.invoice, s.networkId)}${s.confirmed ? '' : ', unconfirmed'} (payment ${s.paymentId})`;
+      default:
+        return '';
     }
   });
   const inv = r.invoice;

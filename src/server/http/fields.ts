@@ -21,7 +21,9 @@ export function checkForbiddenFields(body: Record<string, unknown>, rejectFees: 
 
 function walk(value: unknown, prefix: string, visit: (key: string, path: string) => void): void {
   if (Array.isArray(value)) {
-    value.forEach((item, i) => walk(item, `${prefix}[${i}]`, visit));
+    value.forEach((item, i) => {
+      walk(item, `${prefix}[${i}]`, visit);
+    });
   } else if (value !== null && typeof value === 'object') {
     for (const [key, child] of Object.entries(value)) {
       const path = prefix ? `${prefix}.${key}` : key;

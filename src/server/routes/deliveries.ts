@@ -77,7 +77,7 @@ export const deliveryRoutes: RouteDef[] = [
       const row = deliveryFor(deps, input.principal, input.params.deliveryId!);
       if (row.target === 'webhook') {
         const webhook = findWebhookConfig(deps.store, row.partner_id, row.environment);
-        if (!webhook || webhook.enabled !== 1) {
+        if (webhook?.enabled !== 1) {
           throw new ApiError(409, 'webhook_disabled', 'The webhook is disabled or not configured; enable it (PUT /v1/partner/webhook) to resend.');
         }
       }

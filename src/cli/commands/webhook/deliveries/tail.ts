@@ -50,7 +50,13 @@ export const tailDeliveriesCommand: Handler = async ({ options }, ctx) => {
         key,
         signal: controller.signal,
         // The poller learns from the stream too, so a catch-up does not report an attempt again.
-        sink: { ...sink, attempt: (line) => (poller.observe(line), sink.attempt(line)) },
+        sink: {
+          ...sink,
+          attempt: (line) => {
+            poller.observe(line);
+            sink.attempt(line);
+          },
+        },
         connected: catchUp.prepare,
         catchUp: catchUp.run,
       });
