@@ -70,7 +70,7 @@ function format(value, unit) {
 }
 
 function updateReadme({ machine, rows }) {
-  const file = path.join(here, '..', 'README.md');
+  const file = path.join(here, '..', 'docs', 'performance.md');
   const readme = fs.readFileSync(file, 'utf8');
   const start = '<!-- bench:start -->';
   const end = '<!-- bench:end -->';

@@ -9,8 +9,8 @@ import { tempDir } from '../helpers/temp-dir.js';
  * The README's recipes for shell scripts and CI are copy-pasteable: run them as written, in bash,
  * with `svc` on the PATH as an installed package puts it there.
  */
-function blocks(marker: string): string[] {
-  const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+function blocks(file: string, marker: string): string[] {
+  const readme = fs.readFileSync(path.join(ROOT, file), 'utf8');
   const start = readme.indexOf(`<!-- ${marker}:start -->`);
   const end = readme.indexOf(`<!-- ${marker}:end -->`);
   expect(start, marker).toBeGreaterThan(0);
@@ -39,7 +39,7 @@ describe('README: recipes for shell scripts', () => {
   afterAll(() => dev.stop());
 
   it('run as written against svc dev, found through .svc/dev.json', () => {
-    const scripts = blocks('cli-recipes');
+    const scripts = blocks('docs/cli.md', 'cli-recipes');
     expect(scripts.length).toBeGreaterThanOrEqual(2);
     installSvc(path.join(cwd, 'bin'));
     const result = bash(scripts.join('\n'), cwd, { PATH: `${path.join(cwd, 'bin')}:${process.env.PATH}` });
@@ -75,7 +75,7 @@ fetch(process.env.SVC_BASE_URL + '/v1/partner/invoices/' + seeded['small-invoice
 `,
       { mode: 0o755 },
     );
-    const [script] = blocks('cli-ci-recipe');
+    const [script] = blocks('docs/testing.md', 'cli-ci-recipe');
     const result = bash(script!, cwd);
     expect(result.stderr).toBe('');
     expect(result.status).toBe(0);

@@ -19,7 +19,7 @@ beforeAll(async () => {
 afterAll(() => dev.stop());
 
 function examples(): string[] {
-  const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+  const readme = fs.readFileSync(path.join(ROOT, 'docs', 'api.md'), 'utf8');
   const start = readme.indexOf('<!-- curl-examples:start -->');
   const end = readme.indexOf('<!-- curl-examples:end -->');
   expect(start).toBeGreaterThan(0);
