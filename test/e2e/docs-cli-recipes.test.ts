@@ -6,16 +6,16 @@ import { BIN, ROOT, spawnCli, type LiveCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 /**
- * The README's recipes for shell scripts and CI are copy-pasteable: run them as written, in bash,
- * with `svc` on the PATH as an installed package puts it there.
+ * The recipes for shell scripts (docs/cli.md) and CI (docs/testing.md) are copy-pasteable: run them
+ * as written, in bash, with `svc` on the PATH as an installed package puts it there.
  */
 function blocks(file: string, marker: string): string[] {
-  const readme = fs.readFileSync(path.join(ROOT, file), 'utf8');
-  const start = readme.indexOf(`<!-- ${marker}:start -->`);
-  const end = readme.indexOf(`<!-- ${marker}:end -->`);
+  const doc = fs.readFileSync(path.join(ROOT, file), 'utf8');
+  const start = doc.indexOf(`<!-- ${marker}:start -->`);
+  const end = doc.indexOf(`<!-- ${marker}:end -->`);
   expect(start, marker).toBeGreaterThan(0);
   expect(end).toBeGreaterThan(start);
-  return [...readme.slice(start, end).matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]!);
+  return [...doc.slice(start, end).matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]!);
 }
 
 /** `<dir>/svc`, running this checkout's build, as `npm install svc-emulator` would link it. */
@@ -28,7 +28,7 @@ function bash(script: string, cwd: string, env: NodeJS.ProcessEnv = {}) {
   return spawnSync('bash', ['--norc', '--noprofile', '-c', script], { cwd, env: { ...process.env, NO_COLOR: '1', ...env }, encoding: 'utf8', timeout: 60_000 });
 }
 
-describe('README: recipes for shell scripts', () => {
+describe('docs/cli.md: recipes for shell scripts', () => {
   let dev: LiveCli;
   let cwd: string;
   beforeAll(async () => {
@@ -51,7 +51,7 @@ describe('README: recipes for shell scripts', () => {
   });
 });
 
-describe('README: recipe for CI', () => {
+describe('docs/testing.md: recipe for CI', () => {
   it('starts an emulator, seeds it, runs the tests against it, and stops it', async () => {
     const cwd = tempDir('svc-ci-recipe-');
     const bin = path.join(cwd, 'node_modules', '.bin');

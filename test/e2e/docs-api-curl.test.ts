@@ -6,7 +6,7 @@ import { ROOT, spawnCli, type LiveCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 /**
- * The README promises that its curl examples run as shown against `svc dev`: run them, in order,
+ * docs/api.md promises that its curl examples run as shown against `svc dev`: run them, in order,
  * in one bash session, exactly as written between the curl-examples markers.
  */
 let dev: LiveCli;
@@ -19,15 +19,15 @@ beforeAll(async () => {
 afterAll(() => dev.stop());
 
 function examples(): string[] {
-  const readme = fs.readFileSync(path.join(ROOT, 'docs', 'api.md'), 'utf8');
-  const start = readme.indexOf('<!-- curl-examples:start -->');
-  const end = readme.indexOf('<!-- curl-examples:end -->');
+  const doc = fs.readFileSync(path.join(ROOT, 'docs', 'api.md'), 'utf8');
+  const start = doc.indexOf('<!-- curl-examples:start -->');
+  const end = doc.indexOf('<!-- curl-examples:end -->');
   expect(start).toBeGreaterThan(0);
   expect(end).toBeGreaterThan(start);
-  return [...readme.slice(start, end).matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]!);
+  return [...doc.slice(start, end).matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]!);
 }
 
-describe('README curl examples', () => {
+describe('docs/api.md curl examples', () => {
   it('every block runs successfully against svc dev', () => {
     const blocks = examples();
     expect(blocks.length).toBeGreaterThan(8);
