@@ -1,8 +1,7 @@
 import { spawnSync } from 'node:child_process';
-import fs from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT, spawnCli, type LiveCli } from '../helpers/cli.js';
+import { spawnCli, type LiveCli } from '../helpers/cli.js';
+import { docBlocks } from '../helpers/doc-blocks.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 /**
@@ -19,12 +18,7 @@ beforeAll(async () => {
 afterAll(() => dev.stop());
 
 function examples(): string[] {
-  const doc = fs.readFileSync(path.join(ROOT, 'docs', 'api.md'), 'utf8');
-  const start = doc.indexOf('<!-- curl-examples:start -->');
-  const end = doc.indexOf('<!-- curl-examples:end -->');
-  expect(start).toBeGreaterThan(0);
-  expect(end).toBeGreaterThan(start);
-  return [...doc.slice(start, end).matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]!);
+  return docBlocks('docs/api.md', 'curl-examples');
 }
 
 describe('docs/api.md curl examples', () => {

@@ -1,33 +1,14 @@
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, ROOT, spawnCli, type LiveCli } from '../helpers/cli.js';
+import { ROOT, spawnCli, type LiveCli } from '../helpers/cli.js';
+import { bash, docBlocks as blocks, installSvc } from '../helpers/doc-blocks.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 /**
  * The recipes for shell scripts (docs/cli.md) and CI (docs/testing.md) are copy-pasteable: run them
  * as written, in bash, with `svc` on the PATH as an installed package puts it there.
  */
-function blocks(file: string, marker: string): string[] {
-  const doc = fs.readFileSync(path.join(ROOT, file), 'utf8');
-  const start = doc.indexOf(`<!-- ${marker}:start -->`);
-  const end = doc.indexOf(`<!-- ${marker}:end -->`);
-  expect(start, marker).toBeGreaterThan(0);
-  expect(end).toBeGreaterThan(start);
-  return [...doc.slice(start, end).matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]!);
-}
-
-/** `<dir>/svc`, running this checkout's build, as `npm install svc-emulator` would link it. */
-function installSvc(binDir: string): void {
-  fs.mkdirSync(binDir, { recursive: true });
-  fs.writeFileSync(path.join(binDir, 'svc'), `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} "$@"\n`, { mode: 0o755 });
-}
-
-function bash(script: string, cwd: string, env: NodeJS.ProcessEnv = {}) {
-  return spawnSync('bash', ['--norc', '--noprofile', '-c', script], { cwd, env: { ...process.env, NO_COLOR: '1', ...env }, encoding: 'utf8', timeout: 60_000 });
-}
-
 describe('docs/cli.md: recipes for shell scripts', () => {
   let dev: LiveCli;
   let cwd: string;
