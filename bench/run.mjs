@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // npm run bench: every figure is a ratio (or a rate) measured in this one run, against a baseline
 // measured in the same run, because these machines are shared and noisy. Writes
-// bench/results/latest.json and the README's Performance table.
+// bench/results/latest.json and the table in docs/performance.md.
 //   --only 1,5,8   run some cases      --invoices N   rows for #4 (default 1,000,000)
 import fs from 'node:fs';
 import os from 'node:os';
@@ -70,7 +70,7 @@ function format(value, unit) {
 }
 
 function updateReadme({ machine, rows }) {
-  const file = path.join(here, '..', 'README.md');
+  const file = path.join(here, '..', 'docs', 'performance.md');
   const readme = fs.readFileSync(file, 'utf8');
   const start = '<!-- bench:start -->';
   const end = '<!-- bench:end -->';

@@ -3,10 +3,10 @@ import { ALL_COMMANDS } from './commands/index.js';
 import { buildProgram } from './program.js';
 import type { CommandSpec, OptionSpec } from './spec.js';
 
-/** The README markers the generated reference sits between. */
+/** The markers the generated reference sits between, in docs/cli.md. */
 export const REFERENCE_START = '<!-- cli-reference:start -->';
 export const REFERENCE_END = '<!-- cli-reference:end -->';
-/** What to run when the README is out of date; named by the drift test. */
+/** What to run when docs/cli.md is out of date; named by the drift test. */
 export const REFERENCE_COMMAND = 'npm run docs:cli';
 
 const cell = (s: string): string => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
@@ -52,7 +52,7 @@ function commandSection(spec: CommandSpec): string {
 const anchor = (name: string): string => `svc-${name.replace(/ /g, '-')}`;
 
 /**
- * The README's command reference, generated from the command specs and the program's global
+ * The command reference (docs/cli.md), generated from the command specs and the program's global
  * options (the same definitions commander is built from), so the two cannot drift apart.
  */
 export function cliReference(commands: readonly CommandSpec[] = ALL_COMMANDS): string {
@@ -78,10 +78,10 @@ export function cliReference(commands: readonly CommandSpec[] = ALL_COMMANDS): s
   ].join('\n');
 }
 
-/** `readme` with the text between the markers replaced by a fresh reference; throws without markers. */
-export function withReference(readme: string, reference: string = cliReference()): string {
-  const start = readme.indexOf(REFERENCE_START);
-  const end = readme.indexOf(REFERENCE_END);
-  if (start === -1 || end < start) throw new Error(`README.md has no ${REFERENCE_START} … ${REFERENCE_END} markers`);
-  return `${readme.slice(0, start)}${reference}${readme.slice(end + REFERENCE_END.length)}`;
+/** `doc` with the text between the markers replaced by a fresh reference; throws without markers. */
+export function withReference(doc: string, reference: string = cliReference()): string {
+  const start = doc.indexOf(REFERENCE_START);
+  const end = doc.indexOf(REFERENCE_END);
+  if (start === -1 || end < start) throw new Error(`the document has no ${REFERENCE_START} … ${REFERENCE_END} markers`);
+  return `${doc.slice(0, start)}${reference}${doc.slice(end + REFERENCE_END.length)}`;
 }

@@ -261,9 +261,9 @@ describe('svc fixtures apply', () => {
     }
   });
 
-  it("runs the README's example as written, and its bad-reference message is the one the README shows", async () => {
-    const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
-    const section = readme.slice(readme.indexOf('### Fixtures'));
+  it("runs docs/testing.md's example as written, and its bad-reference message is the one the doc shows", async () => {
+    const doc = fs.readFileSync(path.join(ROOT, 'docs', 'testing.md'), 'utf8');
+    const section = doc.slice(doc.indexOf('## Fixtures'));
     const example = /```yaml\n([\s\S]*?)```/.exec(section)![1]!;
     write('fixtures.yaml', example);
     const tenant = { TENANT_ID: 'tenant-readme' };

@@ -1,33 +1,10 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ALL_COMMANDS } from '../../src/cli/commands/index.js';
-import { cliReference, REFERENCE_COMMAND, REFERENCE_END, REFERENCE_START, withReference } from '../../src/cli/reference.js';
+import { cliReference, REFERENCE_END, REFERENCE_START, withReference } from '../../src/cli/reference.js';
 import type { CommandSpec } from '../../src/cli/spec.js';
-import { ROOT } from '../helpers/cli.js';
 
-/** The README's command reference is generated from the command specs; it must match them exactly. */
-describe('README command reference', () => {
-  const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
-
-  it('is what the command definitions generate (no drift)', () => {
-    const start = readme.indexOf(REFERENCE_START);
-    const end = readme.indexOf(REFERENCE_END);
-    expect(start, `README.md needs the ${REFERENCE_START} marker`).toBeGreaterThan(0);
-    expect(end).toBeGreaterThan(start);
-    const current = readme.slice(start, end + REFERENCE_END.length);
-    const generated = cliReference();
-    if (current !== generated) {
-      const a = current.split('\n');
-      const b = generated.split('\n');
-      const line = a.findIndex((l, i) => l !== b[i]);
-      expect.fail(
-        `README.md's command reference is out of date: run \`${REFERENCE_COMMAND}\` to regenerate it.\n` +
-          `First difference, line ${line + 1} of the section:\n  README:    ${a[line]}\n  generated: ${b[line]}`,
-      );
-    }
-  });
-
+/** The command reference is generated from the command specs (docs/cli.md holds it; test/integration/docs-cli-reference checks it is current). */
+describe('command reference', () => {
   it('lists every command, with every option and argument', () => {
     const generated = cliReference();
     for (const spec of ALL_COMMANDS) {

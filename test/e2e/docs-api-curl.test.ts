@@ -1,12 +1,11 @@
 import { spawnSync } from 'node:child_process';
-import fs from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT, spawnCli, type LiveCli } from '../helpers/cli.js';
+import { spawnCli, type LiveCli } from '../helpers/cli.js';
+import { docBlocks } from '../helpers/doc-blocks.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 /**
- * The README promises that its curl examples run as shown against `svc dev`: run them, in order,
+ * docs/api.md promises that its curl examples run as shown against `svc dev`: run them, in order,
  * in one bash session, exactly as written between the curl-examples markers.
  */
 let dev: LiveCli;
@@ -19,15 +18,10 @@ beforeAll(async () => {
 afterAll(() => dev.stop());
 
 function examples(): string[] {
-  const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
-  const start = readme.indexOf('<!-- curl-examples:start -->');
-  const end = readme.indexOf('<!-- curl-examples:end -->');
-  expect(start).toBeGreaterThan(0);
-  expect(end).toBeGreaterThan(start);
-  return [...readme.slice(start, end).matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]!);
+  return docBlocks('docs/api.md', 'curl-examples');
 }
 
-describe('README curl examples', () => {
+describe('docs/api.md curl examples', () => {
   it('every block runs successfully against svc dev', () => {
     const blocks = examples();
     expect(blocks.length).toBeGreaterThan(8);

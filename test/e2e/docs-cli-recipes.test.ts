@@ -1,34 +1,15 @@
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, ROOT, spawnCli, type LiveCli } from '../helpers/cli.js';
+import { ROOT, spawnCli, type LiveCli } from '../helpers/cli.js';
+import { bash, docBlocks as blocks, installSvc } from '../helpers/doc-blocks.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 /**
- * The README's recipes for shell scripts and CI are copy-pasteable: run them as written, in bash,
- * with `svc` on the PATH as an installed package puts it there.
+ * The recipes for shell scripts (docs/cli.md) and CI (docs/testing.md) are copy-pasteable: run them
+ * as written, in bash, with `svc` on the PATH as an installed package puts it there.
  */
-function blocks(marker: string): string[] {
-  const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
-  const start = readme.indexOf(`<!-- ${marker}:start -->`);
-  const end = readme.indexOf(`<!-- ${marker}:end -->`);
-  expect(start, marker).toBeGreaterThan(0);
-  expect(end).toBeGreaterThan(start);
-  return [...readme.slice(start, end).matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]!);
-}
-
-/** `<dir>/svc`, running this checkout's build, as `npm install svc-emulator` would link it. */
-function installSvc(binDir: string): void {
-  fs.mkdirSync(binDir, { recursive: true });
-  fs.writeFileSync(path.join(binDir, 'svc'), `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} "$@"\n`, { mode: 0o755 });
-}
-
-function bash(script: string, cwd: string, env: NodeJS.ProcessEnv = {}) {
-  return spawnSync('bash', ['--norc', '--noprofile', '-c', script], { cwd, env: { ...process.env, NO_COLOR: '1', ...env }, encoding: 'utf8', timeout: 60_000 });
-}
-
-describe('README: recipes for shell scripts', () => {
+describe('docs/cli.md: recipes for shell scripts', () => {
   let dev: LiveCli;
   let cwd: string;
   beforeAll(async () => {
@@ -39,7 +20,7 @@ describe('README: recipes for shell scripts', () => {
   afterAll(() => dev.stop());
 
   it('run as written against svc dev, found through .svc/dev.json', () => {
-    const scripts = blocks('cli-recipes');
+    const scripts = blocks('docs/cli.md', 'cli-recipes');
     expect(scripts.length).toBeGreaterThanOrEqual(2);
     installSvc(path.join(cwd, 'bin'));
     const result = bash(scripts.join('\n'), cwd, { PATH: `${path.join(cwd, 'bin')}:${process.env.PATH}` });
@@ -51,7 +32,7 @@ describe('README: recipes for shell scripts', () => {
   });
 });
 
-describe('README: recipe for CI', () => {
+describe('docs/testing.md: recipe for CI', () => {
   it('starts an emulator, seeds it, runs the tests against it, and stops it', async () => {
     const cwd = tempDir('svc-ci-recipe-');
     const bin = path.join(cwd, 'node_modules', '.bin');
@@ -75,7 +56,7 @@ fetch(process.env.SVC_BASE_URL + '/v1/partner/invoices/' + seeded['small-invoice
 `,
       { mode: 0o755 },
     );
-    const [script] = blocks('cli-ci-recipe');
+    const [script] = blocks('docs/testing.md', 'cli-ci-recipe');
     const result = bash(script!, cwd);
     expect(result.stderr).toBe('');
     expect(result.status).toBe(0);
