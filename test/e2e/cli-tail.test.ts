@@ -22,6 +22,7 @@ const LINE_KEYS = [
   'invoiceId',
   'environment',
   'url',
+  'target',
   'attempt',
   'trigger',
   'startedAt',
@@ -110,7 +111,7 @@ describe('tail against the emulator (the attempt stream)', () => {
     const line = await t.waitForLine((l) => l.includes(`[${ok}-1]`), 3000);
     const latency = Date.now() - started;
     expect(latency).toBeLessThan(1000);
-    expect(line).toMatch(new RegExp(`^${TIME} <-- \\[200\\] invoice\\.created \\[${ok}-1\\] POST ${receiver.url}/hooks \\(\\d+ ms\\) succeeded$`));
+    expect(line).toMatch(new RegExp(`^${TIME} <-- \\[200\\] invoice\\.created \\[${ok}-1\\] webhook POST ${receiver.url}/hooks \\(\\d+ ms\\) succeeded$`));
 
     const bad = await createInvoice(FAILING);
     const payStarted = Date.now();
@@ -119,13 +120,13 @@ describe('tail against the emulator (the attempt stream)', () => {
     expect(Date.now() - payStarted).toBeLessThan(1000);
     expect(failed).toMatch(
       new RegExp(
-        `^${TIME} <-- \\[500\\] invoice\\.paid \\[${bad}-2\\] POST ${receiver.url}/hooks \\(\\d+ ms\\) retrying · http_status: 500 Internal Server Error · next attempt \\S+$`,
+        `^${TIME} <-- \\[500\\] invoice\\.paid \\[${bad}-2\\] webhook POST ${receiver.url}/hooks \\(\\d+ ms\\) retrying · http_status: 500 Internal Server Error · next attempt \\S+$`,
       ),
     );
 
     // The scheduled retry (the clock moved an hour) is the delivery's last: it gave up.
     await emu.advanceClock(3600);
-    const gaveUp = await t.waitForLine((l) => l.includes(`[${bad}-2]`) && l.includes('attempt 2'), 3000);
+    const gaveUp = await t.waitForLine((l) => l.includes(`[${bad}-2]`) && l.includes('· attempt 2'), 3000);
     expect(gaveUp).toMatch(/ failed · http_status: 500 Internal Server Error · attempt 2 · gave up after 2 attempts$/);
     // A resend is marked as such.
     const [created] = (await deliveriesOf(ok)).filter((d: any) => d.eventType === 'invoice.created');
@@ -258,7 +259,7 @@ describe('tail against a remote deployment (polling)', () => {
     await t.waitForLine((l) => l.includes(`[${id}-2]`), 4000);
     expect(Date.now() - started).toBeLessThan(2500);
     expect(t.lines.find((l) => l.includes(`[${id}-1]`))).toMatch(
-      new RegExp(`^${TIME} <-- \\[200\\] invoice\\.created \\[${id}-1\\] POST ${receiver.url}/hooks \\(\\d+ ms\\) succeeded$`),
+      new RegExp(`^${TIME} <-- \\[200\\] invoice\\.created \\[${id}-1\\] webhook POST ${receiver.url}/hooks \\(\\d+ ms\\) succeeded$`),
     );
 
     await emu.advanceClock(3600);

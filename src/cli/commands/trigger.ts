@@ -5,6 +5,7 @@ import { UsageError } from '../../errors.js';
 import { call, connect, idempotencyKey, variantFor } from '../service.js';
 import type { Context } from '../context.js';
 import type { Handler } from '../spec.js';
+import { esc } from '../output/escape.js';
 import { statusColour } from '../output/human.js';
 import type { InvoiceData } from '../views/invoice.js';
 import { networkLabel, type PaymentResult } from '../views/payment.js';
@@ -96,19 +97,22 @@ function half(amount: string): string {
 }
 
 function report(c: ChalkInstance, r: { invoice: InvoiceData; steps: Step[]; event: TriggerEvent }): string {
-  const lines = r.steps.map((s) => {
-    switch (s.action) {
-      case 'create':
-        return `created invoice ${s.invoiceId} for ${s.amount}${s.merchantId ? ` (merchant ${s.merchantId})` : ''}`;
-      case 'expire':
-        return `expired invoice ${s.invoiceId}`;
-      case 'pay':
-        return `paid ${s.amount} ${s.token} on ${networkLabel(r.invoice, s.networkId)}${s.confirmed ? '' : ', unconfirmed'} (payment ${s.paymentId})`;
-      default:
-        return '';
-    }
-  });
+  // What the service answered is escaped (CONTRACT §8); the step lines carry no colour.
+  const lines = r.steps
+    .map((s) => {
+      switch (s.action) {
+        case 'create':
+          return `created invoice ${s.invoiceId} for ${s.amount}${s.merchantId ? ` (merchant ${s.merchantId})` : ''}`;
+        case 'expire':
+          return `expired invoice ${s.invoiceId}`;
+        case 'pay':
+          return `paid ${s.amount} ${s.token} on ${networkLabel(r.invoice, s.networkId)}${s.confirmed ? '' : ', unconfirmed'} (payment ${s.paymentId})`;
+        default:
+          return '';
+      }
+    })
+    .map((line) => esc(line));
   const inv = r.invoice;
-  lines.push(`${c.green('→')} ${c.bold(r.event)}  status ${statusColour(c, inv.status)}, received ${inv.amountReceived} of ${inv.amount}`);
+  lines.push(`${c.green('→')} ${c.bold(r.event)}  status ${statusColour(c, inv.status)}, received ${esc(inv.amountReceived)} of ${esc(inv.amount)}`);
   return lines.join('\n');
 }

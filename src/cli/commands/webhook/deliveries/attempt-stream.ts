@@ -126,6 +126,7 @@ export function fromStreamEvent(e: StreamAttempt): AttemptLine {
     invoiceId: e.invoiceId,
     environment: e.environment,
     url: e.url,
+    target: e.target,
     attempt: e.attempt,
     trigger: e.trigger,
     startedAt: e.startedAt,

@@ -1,6 +1,7 @@
 import { ApiRefusedError, ServiceUnreachableError } from '../../../../client/errors.js';
 import type { ServiceClient } from '../../../../client/client.js';
 import type { Context } from '../../../context.js';
+import { esc } from '../../../output/escape.js';
 import { styleFor } from '../../../output/style.js';
 import { connect } from '../../../service.js';
 import type { Handler } from '../../../spec.js';
@@ -97,11 +98,11 @@ function createSink(ctx: Context, status: string | undefined, banner: () => stri
       ctx.stdout.write(`${ctx.json ? JSON.stringify(line) : attemptLine(c, line)}\n`);
     },
     ready() {
-      if (!ctx.json && !ctx.quiet) ctx.stderr.write(`${c.dim(banner())}\n`);
+      if (!ctx.json && !ctx.quiet) ctx.stderr.write(`${c.dim(esc(banner()))}\n`);
     },
     // Connection trouble is said in every mode: stderr is free even with --json.
     notice(text: string) {
-      ctx.stderr.write(`${c.yellow(text)}\n`);
+      ctx.stderr.write(`${c.yellow(esc(text))}\n`);
     },
   };
 }
