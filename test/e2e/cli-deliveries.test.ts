@@ -123,7 +123,9 @@ describe('webhook deliveries list', () => {
       env: { ...NO_TARGET, SVC_BASE_URL: emu.url, SVC_MERCHANT_KEY: emu.keys.test.merchantKey },
     });
     expect(merchantOnly.code).toBe(1);
-    expect(merchantOnly.stderr).toContain(`no partner key for ${emu.url}`);
+    expect(merchantOnly.stderr).toContain(
+      `\`svc webhook deliveries list\` needs a partner key, and there is none for ${emu.url} (environment gives only a merchant key)`,
+    );
   });
 });
 

@@ -46,11 +46,7 @@ export const triggerCommand: Handler = async ({ args, options }, ctx) => {
     throw new UsageError(`--amount ${amount} is too small to pay in part`, '--amount');
   }
   const { client, target } = await connect(ctx);
-  const variant = variantFor(target, options.merchant);
-  const merchantId = variant === 'partner' ? ((options.merchant as string | undefined) ?? target.local?.keys.test.merchantId) : undefined;
-  if (variant === 'partner' && !merchantId) {
-    throw new UsageError('--merchant is needed with a partner key (there is no local emulator default merchant to use)', '--merchant');
-  }
+  const { variant, merchantId } = variantFor(ctx, target, options.merchant);
 
   const steps: Step[] = [];
   const created = await call(

@@ -21,6 +21,7 @@ export const setWebhookCommand: Handler = async ({ options }, ctx) => {
   const url = await required(ctx, options.url as string | undefined, {
     flag: '--url',
     message: 'Webhook URL:',
+    what: 'the receiving endpoint, e.g. http://localhost:3000/hooks',
     validate: (v) => (URL.canParse(v) && /^https?:$/.test(new URL(v).protocol)) || 'an http(s) URL, e.g. http://localhost:3000/hooks',
   });
   const { client } = await connect(ctx);
