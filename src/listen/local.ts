@@ -21,6 +21,7 @@ import { UserError } from '../errors.js';
 import type { Emit } from './events.js';
 import { createForwarder } from './forward.js';
 import type { ListenOptions } from './options.js';
+import { sameTargetWarning } from './same-target.js';
 
 export interface LocalListenOptions extends ListenOptions {
   /** Give up after this long without a connection (default 60 s; SVC_LISTEN_RECONNECT_TIMEOUT). */
@@ -107,7 +108,9 @@ export async function runLocal(o: LocalListenOptions, { signal, emit }: RunConte
     }
   };
 
-  let secret = await register();
+  const [registered, sameTarget] = await Promise.all([register(), sameTargetWarning(o.client, o.forwardTo)]);
+  let secret = registered;
+  if (sameTarget) emit({ type: 'warning', message: sameTarget });
   let everReady = false;
   let down: { since: number; attempts: number; reason: string } | null = null;
 

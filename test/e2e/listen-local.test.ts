@@ -261,6 +261,25 @@ describe('svc webhook listen (local emulator)', () => {
     expect(p.stderr()).toContain('Start the emulator again (`svc dev`)');
   });
 
+  it("warns at start when the partner's webhook delivers to the same URL (every event would arrive twice)", async () => {
+    const emu = await emulator();
+    const rx = await receiver();
+    const put = await emu.call('PUT', '/v1/partner/webhook', {
+      key: emu.keys.test.partnerKey,
+      body: { url: `http://localhost:${new URL(rx.url).port}/hooks`, secret: 'whsec_same_target_12' },
+    });
+    expect(put.status).toBe(200);
+    const p = listen(emu, ['--forward-to', `${rx.url}/hooks`]);
+    await p.waitForLine((l) => l.startsWith('Ready!'));
+    await expect.poll(() => p.stderr()).toContain('warning your webhook (svc webhook get) also delivers to');
+    expect(p.stderr()).toContain('svc webhook set --disable');
+
+    // Another URL, or a disabled webhook: nothing to warn about.
+    const other = listen(emu, ['--forward-to', `${rx.url}/other`, '--json']);
+    await other.waitForLine((l) => l.includes('"type":"ready"'));
+    expect(other.lines.some((l) => l.includes('"type":"warning"'))).toBe(false);
+  });
+
   it('refuses a bad --forward-to with a usage error naming the flag', async () => {
     const emu = await emulator();
     const bad = await runCli(['webhook', 'listen', '--forward-to', 'ftp://example.com/x'], {
