@@ -39,7 +39,7 @@ export function renderError(
   const c = styleFor(ctx?.color ?? false);
   const err = ctx?.stderr ?? stderr;
   const out = ctx?.stdout ?? stdout;
-  const emit = (code: number, body: { code: string; message: string; param?: string }, human: string) => {
+  const emit = (code: number, body: { code: string; message: string; param?: string; problems?: unknown[] }, human: string) => {
     if (json) out.write(`${JSON.stringify({ error: body }, null, 2)}\n`);
     err.write(`${human}\n`);
     return code;
@@ -57,9 +57,11 @@ export function renderError(
     return emit(EXIT.usage, body, `${c.red('error')} ${esc(error.message, { multiline: true })}\n${c.dim('(add --help for usage)')}`);
   }
   if (error instanceof UserError) {
+    // A UserError may carry a list of `problems` (a fixtures file with several mistakes): --json has them all.
+    const problems = (error as { problems?: unknown }).problems;
     return emit(
       EXIT.refused,
-      { code: error.code, message: error.message },
+      { code: error.code, message: error.message, ...(Array.isArray(problems) && problems.length ? { problems } : {}) },
       `${c.red('error')} ${esc(error.message, { multiline: true })}${error.hint ? `\n${esc(error.hint, { multiline: true })}` : ''}`,
     );
   }
