@@ -13,6 +13,8 @@ export interface ProgramOptions {
   setExitCode(code: number): void;
   /** Streams and environment (tests run the CLI in-process with their own). */
   io?: Omit<ContextInput, 'globals'>;
+  /** Told which command is about to run (main.ts decides what a signal means for it). */
+  onCommand?: (spec: CommandSpec) => void;
   /** Replaces running the handler: the argv → handler mapping tests record what would run. */
   invoke?: (spec: CommandSpec, input: HandlerInput, ctx: Context) => Promise<number>;
 }
@@ -79,6 +81,7 @@ export function buildProgram(options: ProgramOptions, commands: readonly Command
         args: Object.fromEntries((spec.args ?? []).map((a, i) => [a.name, actionArgs[i] as string | undefined])),
         options: command.opts(),
       };
+      options.onCommand?.(spec);
       const ctx = createContext({ ...options.io, globals: command.optsWithGlobals() as GlobalOptions, command: spec.name });
       const missing = missingChoice(spec, input);
       if (missing) {

@@ -57,10 +57,10 @@ afterAll(async () => {
   await receiver?.close();
 });
 
-function tail(args: string[], baseUrl = emu.url): LiveCli {
+function tail(args: string[], baseUrl = emu.url, env: Record<string, string> = {}): LiveCli {
   const t = spawnCli(['webhook', 'deliveries', 'tail', ...args], {
     cwd: dir,
-    env: { ...NO_TARGET, SVC_BASE_URL: baseUrl, SVC_PARTNER_KEY: emu.keys.test.partnerKey },
+    env: { ...NO_TARGET, SVC_BASE_URL: baseUrl, SVC_PARTNER_KEY: emu.keys.test.partnerKey, ...env },
   });
   running.push(t);
   return t;
@@ -236,6 +236,19 @@ describe('tail against the emulator (the attempt stream)', () => {
     await t.waitForLine((l) => l.includes(`[${after}-1]`), 3000);
     expect(t.lines.filter((l) => l.includes(`[${missed}-1]`))).toHaveLength(1);
     expect(await t.stop()).toBe(0);
+  });
+
+  it('gives up under the same reconnect policy as listen (SVC_RECONNECT_TIMEOUT): exit 3 with the reason', async () => {
+    const proxy = await startProxy(emu.url, 'transparent');
+    const t = tail([], proxy.url, { SVC_RECONNECT_TIMEOUT: '2' });
+    await stderrMatches(t, /^Tailing webhook delivery attempts on the emulator at /);
+    proxy.mode = 'down';
+    proxy.cut();
+    const lostAt = Date.now();
+    expect(await t.exited).toBe(3);
+    expect(Date.now() - lostAt).toBeGreaterThanOrEqual(2000);
+    expect(t.stderr()).toMatch(/lost the stream from http:\/\/127\.0\.0\.1:\d+ \([^)]*\); reconnecting…\n/);
+    expect(t.stderr()).toMatch(/^error cannot reach http:\/\/127\.0\.0\.1:\d+: no stream for 2 s \(.*\); giving up$/m);
   });
 });
 
