@@ -508,45 +508,6 @@ describe('status, keys list, openapi', () => {
   });
 });
 
-describe('messages that say what to do (issue 11)', () => {
-  it('invoices create with only a partner key: a usage error naming --merchant, before any request', async () => {
-    // A closed port: a request would be exit 3, so exit 2 shows nothing was sent.
-    const partnerOnly = { SVC_BASE_URL: `http://127.0.0.1:${await closedPort()}`, SVC_PARTNER_KEY: emu.keys.test.partnerKey };
-    const error = jsonError(await svc(['invoices', 'create', '--amount', '5', '--json'], partnerOnly), 2);
-    expect(error).toMatchObject({ code: 'usage_error', param: '--merchant' });
-    expect(error.message).toContain('with a partner key needs --merchant <id>');
-    expect(error.message).toContain('or use a merchant key');
-  });
-
-  it('invoices create with no key at all names the merchant key it needs', async () => {
-    const r = await svc(['invoices', 'create', '--amount', '5'], { SVC_BASE_URL: emu.url });
-    expect(r.code).toBe(1);
-    expect(r.stderr).toContain(`\`svc invoices create\` needs a merchant key, and there is none for ${emu.url}`);
-    expect(r.stderr).not.toContain('partner key');
-  });
-
-  it('a missing --amount is one plain phrase, without doubled parentheses', async () => {
-    const r = await svc(['invoices', 'create'], env);
-    expect(r.code).toBe(2);
-    expect(r.stderr.split('\n')[0]).toBe('error missing required option --amount (a decimal amount such as 25.00)');
-  });
-
-  it('trigger without an event lists the events; a typo gets the closest one (spawned)', async () => {
-    const none = await spawned(['trigger'], env);
-    expect(none.code).toBe(2);
-    expect(none.stderr).toContain(
-      `missing required argument <event>: one of ${['invoice.created', 'invoice.payment_detected', 'invoice.partially_paid', 'invoice.paid'].join(', ')}`,
-    );
-    expect(jsonError(await spawned(['trigger', '--json'], env), 2)).toMatchObject({ code: 'usage_error', param: '<event>' });
-    const typo = await spawned(['trigger', 'invoice.payed'], env);
-    expect(typo.code).toBe(2);
-    expect(typo.stderr).toContain('Did you mean "invoice.paid"?');
-    const status = await svc(['invoices', 'list', '--status', 'payed'], env);
-    expect(status.code).toBe(2);
-    expect(status.stderr).toContain('Did you mean "PAID"?');
-  });
-});
-
 describe('exit codes of the built CLI', () => {
   it('2: a missing required flag when not a TTY names the flag; --json gets one error document', async () => {
     const human = await spawned(['merchants', 'create', '--name', 'X'], env);
