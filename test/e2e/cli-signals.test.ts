@@ -46,7 +46,7 @@ describe('svc dev and the stop signal', () => {
     // A delivery attempt hangs at the receiver: a clean stop waits for it (up to a second).
     await rx.waitFor(1);
     dev.child.kill('SIGINT');
-    await expect.poll(() => dev.stderr()).toContain('Stopping (SIGINT)…');
+    await expect.poll(() => dev.stderr(), { timeout: 5000 }).toContain('Stopping (SIGINT)…');
     dev.child.kill('SIGINT');
     expect(await dev.exited).toBe(130);
 
@@ -73,7 +73,7 @@ describe('commands that do not stop on their own', () => {
     const cli = each.track(
       spawnCli(['invoices', 'list'], { cwd: tempDir(), env: { ...NO_TARGET, SVC_BASE_URL: url, SVC_PARTNER_KEY: `pt_test_${'a'.repeat(32)}` } }),
     );
-    await expect.poll(() => sockets.length).toBe(1);
+    await expect.poll(() => sockets.length, { timeout: 10_000 }).toBe(1);
     const sent = Date.now();
     cli.child.kill('SIGINT');
     expect(await cli.exited).toBe(130);

@@ -143,7 +143,7 @@ describe('svc webhook listen (local emulator)', () => {
     // `tail` and `deliveries list` say which target an attempt went to: here, the listener.
     const env = { SVC_BASE_URL: emu.url, SVC_PARTNER_KEY: emu.keys.test.partnerKey };
     const tail = each.track(spawnCli(['webhook', 'deliveries', 'tail', '--invoice', inv], { cwd: tempDir(), env }));
-    await expect.poll(() => tail.stderr()).toContain('Tailing webhook delivery attempts');
+    await expect.poll(() => tail.stderr(), { timeout: 10_000 }).toContain('Tailing webhook delivery attempts');
 
     // The retry is due 5 s later on the emulator clock: advancing it fires the retry through listen.
     expect((await emu.call('POST', '/__emulator/clock/advance', { body: { seconds: 5 } })).status).toBe(200);
@@ -271,7 +271,7 @@ describe('svc webhook listen (local emulator)', () => {
     expect(put.status).toBe(200);
     const p = listen(emu, ['--forward-to', `${rx.url}/hooks`]);
     await p.waitForLine((l) => l.startsWith('Ready!'));
-    await expect.poll(() => p.stderr()).toContain('warning your webhook (svc webhook get) also delivers to');
+    await expect.poll(() => p.stderr(), { timeout: 5000 }).toContain('warning your webhook (svc webhook get) also delivers to');
     expect(p.stderr()).toContain('svc webhook set --disable');
 
     // Another URL, or a disabled webhook: nothing to warn about.
