@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { humanDevLine } from '../../src/cli/output/dev-events.js';
-import { esc } from '../../src/cli/output/escape.js';
+import { esc, escJson } from '../../src/cli/output/escape.js';
 import { keyValue, styled, table } from '../../src/cli/output/human.js';
 import { humanListenLines } from '../../src/cli/output/listen-events.js';
 import { styleFor } from '../../src/cli/output/style.js';
@@ -23,6 +23,13 @@ describe('esc (CONTRACT §8: terminal output)', () => {
     for (const s of ['plain', 'Café ☕ 東京 — “quotes”', 'back\\slash', '']) expect(esc(s)).toBe(s);
     const once = esc('\u001b[31mred\u001b[0m');
     expect(esc(once)).toBe(once);
+  });
+
+  it('escJson keeps JSON text valid and equal, only safe to print', () => {
+    const doc = { title: 'x\u009b2J\u2028y\u202e', n: 1, nested: ['\u007f'] };
+    const text = escJson(JSON.stringify(doc, null, 2));
+    expect(text).not.toMatch(UNSAFE);
+    expect(JSON.parse(text)).toEqual(doc);
   });
 
   it('multiline keeps line breaks and tabs, nothing else', () => {

@@ -33,3 +33,12 @@ export function esc(text: unknown, { multiline = false }: { multiline?: boolean 
   const s = typeof text === 'string' ? text : String(text);
   return s.replace(multiline ? UNSAFE_KEEP_LINES : UNSAFE, replacement);
 }
+
+/**
+ * JSON text (JSON.stringify's output) safe to print and still the same JSON: the characters
+ * JSON.stringify leaves raw (DEL, C1, U+2028/2029, bidi controls) can only be inside strings, where
+ * `\uXXXX` means the same character. For human output that is a JSON document (`svc openapi`).
+ */
+export function escJson(json: string): string {
+  return json.replace(UNSAFE_KEEP_LINES, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
