@@ -15,6 +15,13 @@ export interface GlobalOptions {
 /** What a command handler may use; nothing else reaches the terminal or the environment. */
 export interface Context {
   readonly globals: GlobalOptions;
+  /** The command being run, as typed after `svc` (`invoices get`), for messages. */
+  readonly command: string;
+  /**
+   * Aborted when the user asks the CLI to stop (Ctrl-C, SIGTERM): main.ts owns the signal handlers
+   * and the exit; long-running commands (dev, listen, tail) stop cleanly when it aborts.
+   */
+  readonly signal: AbortSignal;
   readonly json: boolean;
   readonly quiet: boolean;
   readonly verbose: boolean;
@@ -33,6 +40,9 @@ export interface Context {
 
 export interface ContextInput {
   globals: GlobalOptions;
+  command?: string;
+  /** Default: one that never aborts (tests running a handler in-process). */
+  signal?: AbortSignal;
   stdout?: Writable & { isTTY?: boolean };
   stderr?: Writable & { isTTY?: boolean };
   stdin?: Readable;
@@ -51,6 +61,8 @@ export function createContext(input: ContextInput): Context {
   const noColor = input.globals.color === false || (env.NO_COLOR !== undefined && env.NO_COLOR !== '');
   return {
     globals: input.globals,
+    command: input.command ?? '',
+    signal: input.signal ?? new AbortController().signal,
     json,
     quiet: input.globals.quiet === true,
     verbose: input.globals.verbose === true,

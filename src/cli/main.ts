@@ -1,10 +1,22 @@
 import { CommanderError } from 'commander';
 import { EXIT, renderError } from './output/render.js';
 import { buildProgram } from './program.js';
+import type { CommandSpec } from './spec.js';
+
+/** The signals that ask `svc` to stop: Ctrl-C, `kill`, and the terminal closing. */
+const STOP_SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+/** 128 + SIGINT: what a shell reports for a command interrupted by Ctrl-C. */
+const INTERRUPTED = 130;
 
 /**
  * Runs `svc` with `argv` and sets the exit code (documented in the README): 0 success, 1 the service
- * refused or a user error, 2 usage error, 3 service unreachable. The only place that decides it.
+ * refused or a user error, 2 usage error, 3 service unreachable. The only place that decides it, and
+ * the only place that exits.
+ *
+ * Signals: one handler, installed before any command runs, turns SIGINT, SIGTERM and SIGHUP into
+ * `ctx.signal` aborting. A command that stops cleanly on it (`stopsOnSignal`: dev, listen, tail)
+ * winds down and returns its own exit code; any other command, or a second signal while one winds
+ * down ("now"), ends the process at once with 130.
  */
 export async function main(argv: string[]): Promise<void> {
   // `svc … | head` closes our stdout early: that is the reader's choice, not a crash.
@@ -14,8 +26,16 @@ export async function main(argv: string[]): Promise<void> {
       throw error;
     });
   }
+  const controller = new AbortController();
+  let running: CommandSpec | null = null;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (controller.signal.aborted || !running?.stopsOnSignal) process.exit(INTERRUPTED);
+    controller.abort(signal);
+  };
+  for (const s of STOP_SIGNALS) process.on(s, onSignal);
+
   let code: number = EXIT.ok;
-  const program = buildProgram({ setExitCode: (c) => (code = c) });
+  const program = buildProgram({ setExitCode: (c) => (code = c), io: { signal: controller.signal }, onCommand: (spec) => (running = spec) });
   try {
     await program.parseAsync(argv, { from: 'user' });
   } catch (error) {
@@ -27,6 +47,8 @@ export async function main(argv: string[]): Promise<void> {
         process.stdout.write(`${JSON.stringify({ error: { code: 'usage_error', message: error.message.replace(/^error: /, '') } }, null, 2)}\n`);
       }
     } else code = renderError(error, null);
+  } finally {
+    for (const s of STOP_SIGNALS) process.off(s, onSignal);
   }
   process.exitCode = code;
 }

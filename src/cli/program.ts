@@ -1,16 +1,20 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
+import { UsageError } from '../errors.js';
 import { VERSION } from '../version.js';
 import { ALL_COMMANDS } from './commands/index.js';
 import { createContext, type Context, type ContextInput, type GlobalOptions } from './context.js';
 import { renderError, renderOutput } from './output/render.js';
 import { prepareStyle } from './output/style.js';
 import { GROUPS, type CommandSpec, type HandlerInput, type OptionSpec } from './spec.js';
+import { didYouMean } from './suggest.js';
 
 export interface ProgramOptions {
   /** Receives the exit code of the command that ran. */
   setExitCode(code: number): void;
   /** Streams and environment (tests run the CLI in-process with their own). */
   io?: Omit<ContextInput, 'globals'>;
+  /** Told which command is about to run (main.ts decides what a signal means for it). */
+  onCommand?: (spec: CommandSpec) => void;
   /** Replaces running the handler: the argv → handler mapping tests record what would run. */
   invoke?: (spec: CommandSpec, input: HandlerInput, ctx: Context) => Promise<number>;
 }
@@ -59,9 +63,15 @@ export function buildProgram(options: ProgramOptions, commands: readonly Command
     const cmd = groupOf(words.slice(0, -1)).command(words.at(-1)!).description(spec.summary);
     if (spec.description) cmd.addHelpText('before', `${spec.description}\n`);
     for (const arg of spec.args ?? []) {
-      const a = cmd.createArgument(arg.required === false ? `[${arg.name}]` : `<${arg.name}>`, arg.description);
-      if (arg.choices) a.choices(arg.choices);
+      // A required argument with choices is optional to commander, whose "missing required argument"
+      // cannot list the choices; the action checks it instead (missingChoice), and the usage line
+      // still shows it as required.
+      const a = cmd.createArgument(arg.required === false || arg.choices ? `[${arg.name}]` : `<${arg.name}>`, arg.description);
+      if (arg.choices) a.choices(arg.choices).argParser(choiceParser(arg.choices));
       cmd.addArgument(a);
+    }
+    if (spec.args?.some((a) => a.required !== false && a.choices)) {
+      cmd.usage([...(spec.options?.length ? ['[options]'] : []), ...spec.args.map((a) => (a.required === false ? `[${a.name}]` : `<${a.name}>`))].join(' '));
     }
     for (const opt of spec.options ?? []) cmd.addOption(toOption(opt));
     if (spec.examples?.length) cmd.addHelpText('after', `\nExamples:\n${spec.examples.map((e) => `  $ ${e}`).join('\n')}`);
@@ -71,7 +81,13 @@ export function buildProgram(options: ProgramOptions, commands: readonly Command
         args: Object.fromEntries((spec.args ?? []).map((a, i) => [a.name, actionArgs[i] as string | undefined])),
         options: command.opts(),
       };
-      const ctx = createContext({ ...options.io, globals: command.optsWithGlobals() as GlobalOptions });
+      options.onCommand?.(spec);
+      const ctx = createContext({ ...options.io, globals: command.optsWithGlobals() as GlobalOptions, command: spec.name });
+      const missing = missingChoice(spec, input);
+      if (missing) {
+        options.setExitCode(renderError(missing, ctx));
+        return;
+      }
       if (options.invoke) {
         options.setExitCode(await options.invoke(spec, input, ctx));
         return;
@@ -88,14 +104,29 @@ export function buildProgram(options: ProgramOptions, commands: readonly Command
   return program;
 }
 
+/** A required argument with choices that was not given: a usage error listing them. */
+function missingChoice(spec: CommandSpec, input: HandlerInput): UsageError | null {
+  const arg = spec.args?.find((a) => a.required !== false && a.choices && input.args[a.name] === undefined);
+  if (!arg?.choices) return null;
+  return new UsageError(`missing required argument <${arg.name}>: one of ${arg.choices.join(', ')}`, `<${arg.name}>`);
+}
+
+/** commander's check of `choices`, plus the closest choice when the value looks like a typo of one. */
+function choiceParser(choices: readonly string[]) {
+  return (value: string): string => {
+    if (!choices.includes(value)) throw new InvalidArgumentError(`Allowed choices are ${choices.join(', ')}.${didYouMean(value, choices)}`);
+    return value;
+  };
+}
+
 function toOption(spec: OptionSpec): Option {
   const option = new Option(spec.flags, spec.description);
   if (spec.choices) option.choices(spec.choices);
   if (spec.defaultValue !== undefined) option.default(spec.defaultValue);
   const flag = spec.flags.split(/[ ,]/).find((f) => f.startsWith('--'))!;
-  const parse = spec.parse ? parser(spec.parse, flag) : (v: string) => v;
+  const parse = spec.parse ? parser(spec.parse, flag) : spec.choices ? choiceParser(spec.choices) : (v: string) => v;
   if (spec.repeatable) option.argParser((value: string, previous: unknown) => [...((previous as unknown[] | undefined) ?? []), parse(value)]);
-  else if (spec.parse) option.argParser(parse);
+  else if (spec.parse || spec.choices) option.argParser(parse);
   return option;
 }
 

@@ -4,7 +4,13 @@ import type { Context } from './context.js';
 export interface Ask {
   /** The flag that provides the value, named in the usage error. */
   flag: string;
+  /** The prompt on a terminal: `Amount (e.g. 25.00):`. */
   message: string;
+  /**
+   * What the flag gives, for the usage error when it cannot be asked: `a decimal amount such as
+   * 25.00` (a phrase of its own: the prompt, punctuated for a terminal, reads badly inside one).
+   */
+  what: string;
   /** Returns an error message, or true. */
   validate?: (value: string) => true | string;
   secret?: boolean;
@@ -21,7 +27,7 @@ export async function required(ctx: Context, value: string | undefined, ask: Ask
     if (ok !== true) throw new UsageError(`${ask.flag}: ${ok}`, ask.flag);
     return value;
   }
-  if (!ctx.interactive) throw new UsageError(`missing required option ${ask.flag} (${ask.message.replace(/[?:]\s*$/, '').toLowerCase()})`, ask.flag);
+  if (!ctx.interactive) throw new UsageError(`missing required option ${ask.flag} (${ask.what})`, ask.flag);
   const prompts = await import('@inquirer/prompts');
   const options = {
     message: ask.message,

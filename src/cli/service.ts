@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { ServiceClient } from '../client/client.js';
+import { type KeyKind, ServiceClient } from '../client/client.js';
 import { ApiRefusedError } from '../client/errors.js';
-import { UserError } from '../errors.js';
+import { UsageError, UserError } from '../errors.js';
 import type { Context } from './context.js';
+import { esc } from './output/escape.js';
 import { withSpinner } from './output/spinner.js';
 import { resolveTarget, type Target } from './target.js';
 
@@ -11,10 +12,62 @@ export interface Connection {
   target: Target;
 }
 
-/** The client for the resolved target (flags > environment > profile > local emulator). */
+/**
+ * The client for the resolved target (flags > environment > profile > local emulator). It sends
+ * exactly the target's keys; a call needing a kind of key the target lacks fails with
+ * `missingKeyError`, and `--verbose` names the key each request carries.
+ */
 export async function connect(ctx: Context): Promise<Connection> {
   const target = await resolveTarget(ctx);
-  return { client: new ServiceClient(target), target };
+  const client = new ServiceClient({
+    ...target,
+    missingKey: (kind) => missingKeyError(ctx, target, kind),
+    ...(ctx.verbose ? { onSend: (r) => ctx.stderr.write(`${sentLine(r, target)}\n`) } : {}),
+  });
+  return { client, target };
+}
+
+/** `GET /v1/partner/invoices/… with pt_test_…a1B2 (partner key, flag)`: what --verbose prints per request. */
+function sentLine(r: { method: string; path: string; kind: KeyKind; key: string | undefined }, target: Target): string {
+  if (r.kind === 'none' || !r.key) return esc(`${r.method} ${r.path} without a key`);
+  const source = r.kind === 'partner' ? target.partnerKeySource : target.merchantKeySource;
+  return esc(`${r.method} ${r.path} with ${keyTail(r.key)} (${r.kind} key, ${source ?? 'unknown source'})`);
+}
+
+/** A key as --verbose shows it: its prefix and last four characters (`pt_test_…a1B2`). */
+export function keyTail(key: string): string {
+  const prefix = key.slice(0, key.lastIndexOf('_') + 1);
+  return `${prefix}…${key.slice(-4)}`;
+}
+
+const EXAMPLE = { partner: 'pt_test_…', merchant: 'test_…' } as const;
+
+/**
+ * The error for a command that needs a kind of key the target lacks. When `--api-key` gave the other
+ * kind, no other layer supplies one (target.ts): that is a usage error naming the flag (exit 2). Else
+ * a user error naming the key it needs and the ways to give one.
+ */
+export function missingKeyError(ctx: Pick<Context, 'command'>, target: Target, kind: 'partner' | 'merchant'): UserError {
+  const command = ctx.command ? `\`svc ${ctx.command}\`` : 'this command';
+  const other = kind === 'partner' ? target.merchantKey : target.partnerKey;
+  const otherSource = kind === 'partner' ? target.merchantKeySource : target.partnerKeySource;
+  if (other && otherSource === 'flag') {
+    const otherKind = kind === 'partner' ? 'merchant' : 'partner';
+    return new UsageError(
+      `${command} needs a ${kind} key, and --api-key gave a ${otherKind} key (${keyTail(other)}); pass a ${kind} key (${EXAMPLE[kind]}) with --api-key`,
+      '--api-key',
+    );
+  }
+  const env = kind === 'partner' ? 'SVC_PARTNER_KEY' : 'SVC_MERCHANT_KEY';
+  const given =
+    other && otherSource
+      ? ` (${otherSource === 'local emulator' ? 'the local emulator' : otherSource} gives only a ${kind === 'partner' ? 'merchant' : 'partner'} key)`
+      : '';
+  return new UserError(
+    `${command} needs a ${kind} key, and there is none for ${target.baseUrl}${given}`,
+    'missing_key',
+    `Pass --api-key ${EXAMPLE[kind]}, set ${env}, choose a --profile, or run \`svc dev\` in this folder.`,
+  );
 }
 
 /** Awaits an API call behind a spinner (only shown on a TTY when it takes a moment). */
@@ -31,17 +84,37 @@ export function idempotencyKey(ctx: Context, given: unknown): string {
 }
 
 /**
- * Which key a create uses: the partner key for sub-merchant work (`--merchant`); otherwise the
- * merchant key if there is one (the merchant variant), else the partner key.
+ * Which variant an invoice create uses, and for which merchant. With `--merchant`, the partner
+ * variant (sub-merchant work). Otherwise the merchant variant when there is a merchant key; with a
+ * partner key alone, the partner variant for the local emulator's default merchant when the key is
+ * that emulator's own default partner key (its merchant is known), and a usage error otherwise: the
+ * service would only answer `validation_failed (merchantId)`. With no key at all, the merchant
+ * variant, so that the missing-key error names the key a plain create needs.
  */
-export function variantFor(target: Target, merchantFlag: unknown): 'partner' | 'merchant' {
-  if (typeof merchantFlag === 'string' && merchantFlag !== '') return 'partner';
-  return target.merchantKey ? 'merchant' : 'partner';
+export function variantFor(ctx: Pick<Context, 'command'>, target: Target, merchantFlag: unknown): { variant: 'partner' | 'merchant'; merchantId?: string } {
+  if (typeof merchantFlag === 'string' && merchantFlag !== '') return { variant: 'partner', merchantId: merchantFlag };
+  if (target.merchantKey || !target.partnerKey) return { variant: 'merchant' };
+  const merchantId = defaultMerchantOf(target);
+  if (merchantId) return { variant: 'partner', merchantId };
+  throw new UsageError(
+    `\`svc ${ctx.command}\` with a partner key needs --merchant <id> (the sub-merchant it is for); or use a merchant key (--api-key ${EXAMPLE.merchant}, SVC_MERCHANT_KEY)`,
+    '--merchant',
+  );
+}
+
+/** The local emulator's default merchant, when the partner key in use is that emulator's default partner key. */
+function defaultMerchantOf(target: Target): string | undefined {
+  if (!target.local) return undefined;
+  for (const env of ['test', 'live'] as const) {
+    if (target.partnerKey === target.local.keys[env].partnerKey) return target.local.keys[env].merchantId;
+  }
+  return undefined;
 }
 
 /**
  * Which key reads and acts on existing invoices: the partner key when there is one, because it
  * sees every one of its merchants' invoices (the merchant key sees only its own); else the merchant's.
+ * Both come from the same layer (target.ts), so this never replaces a key the user gave.
  */
 export function readerFor(target: Target): 'partner' | 'merchant' {
   return target.partnerKey ? 'partner' : 'merchant';

@@ -14,6 +14,11 @@ export interface CommandSpec {
   args?: ArgSpec[];
   options?: OptionSpec[];
   examples?: string[];
+  /**
+   * The handler watches `ctx.signal` and stops cleanly on it (Ctrl-C, SIGTERM), returning its own
+   * exit code. Without it, a signal ends the command at once (exit 130).
+   */
+  stopsOnSignal?: boolean;
   /** The handler module, imported only when the command runs. */
   load: () => Promise<Handler>;
 }

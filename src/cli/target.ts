@@ -1,4 +1,4 @@
-import { UserError } from '../errors.js';
+import { UsageError, UserError } from '../errors.js';
 import { parseKey } from '../domain/keys.js';
 import type { Context } from './context.js';
 import { findLocalState, type LocalEmulatorState } from './local-emulator.js';
@@ -26,17 +26,24 @@ interface Layer {
 }
 
 /**
- * Resolves the service and keys a command talks to. Each field takes the first layer that sets it:
- * flags, then environment (SVC_BASE_URL, SVC_PARTNER_KEY, SVC_MERCHANT_KEY), then the profile
- * (--profile, SVC_PROFILE, or the config's defaultProfile), then the local emulator (.svc/dev.json).
- * The local emulator's keys are only used when the base URL is the local emulator's own.
+ * Resolves the service and keys a command talks to, from flags, then environment (SVC_BASE_URL,
+ * SVC_PARTNER_KEY, SVC_MERCHANT_KEY), then the profile (--profile, SVC_PROFILE, or the config's
+ * defaultProfile), then the local emulator (.svc/dev.json, whose keys are only used when the base
+ * URL is its own).
+ *
+ * The base URL takes the first layer that sets it. The keys are taken together from the first layer
+ * that gives any key, and never mixed with a lower layer's: `--api-key <merchant key>` means that key
+ * and no partner key at all. Otherwise a command that prefers the partner key (reads see every
+ * merchant's invoices with it) would silently send the local emulator's partner key instead of the
+ * key the user gave, and show or pay another merchant's invoice. A command that needs the kind of
+ * key the flag did not give says so (service.ts `missingKeyError`).
  */
 export async function resolveTarget(ctx: Context): Promise<Target> {
   const layers: Layer[] = [];
   const flagKey = ctx.globals.apiKey;
   if (flagKey !== undefined) {
     const parsed = parseKey(flagKey);
-    if (!parsed) throw new UserError(`--api-key is not a key: expected pt_test_, pt_live_, test_ or live_ followed by 32 letters and digits`, 'usage_error');
+    if (!parsed) throw new UsageError('--api-key is not a key: expected pt_test_, pt_live_, test_ or live_ followed by 32 letters and digits', '--api-key');
     layers.push({ source: 'flag', baseUrl: ctx.globals.baseUrl, [parsed.kind === 'partner' ? 'partnerKey' : 'merchantKey']: flagKey });
   } else if (ctx.globals.baseUrl !== undefined) {
     layers.push({ source: 'flag', baseUrl: ctx.globals.baseUrl });
@@ -49,17 +56,16 @@ export async function resolveTarget(ctx: Context): Promise<Target> {
   });
 
   const profileName = ctx.globals.profile ?? nonEmpty(ctx.env.SVC_PROFILE);
-  // When flags and environment already give the base URL and both keys, no profile can change the
+  // When flags and environment already give the base URL and a key, no profile can change the
   // outcome (they come first): skip reading the config, which is most of a script's start-up time.
-  const settled = ['baseUrl', 'partnerKey', 'merchantKey'].every((f) => layers.some((l) => l[f as keyof Layer] !== undefined));
+  const settled = layers.some((l) => l.baseUrl !== undefined) && layers.some(hasKey);
   const profile = settled && profileName === undefined ? null : await loadProfile(ctx, profileName);
   if (profile) layers.push({ source: `profile ${profile.name}`, ...profile.values });
 
   const found = findLocalState(ctx.cwd);
   const local = found ? { ...found.state, file: found.file, running: found.running } : null;
 
-  const pick = <K extends keyof Omit<Layer, 'source'>>(field: K) => layers.find((l) => l[field] !== undefined);
-  const urlLayer = pick('baseUrl');
+  const urlLayer = layers.find((l) => l.baseUrl !== undefined);
   const baseUrl = urlLayer?.baseUrl ?? local?.baseUrl;
   if (!baseUrl) {
     throw new UserError(
@@ -70,19 +76,20 @@ export async function resolveTarget(ctx: Context): Promise<Target> {
   }
   const isLocal = local !== null && trimSlash(baseUrl) === trimSlash(local.baseUrl);
   if (isLocal) layers.push({ source: 'local emulator', partnerKey: local.keys.test.partnerKey, merchantKey: local.keys.test.merchantKey });
-  const partner = pick('partnerKey');
-  const merchant = pick('merchantKey');
+  const keys = layers.find(hasKey);
   return {
     baseUrl: trimSlash(baseUrl),
     baseUrlSource: urlLayer?.source ?? 'local emulator',
-    partnerKey: partner?.partnerKey,
-    partnerKeySource: partner?.source,
-    merchantKey: merchant?.merchantKey,
-    merchantKeySource: merchant?.source,
+    partnerKey: keys?.partnerKey,
+    partnerKeySource: keys?.partnerKey ? keys.source : undefined,
+    merchantKey: keys?.merchantKey,
+    merchantKeySource: keys?.merchantKey ? keys.source : undefined,
     local: isLocal ? local : null,
     profile: profile?.name ?? null,
   };
 }
+
+const hasKey = (l: Layer) => l.partnerKey !== undefined || l.merchantKey !== undefined;
 
 async function loadProfile(ctx: Context, name: string | undefined) {
   const { loadProfiles } = await import('../config/profiles.js');

@@ -5,6 +5,14 @@ export interface ClientTarget {
   baseUrl: string;
   partnerKey?: string | undefined;
   merchantKey?: string | undefined;
+  /**
+   * The error for a call that needs a kind of key the target does not have (default: a UserError
+   * naming the kind and the ways to give one). The CLI names the flag when `--api-key` gave the
+   * other kind.
+   */
+  missingKey?: (kind: 'partner' | 'merchant', request: { method: string; path: string }) => Error;
+  /** Called with each request as it goes out, and the key it carries (the CLI's --verbose). */
+  onSend?: (request: { method: string; path: string; kind: KeyKind; key: string | undefined }) => void;
 }
 
 export type KeyKind = 'partner' | 'merchant' | 'none';
@@ -17,20 +25,30 @@ export interface ListParams {
 
 /**
  * The service's API as functions: the CLI's only way to the service, the same against the local
- * emulator and a remote deployment. Each call names the kind of key it needs.
+ * emulator and a remote deployment. Each call names the kind of key it needs, and sends exactly the
+ * target's key of that kind: never another.
  */
 export class ServiceClient {
   constructor(readonly target: ClientTarget) {}
 
   // biome-ignore lint/suspicious/noExplicitAny: untyped until the contract module types every operation (issue 12).
   call<T = any>(kind: KeyKind, req: Omit<HttpRequest, 'key'>): Promise<HttpResponse<T>> {
-    return send<T>(this.target.baseUrl, { ...req, key: this.keyFor(kind) });
+    let key: string | undefined;
+    try {
+      key = this.keyFor(kind, req);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    this.target.onSend?.({ method: req.method, path: req.path, kind, key });
+    return send<T>(this.target.baseUrl, { ...req, key });
   }
 
-  keyFor(kind: KeyKind): string | undefined {
+  /** The key a call of `kind` sends; throws (the target's `missingKey`) when there is none. */
+  keyFor(kind: KeyKind, request: { method: string; path: string } = { method: '', path: '' }): string | undefined {
     if (kind === 'none') return undefined;
     const key = kind === 'partner' ? this.target.partnerKey : this.target.merchantKey;
     if (!key) {
+      if (this.target.missingKey) throw this.target.missingKey(kind, request);
       const env = kind === 'partner' ? 'SVC_PARTNER_KEY' : 'SVC_MERCHANT_KEY';
       throw new UserError(
         `no ${kind} key for ${this.target.baseUrl}`,

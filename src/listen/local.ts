@@ -5,9 +5,10 @@
  * attempt and retries failures on its schedule.
  *
  * Reconnecting: a dropped stream (the emulator restarted, was killed, the connection died silently;
- * the stream's heartbeat catches that) is retried with exponential backoff, 250 ms doubling to 5 s,
- * for at most `reconnectTimeoutMs` (default 60 s), then listen gives up with a clear error and a
- * non-zero exit, so a supervisor can restart it. Nothing is lost meanwhile: listener deliveries are
+ * the stream's heartbeat catches that) is retried under the CLI's one reconnect policy
+ * (src/client/reconnect.ts: backoff from 250 ms to 5 s, giving up after 5 minutes without a
+ * connection by default), then listen gives up with a clear error and exit 3, so a supervisor can
+ * restart it. Nothing is lost meanwhile: listener deliveries are
  * ordinary deliveries in the emulator's outbox, and connecting makes the missed ones due at once.
  *
  * Exit: the listener is deliberately NOT unregistered when listen stops. The emulator keeps
@@ -16,17 +17,17 @@
  * `DELETE /__emulator/listener` unregisters for good.
  */
 import { ApiRefusedError, ServiceUnreachableError } from '../client/errors.js';
+import { DEFAULT_RECONNECT, Reconnector, sleep, type ReconnectPolicy } from '../client/reconnect.js';
 import { openSse, type SseMessage } from '../client/sse.js';
 import { UserError } from '../errors.js';
 import type { Emit } from './events.js';
 import { createForwarder } from './forward.js';
 import type { ListenOptions } from './options.js';
+import { sameTargetWarning } from './same-target.js';
 
 export interface LocalListenOptions extends ListenOptions {
-  /** Give up after this long without a connection (default 60 s; SVC_LISTEN_RECONNECT_TIMEOUT). */
-  reconnectTimeoutMs?: number;
-  /** Backoff between reconnection attempts (default 250 ms doubling to 5 s). */
-  backoff?: { initialMs: number; maxMs: number };
+  /** Backoff and give-up limit (default: the CLI's policy; SVC_RECONNECT_TIMEOUT changes the limit). */
+  reconnect?: ReconnectPolicy;
   /** No byte for this long (heartbeats come every 15 s) means the connection is dead (default 45 s). */
   idleTimeoutMs?: number;
 }
@@ -65,8 +66,7 @@ export class ReconnectGaveUpError extends UserError {
 
 /** Runs until `signal` aborts (returns) or the connection cannot be restored (throws). */
 export async function runLocal(o: LocalListenOptions, { signal, emit }: RunContext): Promise<void> {
-  const reconnectTimeoutMs = o.reconnectTimeoutMs ?? 60_000;
-  const { initialMs, maxMs } = o.backoff ?? { initialMs: 250, maxMs: 5_000 };
+  const reconnector = new Reconnector(o.reconnect ?? DEFAULT_RECONNECT);
   const key = o.client.keyFor('partner')!;
   const streamUrl = `${o.baseUrl}/__emulator/listener/stream?timeoutSeconds=${o.timeoutSeconds}`;
   const forwarder = createForwarder();
@@ -107,19 +107,20 @@ export async function runLocal(o: LocalListenOptions, { signal, emit }: RunConte
     }
   };
 
-  let secret = await register();
+  const [registered, sameTarget] = await Promise.all([register(), sameTargetWarning(o.client, o.forwardTo)]);
+  let secret = registered;
+  if (sameTarget) emit({ type: 'warning', message: sameTarget });
   let everReady = false;
-  let down: { since: number; attempts: number; reason: string } | null = null;
 
   const onMessage = (message: SseMessage) => {
     if (message.event === 'ready') {
+      const outage = reconnector.connected();
       if (!everReady) {
         everReady = true;
         emit({ type: 'ready', mode: 'local', forwardTo: o.forwardTo, secret, secretSource: 'listener', events: o.events });
-      } else if (down) {
-        emit({ type: 'reconnected', attempts: down.attempts, downMs: Date.now() - down.since });
+      } else if (outage) {
+        emit({ type: 'reconnected', attempts: outage.attempts, downMs: outage.downMs });
       }
-      down = null;
       return;
     }
     if (message.event !== 'delivery') return;
@@ -140,7 +141,7 @@ export async function runLocal(o: LocalListenOptions, { signal, emit }: RunConte
     while (!signal.aborted) {
       let reason: string;
       try {
-        if (down) {
+        if (reconnector.isDown) {
           // The emulator may have come back with another database: register again every time.
           const now = await register();
           if (now !== secret) {
@@ -160,36 +161,20 @@ export async function runLocal(o: LocalListenOptions, { signal, emit }: RunConte
       } catch (error) {
         if (signal.aborted) break;
         // Failing to start, or a refusal (a revoked key, say), is not something waiting would fix.
-        if ((!everReady && !down) || (error instanceof ApiRefusedError && error.status < 500)) throw error;
+        if ((!everReady && !reconnector.isDown) || (error instanceof ApiRefusedError && error.status < 500)) throw error;
         reason = describe(error);
       }
       if (signal.aborted) break;
-      down ??= { since: Date.now(), attempts: 0, reason };
-      down.reason = reason;
-      const remaining = down.since + reconnectTimeoutMs - Date.now();
-      if (remaining <= 0) throw new ReconnectGaveUpError(o.baseUrl, Math.round(reconnectTimeoutMs / 1000), reason);
-      const delayMs = Math.min(initialMs * 2 ** down.attempts, maxMs, remaining);
-      down.attempts += 1;
-      emit({ type: 'reconnecting', attempt: down.attempts, delayMs, reason });
-      await sleep(delayMs, signal);
+      const next = reconnector.failed();
+      if (next.giveUp) throw new ReconnectGaveUpError(o.baseUrl, Math.round((reconnector.policy.giveUpAfterMs ?? next.downMs) / 1000), reason);
+      emit({ type: 'reconnecting', attempt: next.attempt, delayMs: next.delayMs, reason });
+      await sleep(next.delayMs, signal);
     }
   } finally {
     // Let forwards in flight finish and report (briefly): otherwise the emulator retries them later.
     await Promise.race([Promise.allSettled([...inflight]), new Promise((r) => setTimeout(r, 2000).unref())]);
     await forwarder.close();
   }
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
-  });
 }
 
 /** A short reason for a lost connection or a failed call. */

@@ -3,6 +3,7 @@
  * `--forward-to` target, `--events`, `--header` and `--timeout`. Every mistake is a UsageError
  * naming its flag (exit 2).
  */
+import { didYouMean } from '../cli/suggest.js';
 import { UsageError } from '../errors.js';
 import { INVOICE_EVENT_TYPES } from '../webhooks/envelope.js';
 
@@ -56,7 +57,10 @@ export function parseEvents(value: unknown): string[] | null {
   if (!types.length) throw new UsageError('--events needs at least one event type, e.g. invoice.paid,invoice.expired', '--events');
   const known = INVOICE_EVENT_TYPES as readonly string[];
   const unknown = types.filter((t) => !known.includes(t));
-  if (unknown.length) throw new UsageError(`--events: unknown event type ${unknown.join(', ')}; known: ${known.join(', ')}`, '--events');
+  if (unknown.length) {
+    const hint = unknown.length === 1 ? didYouMean(unknown[0]!, known) : '';
+    throw new UsageError(`--events: unknown event type ${unknown.join(', ')}; known: ${known.join(', ')}.${hint}`, '--events');
+  }
   return types;
 }
 

@@ -93,6 +93,8 @@ export function presentDelivery(row: DeliveryRow) {
     merchantId: row.merchant_id,
     environment: row.environment,
     url: row.url,
+    // Extension (CONTRACT §5 does not list it): the partner's webhook, or `svc webhook listen`'s listener.
+    target: row.target,
     status: row.status,
     attemptCount: row.attempt_count,
     lastAttemptAt: isoOrNull(row.last_attempt_at),

@@ -1,3 +1,9 @@
+/**
+ * Where a delivery goes: the partner's webhook configuration, or the listener `svc webhook listen`
+ * registered (an emulator extension).
+ */
+export type DeliveryTarget = 'webhook' | 'listener';
+
 /** What the dispatcher reports as it works; `svc dev` renders these as `-->`/`<--` lines or NDJSON. */
 export type DeliveryEvent =
   | {
@@ -9,6 +15,7 @@ export type DeliveryEvent =
       eventId: string;
       eventType: string;
       url: string;
+      target: DeliveryTarget;
       attempt: number;
       trigger: 'scheduled' | 'manual';
     }
@@ -23,6 +30,7 @@ export type DeliveryEvent =
       eventId: string;
       eventType: string;
       url: string;
+      target: DeliveryTarget;
       attempt: number;
       trigger: 'scheduled' | 'manual';
       ok: boolean;

@@ -194,6 +194,7 @@ export class Dispatcher {
         eventId: event.id,
         eventType: event.type,
         url: to,
+        target: delivery.target,
         attempt,
         trigger,
       });
@@ -308,6 +309,7 @@ export class Dispatcher {
       eventId: row.event_id,
       eventType: row.event_type,
       url: c.url,
+      target: row.target,
       attempt: number,
       trigger: c.trigger,
       ok: c.result.ok,

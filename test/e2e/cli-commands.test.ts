@@ -325,6 +325,28 @@ describe('webhook get / set', () => {
     expect(json(await svc(['webhook', 'set', '--url', 'http://localhost:3000/v2', '--enable', '--json'], e)).enabled).toBe(true);
   });
 
+  it('--disable / --enable without --url toggle the saved webhook, keeping its URL, secret and headers (spawned)', async () => {
+    const before = json(await svc(['webhook', 'get', '--json'], e));
+    const off = json(await spawned(['webhook', 'set', '--disable', '--json'], e));
+    expect(off).toEqual({ ...before, enabled: false, updatedAt: expect.any(String) });
+    const on = await spawned(['webhook', 'set', '--enable'], e);
+    expect(on.code, on.stderr).toBe(0);
+    expect(on.stdout).toMatch(/^enabled\s+yes$/m);
+    expect(on.stdout).toMatch(new RegExp(`^url\\s+${before.url}$`, 'm'));
+    expect(json(await svc(['webhook', 'get', '--json'], e))).toMatchObject({ url: before.url, enabled: true, customHeaders: before.customHeaders });
+  });
+
+  it('--enable with no webhook saved: a usage error asking for --url, nothing created', async () => {
+    const fresh = await startTestEmulator();
+    try {
+      const r = await svc(['webhook', 'set', '--enable', '--json'], targetEnv(fresh));
+      expect(jsonError(r, 2)).toMatchObject({ code: 'usage_error', param: '--url', message: expect.stringContaining('there is none yet: pass --url') });
+      expect((await fresh.call('GET', '/v1/partner/webhook', { key: fresh.keys.test.partnerKey })).status).toBe(404);
+    } finally {
+      await fresh.stop();
+    }
+  });
+
   it('usage errors: --enable with --disable, a malformed --header, no --url', async () => {
     const both = await svc(['webhook', 'set', '--url', 'http://x.test', '--enable', '--disable', '--json'], e);
     expect(jsonError(both, 2)).toMatchObject({ code: 'usage_error', param: '--enable' });

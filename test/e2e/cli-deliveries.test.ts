@@ -77,7 +77,7 @@ describe('webhook deliveries list', () => {
     const r = await svc(['webhook', 'deliveries', 'list']);
     expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 0, stderr: '' });
     const lines = r.stdout.trimEnd().split('\n');
-    expect(lines[0]).toMatch(/^id\s+event\s+status\s+attempts\s+last\s+next attempt\s+url$/);
+    expect(lines[0]).toMatch(/^id\s+event\s+status\s+attempts\s+last\s+next attempt\s+target\s+url$/);
     expect(lines).toHaveLength(5);
     const all = (await api('/v1/partner/webhook/deliveries')).data;
     lines.slice(1).forEach((line, i) => {
@@ -85,8 +85,8 @@ describe('webhook deliveries list', () => {
     });
     const failed = lines.find((l) => l.includes('invoice.paid') && l.includes('retrying'))!;
     expect(failed).toMatch(/retrying\s+1\s+500 http_status: 500/);
-    expect(failed).toMatch(/\d{4}-\d\d-\d\dT[\d:.]+Z\s+http:\/\/127\.0\.0\.1:\d+\/hooks$/);
-    expect(lines.filter((l) => /succeeded\s+1\s+200\s+—\s+http/.test(l))).toHaveLength(3);
+    expect(failed).toMatch(/\d{4}-\d\d-\d\dT[\d:.]+Z\s+webhook\s+http:\/\/127\.0\.0\.1:\d+\/hooks$/);
+    expect(lines.filter((l) => /succeeded\s+1\s+200\s+—\s+webhook\s+http/.test(l))).toHaveLength(3);
   });
 
   it('--json prints the API list as returned; filters map to the API', async () => {
@@ -123,7 +123,9 @@ describe('webhook deliveries list', () => {
       env: { ...NO_TARGET, SVC_BASE_URL: emu.url, SVC_MERCHANT_KEY: emu.keys.test.merchantKey },
     });
     expect(merchantOnly.code).toBe(1);
-    expect(merchantOnly.stderr).toContain(`no partner key for ${emu.url}`);
+    expect(merchantOnly.stderr).toContain(
+      `\`svc webhook deliveries list\` needs a partner key, and there is none for ${emu.url} (environment gives only a merchant key)`,
+    );
   });
 });
 

@@ -22,6 +22,7 @@ const LINE_KEYS = [
   'invoiceId',
   'environment',
   'url',
+  'target',
   'attempt',
   'trigger',
   'startedAt',
@@ -56,10 +57,10 @@ afterAll(async () => {
   await receiver?.close();
 });
 
-function tail(args: string[], baseUrl = emu.url): LiveCli {
+function tail(args: string[], baseUrl = emu.url, env: Record<string, string> = {}): LiveCli {
   const t = spawnCli(['webhook', 'deliveries', 'tail', ...args], {
     cwd: dir,
-    env: { ...NO_TARGET, SVC_BASE_URL: baseUrl, SVC_PARTNER_KEY: emu.keys.test.partnerKey },
+    env: { ...NO_TARGET, SVC_BASE_URL: baseUrl, SVC_PARTNER_KEY: emu.keys.test.partnerKey, ...env },
   });
   running.push(t);
   return t;
@@ -110,7 +111,7 @@ describe('tail against the emulator (the attempt stream)', () => {
     const line = await t.waitForLine((l) => l.includes(`[${ok}-1]`), 3000);
     const latency = Date.now() - started;
     expect(latency).toBeLessThan(1000);
-    expect(line).toMatch(new RegExp(`^${TIME} <-- \\[200\\] invoice\\.created \\[${ok}-1\\] POST ${receiver.url}/hooks \\(\\d+ ms\\) succeeded$`));
+    expect(line).toMatch(new RegExp(`^${TIME} <-- \\[200\\] invoice\\.created \\[${ok}-1\\] webhook POST ${receiver.url}/hooks \\(\\d+ ms\\) succeeded$`));
 
     const bad = await createInvoice(FAILING);
     const payStarted = Date.now();
@@ -119,13 +120,13 @@ describe('tail against the emulator (the attempt stream)', () => {
     expect(Date.now() - payStarted).toBeLessThan(1000);
     expect(failed).toMatch(
       new RegExp(
-        `^${TIME} <-- \\[500\\] invoice\\.paid \\[${bad}-2\\] POST ${receiver.url}/hooks \\(\\d+ ms\\) retrying · http_status: 500 Internal Server Error · next attempt \\S+$`,
+        `^${TIME} <-- \\[500\\] invoice\\.paid \\[${bad}-2\\] webhook POST ${receiver.url}/hooks \\(\\d+ ms\\) retrying · http_status: 500 Internal Server Error · next attempt \\S+$`,
       ),
     );
 
     // The scheduled retry (the clock moved an hour) is the delivery's last: it gave up.
     await emu.advanceClock(3600);
-    const gaveUp = await t.waitForLine((l) => l.includes(`[${bad}-2]`) && l.includes('attempt 2'), 3000);
+    const gaveUp = await t.waitForLine((l) => l.includes(`[${bad}-2]`) && l.includes('· attempt 2'), 3000);
     expect(gaveUp).toMatch(/ failed · http_status: 500 Internal Server Error · attempt 2 · gave up after 2 attempts$/);
     // A resend is marked as such.
     const [created] = (await deliveriesOf(ok)).filter((d: any) => d.eventType === 'invoice.created');
@@ -236,6 +237,19 @@ describe('tail against the emulator (the attempt stream)', () => {
     expect(t.lines.filter((l) => l.includes(`[${missed}-1]`))).toHaveLength(1);
     expect(await t.stop()).toBe(0);
   });
+
+  it('gives up under the same reconnect policy as listen (SVC_RECONNECT_TIMEOUT): exit 3 with the reason', async () => {
+    const proxy = await startProxy(emu.url, 'transparent');
+    const t = tail([], proxy.url, { SVC_RECONNECT_TIMEOUT: '2' });
+    await stderrMatches(t, /^Tailing webhook delivery attempts on the emulator at /);
+    proxy.mode = 'down';
+    proxy.cut();
+    const lostAt = Date.now();
+    expect(await t.exited).toBe(3);
+    expect(Date.now() - lostAt).toBeGreaterThanOrEqual(2000);
+    expect(t.stderr()).toMatch(/lost the stream from http:\/\/127\.0\.0\.1:\d+ \([^)]*\); reconnecting…\n/);
+    expect(t.stderr()).toMatch(/^error cannot reach http:\/\/127\.0\.0\.1:\d+: no stream for 2 s \(.*\); giving up$/m);
+  });
 });
 
 describe('tail against a remote deployment (polling)', () => {
@@ -258,7 +272,7 @@ describe('tail against a remote deployment (polling)', () => {
     await t.waitForLine((l) => l.includes(`[${id}-2]`), 4000);
     expect(Date.now() - started).toBeLessThan(2500);
     expect(t.lines.find((l) => l.includes(`[${id}-1]`))).toMatch(
-      new RegExp(`^${TIME} <-- \\[200\\] invoice\\.created \\[${id}-1\\] POST ${receiver.url}/hooks \\(\\d+ ms\\) succeeded$`),
+      new RegExp(`^${TIME} <-- \\[200\\] invoice\\.created \\[${id}-1\\] webhook POST ${receiver.url}/hooks \\(\\d+ ms\\) succeeded$`),
     );
 
     await emu.advanceClock(3600);

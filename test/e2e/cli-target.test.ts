@@ -71,8 +71,9 @@ describe('precedence: flags > environment > profile > local emulator', () => {
     const flags = ['--base-url', flagEmu.url, '--api-key', flagEmu.keys.test.partnerKey];
     const s = json(await svc(['status', '--json', ...flags], envLayer()));
     expect(s).toMatchObject({ baseUrl: flagEmu.url, baseUrlSource: 'flag', partnerKey: { source: 'flag' }, answers: true });
-    // Each field takes the first layer that sets it: --api-key set only the partner key.
-    expect(s.merchantKey).toMatchObject({ source: 'environment' });
+    // Keys come together from one layer: --api-key gave a partner key, so there is no merchant key
+    // (the environment's belongs to another service altogether).
+    expect(s.merchantKey).toBeNull();
     expect(s.localEmulator).toMatchObject({ stateFile, running: true, inUse: false });
     expect(await merchantsSeen(svc(['merchants', 'list', '--json', ...flags], envLayer()))).toEqual([flagEmu.keys.test.merchantId]);
   });
@@ -138,6 +139,65 @@ describe('precedence: flags > environment > profile > local emulator', () => {
       localEmulator: { stateFile },
     });
     expect(await merchantsSeen(svc(['merchants', 'list', '--json'], {}, deep))).toEqual([local.test.merchantId]);
+  });
+});
+
+describe('the key given is the key sent (issue 11)', () => {
+  /** A second merchant of the local emulator's partner, with its own key: "another merchant". */
+  let other: { merchantId: string; merchantKey: string };
+  let invoiceId: string;
+
+  beforeAll(async () => {
+    const m = json(await svc(['merchants', 'create', '--external-tenant-id', 'other', '--name', 'Other', '--email', 'o@example.com', '--json']));
+    const k = json(await svc(['merchants', 'keys', m.merchantId, '--json']));
+    other = { merchantId: m.merchantId, merchantKey: k.merchantKey };
+    // An invoice of the default merchant, created with the local emulator's keys.
+    invoiceId = json(await svc(['invoices', 'create', '--amount', '3.00', '--json'])).id;
+  });
+
+  it("--api-key with another merchant's key: get, list and pay see only that merchant's invoices, as curl would", async () => {
+    const flag = ['--api-key', other.merchantKey];
+    const got = await svc(['invoices', 'get', invoiceId, '--json', ...flag]);
+    expect(json(got, 1).error).toMatchObject({ code: 'invoice_not_found' });
+    const paid = await svc(['invoices', 'pay', invoiceId, '--json', ...flag]);
+    expect(json(paid, 1).error).toMatchObject({ code: 'invoice_not_found' });
+    expect(json(await svc(['invoices', 'get', invoiceId, '--json'])).status).toBe('CREATED');
+    expect(json(await svc(['invoices', 'list', '--json', ...flag])).data).toEqual([]);
+    // The environment is a given key too: the local emulator does not add its partner key to it.
+    expect(json(await svc(['invoices', 'get', invoiceId, '--json'], { SVC_MERCHANT_KEY: other.merchantKey }), 1).error.code).toBe('invoice_not_found');
+  });
+
+  it('a command that needs a partner key says so as a usage error naming --api-key (exit 2), sending nothing', async () => {
+    for (const args of [
+      ['merchants', 'list'],
+      ['webhook', 'get'],
+      ['webhook', 'deliveries', 'list'],
+    ]) {
+      const r = await svc([...args, '--json', '--api-key', other.merchantKey]);
+      const error = json(r, 2).error;
+      expect(error).toMatchObject({ code: 'usage_error', param: '--api-key' });
+      expect(error.message).toContain(
+        `\`svc ${args.join(' ')}\` needs a partner key, and --api-key gave a merchant key (test_…${other.merchantKey.slice(-4)})`,
+      );
+    }
+  });
+
+  it('svc status reports exactly the keys commands send', async () => {
+    const s = json(await svc(['status', '--json', '--api-key', other.merchantKey]));
+    expect(s).toMatchObject({ baseUrlSource: 'local emulator', partnerKey: null, merchantKey: { source: 'flag', environment: 'test' } });
+    expect(s.merchantKey.hint.endsWith(other.merchantKey.slice(-4))).toBe(true);
+    const human = await svc(['status', '--api-key', other.merchantKey]);
+    expect(human.stdout).toMatch(/^partner key\s+none$/m);
+  });
+
+  it('--verbose names the key each request carried on stderr: its prefix and last four characters (spawned)', async () => {
+    const r = await runCli(['invoices', 'get', invoiceId, '--verbose', '--api-key', other.merchantKey], { cwd: project, env: NO_TARGET });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`GET /v1/invoices/${invoiceId} with test_…${other.merchantKey.slice(-4)} (merchant key, flag)`);
+    expect(r.stderr).not.toContain(other.merchantKey);
+    const local = await runCli(['invoices', 'get', invoiceId, '--verbose'], { cwd: project, env: NO_TARGET });
+    expect(local.code).toBe(0);
+    expect(local.stderr).toMatch(new RegExp(`^GET /v1/partner/invoices/${invoiceId} with pt_test_…\\w{4} \\(partner key, local emulator\\)$`, 'm'));
   });
 });
 

@@ -114,12 +114,14 @@ describe('svc dev (human)', () => {
       await request(baseUrl, 'PUT', '/v1/partner/webhook', { key: partnerKey, body: { url: `${rx.url}/hooks`, secret: 'whsec_dev_output_1' } });
       const inv = await request(baseUrl, 'POST', '/v1/partner/invoices', { key: partnerKey, body: { merchantId, amount: '1' }, idempotencyKey: ikey() });
       expect(await p.waitForLine((l) => l.includes('-->'))).toMatch(new RegExp(`--> invoice\\.created \\[${inv.body.id}-1\\]$`));
-      expect(await p.waitForLine((l) => l.includes('<--'))).toMatch(new RegExp(`<-- \\[200\\] POST ${rx.url}/hooks \\(\\d+ ms\\)$`));
+      expect(await p.waitForLine((l) => l.includes('<--'))).toMatch(
+        new RegExp(`<-- \\[200\\] invoice\\.created \\[${inv.body.id}-1\\] POST ${rx.url}/hooks \\(\\d+ ms\\)$`),
+      );
 
       rx.respond({ status: 500, body: 'boom' });
       await request(baseUrl, 'POST', `/v1/test_helpers/invoices/${inv.body.id}/payments`, { key: partnerKey, body: {} });
       const failed = await p.waitForLine((l) => l.includes('<-- [500]'));
-      expect(failed).toMatch(/<-- \[500\] POST .* \(\d+ ms\) http_status: 500 .* · next attempt \d{4}-\d\d-\d\dT/);
+      expect(failed).toMatch(/<-- \[500\] invoice\.paid \[\S+-2\] POST .* \(\d+ ms\) http_status: 500 .* · next attempt \d{4}-\d\d-\d\dT/);
     } finally {
       await rx.close();
     }

@@ -249,6 +249,51 @@ describe('svc fixtures apply', () => {
     expect(run.stderr).toMatch(message);
   });
 
+  it('reports every problem of a bad file, each with file, line, step and field; --json lists them; nothing runs', async () => {
+    write(
+      'many.yaml',
+      [
+        '- name: first', // 1
+        '  method: POST',
+        '  path: /v1/invoices',
+        '  body: { amount: "1.00", referenceId: many-problems }',
+        '- name: second', // 5
+        '  method: FETCH',
+        '  path: /v1/invoices',
+        '  colour: blue',
+        '- name: third', // 9
+        '  method: GET',
+        '  path: "/v1/invoices/${nope:id}"',
+        '  body:',
+        '    amount: "${env:SVC_FIXTURE_TEST_NEVER_SET}"',
+      ].join('\n'),
+    );
+    const human = await apply('many.yaml', [], { SVC_FIXTURE_TEST_NEVER_SET: '' });
+    expect(human.code).toBe(1);
+    expect(human.stdout).toBe('');
+    expect(human.stderr.split('\n').slice(0, 6)).toEqual([
+      'error many.yaml: 5 problems; nothing was run',
+      '  many.yaml:6: step 2 "second": method: Invalid option: expected one of "GET"|"POST"|"PUT"',
+      '  many.yaml:8: step 2 "second": colour: unknown field (a step has name, method, path, body, idempotencyKey, apiKey)',
+      '  many.yaml:13: step 3 "third": body: a GET step takes no body',
+      '  many.yaml:11: step 3 "third": path: ${nope:id}: no earlier step is named "nope"',
+      '  many.yaml:13: step 3 "third": body.amount: ${env:SVC_FIXTURE_TEST_NEVER_SET}: the environment variable SVC_FIXTURE_TEST_NEVER_SET is not set and has no default (write ${env:SVC_FIXTURE_TEST_NEVER_SET|default})',
+    ]);
+    const json = await apply('many.yaml', ['--json'], { SVC_FIXTURE_TEST_NEVER_SET: '' });
+    expect(json.code).toBe(1);
+    const { error } = JSON.parse(json.stdout);
+    expect(error).toMatchObject({ code: 'fixtures_invalid', message: expect.stringContaining('5 problems') });
+    expect(error.problems.map((p: { line: number; step: number; name: string; field: string }) => [p.line, p.step, p.name, p.field])).toEqual([
+      [6, 2, 'second', 'method'],
+      [8, 2, 'second', 'colour'],
+      [13, 3, 'third', 'body'],
+      [11, 3, 'third', 'path'],
+      [13, 3, 'third', 'body.amount'],
+    ]);
+    expect(error.problems[0]).toMatchObject({ file: 'many.yaml', message: expect.stringContaining('Invalid option') });
+    expect(await invoicesWithReference('many-problems')).toEqual([]);
+  });
+
   it('reads YAML and JSON alike, a list or {steps}, and a file without extension by its content', async () => {
     const steps = [{ name: 'one', method: 'POST', path: '/v1/invoices', body: { amount: '2.00' } }];
     write('same.json', steps);

@@ -98,7 +98,10 @@ describe('svc webhook listen (local emulator)', () => {
 
     const paidLine = await p.waitForLine((l) => l.startsWith('--> invoice.paid'));
     expect(paidLine).toBe(`--> invoice.paid [${paid}-2]`);
-    expect(await p.waitForLine((l) => l.startsWith('<--'))).toMatch(new RegExp(`^<-- \\[200\\] POST ${esc(forwardTo)} \\(\\d+ ms\\)$`));
+    // The response line names the event: forwards run concurrently and their answers interleave.
+    expect(await p.waitForLine((l) => l.startsWith('<--'))).toMatch(
+      new RegExp(`^<-- \\[200\\] invoice\\.paid \\[${paid}-2\\] POST ${esc(forwardTo)} \\(\\d+ ms\\)$`),
+    );
     await p.waitForLine((l) => l === `--> invoice.expired [${expired}-2]`);
 
     // Filtered out: no invoice.created was forwarded or shown.
@@ -128,12 +131,19 @@ describe('svc webhook listen (local emulator)', () => {
 
     const inv = await newInvoice(emu);
     const failed = await p.waitForLine((l) => l.startsWith('<-- [500]'));
-    expect(failed).toMatch(new RegExp(`^<-- \\[500\\] POST ${esc(forwardTo)} \\(\\d+ ms\\) http_status: 500 Internal Server Error$`));
+    expect(failed).toMatch(
+      new RegExp(`^<-- \\[500\\] invoice\\.created \\[${inv}-1\\] POST ${esc(forwardTo)} \\(\\d+ ms\\) http_status: 500 Internal Server Error$`),
+    );
     await expect
       .poll(async () => (await listenerDeliveries(emu.url, emu.keys.test.partnerKey, inv, forwardTo))[0]?.lastError)
       .toBe('http_status: 500 Internal Server Error');
     const [first] = await listenerDeliveries(emu.url, emu.keys.test.partnerKey, inv, forwardTo);
-    expect(first).toMatchObject({ status: 'retrying', attemptCount: 1, lastResponseStatus: 500 });
+    expect(first).toMatchObject({ target: 'listener', status: 'retrying', attemptCount: 1, lastResponseStatus: 500 });
+
+    // `tail` and `deliveries list` say which target an attempt went to: here, the listener.
+    const env = { SVC_BASE_URL: emu.url, SVC_PARTNER_KEY: emu.keys.test.partnerKey };
+    const tail = each.track(spawnCli(['webhook', 'deliveries', 'tail', '--invoice', inv], { cwd: tempDir(), env }));
+    await expect.poll(() => tail.stderr(), { timeout: 10_000 }).toContain('Tailing webhook delivery attempts');
 
     // The retry is due 5 s later on the emulator clock: advancing it fires the retry through listen.
     expect((await emu.call('POST', '/__emulator/clock/advance', { body: { seconds: 5 } })).status).toBe(200);
@@ -143,6 +153,11 @@ describe('svc webhook listen (local emulator)', () => {
       .poll(async () => (await listenerDeliveries(emu.url, emu.keys.test.partnerKey, inv, forwardTo))[0])
       .toMatchObject({ status: 'succeeded', attemptCount: 2 });
     expect(rx.requests).toHaveLength(2);
+    expect(await tail.waitForLine((l) => l.includes(`[${inv}-1]`))).toMatch(
+      new RegExp(`<-- \\[200\\] invoice\\.created \\[${inv}-1\\] listener POST ${esc(forwardTo)} .* succeeded · attempt 2$`),
+    );
+    const list = await runCli(['webhook', 'deliveries', 'list', '--invoice', inv], { cwd: tempDir(), env });
+    expect(list.stdout.split('\n').find((l) => l.includes(forwardTo))).toMatch(/succeeded\s+2\s+200\s+—\s+listener\s+http:/);
     expect(await p.stop('SIGTERM')).toBe(0);
 
     // A refused connection, with --json: every line is one JSON object (a ListenEvent).
@@ -244,6 +259,25 @@ describe('svc webhook listen (local emulator)', () => {
       new RegExp(`^error lost the connection to the emulator at ${esc(emu.url)} and could not reconnect within 2 s \\(last error: .+\\)\\n`),
     );
     expect(p.stderr()).toContain('Start the emulator again (`svc dev`)');
+  });
+
+  it("warns at start when the partner's webhook delivers to the same URL (every event would arrive twice)", async () => {
+    const emu = await emulator();
+    const rx = await receiver();
+    const put = await emu.call('PUT', '/v1/partner/webhook', {
+      key: emu.keys.test.partnerKey,
+      body: { url: `http://localhost:${new URL(rx.url).port}/hooks`, secret: 'whsec_same_target_12' },
+    });
+    expect(put.status).toBe(200);
+    const p = listen(emu, ['--forward-to', `${rx.url}/hooks`]);
+    await p.waitForLine((l) => l.startsWith('Ready!'));
+    await expect.poll(() => p.stderr(), { timeout: 5000 }).toContain('warning your webhook (svc webhook get) also delivers to');
+    expect(p.stderr()).toContain('svc webhook set --disable');
+
+    // Another URL, or a disabled webhook: nothing to warn about.
+    const other = listen(emu, ['--forward-to', `${rx.url}/other`, '--json']);
+    await other.waitForLine((l) => l.includes('"type":"ready"'));
+    expect(other.lines.some((l) => l.includes('"type":"warning"'))).toBe(false);
   });
 
   it('refuses a bad --forward-to with a usage error naming the flag', async () => {

@@ -104,7 +104,10 @@ export function spawnCli(args: string[], options: { cwd?: string; env?: NodeJS.P
  * Runs `svc …` inside the test process (the same program and handlers, no spawn): fast enough to
  * run every command in both output modes. Not a TTY: prompts are never allowed; stdin holds `input`.
  */
-export async function runInProcess(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv; input?: string } = {}): Promise<RunResult> {
+export async function runInProcess(
+  args: string[],
+  options: { cwd?: string; env?: NodeJS.ProcessEnv; input?: string; signal?: AbortSignal } = {},
+): Promise<RunResult> {
   const { Readable, Writable } = await import('node:stream');
   const { buildProgram } = await import('../../src/cli/program.js');
   const { CommanderError } = await import('commander');
@@ -129,6 +132,8 @@ export async function runInProcess(args: string[], options: { cwd?: string; env?
       stdinIsTTY: false,
       cwd: options.cwd ?? ROOT,
       env: { ...process.env, NO_COLOR: '1', ...options.env },
+      // What main.ts would abort on Ctrl-C (there is no main here).
+      ...(options.signal ? { signal: options.signal } : {}),
     },
   });
   try {

@@ -597,6 +597,7 @@ describe('deliveries API', () => {
           'merchantId',
           'environment',
           'url',
+          'target',
           'status',
           'attemptCount',
           'lastAttemptAt',
@@ -609,6 +610,7 @@ describe('deliveries API', () => {
       );
       expect(d.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
       expect(d.environment).toBe('test');
+      expect(d.target).toBe('webhook');
     }
 
     const refused = [`${i4.id}-1`, `${i2.id}-2`, `${i2.id}-1`];

@@ -45,6 +45,7 @@ describe('svc webhook listen options', () => {
     expect(parseEvents(undefined)).toBeNull();
     expect(parseEvents('invoice.paid, invoice.expired,invoice.paid')).toEqual(['invoice.paid', 'invoice.expired']);
     expect(() => parseEvents('invoice.paid,invoice.nope')).toThrow(/unknown event type invoice\.nope/);
+    expect(() => parseEvents('invoice.payed')).toThrow(/unknown event type invoice\.payed; known: .*\. Did you mean "invoice\.paid"\?$/);
     expect(() => parseEvents(',')).toThrow(/at least one event type/);
   });
 
@@ -84,7 +85,7 @@ describe('svc webhook listen human lines', () => {
           plain,
         ),
       ),
-    ).toEqual(['<-- [200] POST http://localhost:3000/hooks (12 ms)']);
+    ).toEqual(['<-- [200] invoice.paid [inv-2] POST http://localhost:3000/hooks (12 ms)']);
   });
 
   it('shows failures in red with the reason; warnings and fatal errors go to stderr', () => {
@@ -102,7 +103,10 @@ describe('svc webhook listen human lines', () => {
       },
       colour,
     );
-    expect(line).toEqual({ stream: 'stdout', text: colour.red('<-- [ERR] POST http://localhost:3000/hooks (1 ms) connection_refused: 127.0.0.1:3000') });
+    expect(line).toEqual({
+      stream: 'stdout',
+      text: colour.red('<-- [ERR] invoice.paid [inv-2] POST http://localhost:3000/hooks (1 ms) connection_refused: 127.0.0.1:3000'),
+    });
     expect(line!.text).toContain('\u001b[31m');
     expect(humanListenLines({ type: 'warning', message: 'careful' }, plain)).toEqual([{ stream: 'stderr', text: 'warning careful' }]);
     expect(humanListenLines({ type: 'fatal', message: 'gone', code: 'x', hint: 'do this', exitCode: 3 }, plain)).toEqual([

@@ -47,9 +47,15 @@ export const devCommand: Handler = async ({ options }, ctx) => {
       }
     },
   });
+  // Ctrl-C during start-up (ctx.signal, main.ts): stop what started, before it is announced or
+  // recorded in .svc/dev.json (nothing of another process's is touched), and exit 130.
+  if (ctx.signal.aborted) {
+    await emulator.stop();
+    return { streamed: true, exitCode: 130 };
+  }
   writeLocalState(ctx.cwd, { baseUrl: emulator.url, pid: process.pid, startedAt: new Date().toISOString(), database: db, keys: emulator.keys });
-  // Ctrl-C is handled from before the ready line: whoever reads it may send SIGINT at once.
-  const stopped = waitForSignal(emulator, ctx);
+  // Watched from before the ready line: whoever reads it may send SIGINT at once.
+  const stopped = untilAborted(emulator, ctx);
 
   if (ctx.json) write(JSON.stringify(readyEvent(emulator)));
   else write(banner(emulator, db, c));
@@ -110,26 +116,25 @@ function banner(emulator: Emulator, db: string, c: ReturnType<typeof styleFor>):
   ].join('\n');
 }
 
-function waitForSignal(emulator: Emulator, ctx: Context): Promise<number> {
+/**
+ * Stops the emulator once `ctx.signal` aborts (Ctrl-C, SIGTERM: main.ts owns the handlers, and a
+ * second Ctrl-C, which means "now"); resolves with the exit code.
+ */
+function untilAborted(emulator: Emulator, ctx: Context): Promise<number> {
   return new Promise((resolve) => {
-    let stopping = false;
-    const stop = (signal: NodeJS.Signals) => {
-      if (stopping) {
-        // A second Ctrl-C means "now": leave without waiting for requests in flight.
-        process.exit(130);
-      }
-      stopping = true;
+    const stop = () => {
+      const signal = String(ctx.signal.reason ?? 'SIGINT');
       if (!ctx.json && !ctx.quiet) ctx.stderr.write(`\nStopping (${signal})…\n`);
       removeLocalState(ctx.cwd);
       emulator.stop().then(
         () => {
           if (ctx.json) ctx.stdout.write(`${JSON.stringify({ type: 'stopped', signal })}\n`);
-          process.off('SIGINT', stop).off('SIGTERM', stop);
           resolve(0);
         },
         () => resolve(1),
       );
     };
-    process.on('SIGINT', stop).on('SIGTERM', stop);
+    if (ctx.signal.aborted) stop();
+    else ctx.signal.addEventListener('abort', stop, { once: true });
   });
 }

@@ -1,6 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { UserError } from '../../errors.js';
+import { escJson } from '../output/escape.js';
 import { call, connect } from '../service.js';
 import type { Handler } from '../spec.js';
 
@@ -19,7 +20,7 @@ export const openapiCommand: Handler = async ({ options }, ctx) => {
   const res = await call(ctx, 'Fetching the OpenAPI document', client.openapi());
   const doc = res.data as OpenApiDocument;
   const output = options.output as string | undefined;
-  if (output === undefined) return { data: doc, human: () => JSON.stringify(doc, null, 2) };
+  if (output === undefined) return { data: doc, human: () => escJson(JSON.stringify(doc, null, 2)) };
 
   const file = path.resolve(ctx.cwd, output);
   const text = /\.ya?ml$/i.test(file) ? (await import('yaml')).stringify(doc) : `${JSON.stringify(doc, null, 2)}\n`;

@@ -5,7 +5,8 @@ import { keyHint, parseKey } from '../../domain/keys.js';
 import { UserError } from '../../errors.js';
 import type { Context } from '../context.js';
 import { findLocalState } from '../local-emulator.js';
-import { keyValue } from '../output/human.js';
+import { esc } from '../output/escape.js';
+import { keyValue, styled } from '../output/human.js';
 import { EXIT } from '../output/render.js';
 import { call } from '../service.js';
 import type { Handler } from '../spec.js';
@@ -98,21 +99,25 @@ function keyStatus(key: string | undefined, source: Source | undefined): KeyStat
 }
 
 function view(c: ChalkInstance, s: StatusData): string {
-  const key = (k: KeyStatus | null) => (k ? `${k.hint}  ${c.dim(`(${k.source}${k.environment ? `, ${k.environment}` : ''})`)}` : c.dim('none'));
+  // Values built here mix styles: their data parts are escaped one by one (the service's answer,
+  // the state file and the config are not ours).
+  const key = (k: KeyStatus | null) => styled(k ? `${esc(k.hint)}  ${c.dim(`(${esc(k.source)}${k.environment ? `, ${k.environment}` : ''})`)}` : c.dim('none'));
   const answers = s.answers
     ? c.green(
-        s.service?.kind === 'emulator' ? `yes: svc emulator ${s.service.version}, clock ${s.service.now}` : `yes: HTTP ${s.service?.status} (not the emulator)`,
+        s.service?.kind === 'emulator'
+          ? `yes: svc emulator ${esc(s.service.version)}, clock ${esc(s.service.now)}`
+          : `yes: HTTP ${s.service?.status} (not the emulator)`,
       )
-    : c.red(`no: ${s.problem}`);
+    : c.red(`no: ${esc(s.problem)}`);
   const local = s.localEmulator
-    ? `${s.localEmulator.stateFile}: ${s.localEmulator.baseUrl}, pid ${s.localEmulator.pid} ${s.localEmulator.running ? 'running' : c.red('not running (stale file)')}${s.localEmulator.inUse ? '' : c.dim(', not in use')}`
+    ? `${esc(s.localEmulator.stateFile)}: ${esc(s.localEmulator.baseUrl)}, pid ${s.localEmulator.pid} ${s.localEmulator.running ? 'running' : c.red('not running (stale file)')}${s.localEmulator.inUse ? '' : c.dim(', not in use')}`
     : c.dim('none (`svc dev` records one in .svc/dev.json)');
   return keyValue(c, [
-    ['service', s.baseUrl ? `${s.baseUrl}  ${c.dim(`(${s.baseUrlSource})`)}` : c.red('none')],
-    ['answers', answers],
+    ['service', styled(s.baseUrl ? `${esc(s.baseUrl)}  ${c.dim(`(${esc(s.baseUrlSource)})`)}` : c.red('none'))],
+    ['answers', styled(answers)],
     ['profile', s.profile],
     ['partner key', key(s.partnerKey)],
     ['merchant key', key(s.merchantKey)],
-    ['local emulator', local],
+    ['local emulator', styled(local)],
   ]);
 }

@@ -19,6 +19,7 @@ export const topCommands: CommandSpec[] = [
       { flags: '--expose-control-plane', description: 'serve /__emulator/ to non-loopback clients too' },
     ],
     examples: ['svc dev', 'svc dev --port 0 --json --memory', 'svc dev --fixtures fixtures.yaml'],
+    stopsOnSignal: true,
     load: async () => (await import('./dev.js')).devCommand,
   },
   {

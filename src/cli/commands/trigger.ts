@@ -5,6 +5,7 @@ import { UsageError } from '../../errors.js';
 import { call, connect, idempotencyKey, variantFor } from '../service.js';
 import type { Context } from '../context.js';
 import type { Handler } from '../spec.js';
+import { esc } from '../output/escape.js';
 import { statusColour } from '../output/human.js';
 import type { InvoiceData } from '../views/invoice.js';
 import { networkLabel, type PaymentResult } from '../views/payment.js';
@@ -45,11 +46,7 @@ export const triggerCommand: Handler = async ({ args, options }, ctx) => {
     throw new UsageError(`--amount ${amount} is too small to pay in part`, '--amount');
   }
   const { client, target } = await connect(ctx);
-  const variant = variantFor(target, options.merchant);
-  const merchantId = variant === 'partner' ? ((options.merchant as string | undefined) ?? target.local?.keys.test.merchantId) : undefined;
-  if (variant === 'partner' && !merchantId) {
-    throw new UsageError('--merchant is needed with a partner key (there is no local emulator default merchant to use)', '--merchant');
-  }
+  const { variant, merchantId } = variantFor(ctx, target, options.merchant);
 
   const steps: Step[] = [];
   const created = await call(
@@ -96,19 +93,22 @@ function half(amount: string): string {
 }
 
 function report(c: ChalkInstance, r: { invoice: InvoiceData; steps: Step[]; event: TriggerEvent }): string {
-  const lines = r.steps.map((s) => {
-    switch (s.action) {
-      case 'create':
-        return `created invoice ${s.invoiceId} for ${s.amount}${s.merchantId ? ` (merchant ${s.merchantId})` : ''}`;
-      case 'expire':
-        return `expired invoice ${s.invoiceId}`;
-      case 'pay':
-        return `paid ${s.amount} ${s.token} on ${networkLabel(r.invoice, s.networkId)}${s.confirmed ? '' : ', unconfirmed'} (payment ${s.paymentId})`;
-      default:
-        return '';
-    }
-  });
+  // What the service answered is escaped (CONTRACT §8); the step lines carry no colour.
+  const lines = r.steps
+    .map((s) => {
+      switch (s.action) {
+        case 'create':
+          return `created invoice ${s.invoiceId} for ${s.amount}${s.merchantId ? ` (merchant ${s.merchantId})` : ''}`;
+        case 'expire':
+          return `expired invoice ${s.invoiceId}`;
+        case 'pay':
+          return `paid ${s.amount} ${s.token} on ${networkLabel(r.invoice, s.networkId)}${s.confirmed ? '' : ', unconfirmed'} (payment ${s.paymentId})`;
+        default:
+          return '';
+      }
+    })
+    .map((line) => esc(line));
   const inv = r.invoice;
-  lines.push(`${c.green('→')} ${c.bold(r.event)}  status ${statusColour(c, inv.status)}, received ${inv.amountReceived} of ${inv.amount}`);
+  lines.push(`${c.green('→')} ${c.bold(r.event)}  status ${statusColour(c, inv.status)}, received ${esc(inv.amountReceived)} of ${esc(inv.amount)}`);
   return lines.join('\n');
 }

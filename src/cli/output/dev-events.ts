@@ -1,20 +1,24 @@
 import type { ChalkInstance } from 'chalk';
 import type { EmulatorEvent } from '../../server/events.js';
+import { esc } from './escape.js';
 import { statusColour } from './style.js';
 
-/** One line per emulator event for people: `POST /v1/invoices 201 3 ms`. */
+/**
+ * One line per emulator event for people: `POST /v1/invoices 201 3 ms`. Paths, warnings (which name
+ * the unknown fields a client sent), event fields and receivers' errors are escaped (CONTRACT §8).
+ */
 export function humanDevLine(event: EmulatorEvent, c: ChalkInstance): string | null {
   switch (event.type) {
     case 'request': {
       const ms = event.durationMs < 1 ? '<1' : Math.round(event.durationMs).toString();
-      return `${c.dim(time())} ${event.method} ${event.path} ${statusColour(c, event.status)(String(event.status))} ${ms} ms`;
+      return `${c.dim(time())} ${esc(event.method)} ${esc(event.path)} ${statusColour(c, event.status)(String(event.status))} ${ms} ms`;
     }
     case 'warning':
-      return `${c.dim(time())} ${c.yellow('warning')} ${event.message}`;
+      return `${c.dim(time())} ${c.yellow('warning')} ${esc(event.message)}`;
     case 'error':
-      return `${c.dim(time())} ${c.red('error')} ${event.message}${event.requestId ? c.dim(` (${event.requestId})`) : ''}`;
+      return `${c.dim(time())} ${c.red('error')} ${esc(event.message)}${event.requestId ? c.dim(` (${esc(event.requestId)})`) : ''}`;
     case 'delivery.sent':
-      return `${c.dim(time())} ${c.cyan('-->')} ${event.eventType} [${event.eventId}]${event.trigger === 'manual' ? c.dim(' (resend)') : ''}`;
+      return `${c.dim(time())} ${c.cyan('-->')} ${named(event)}${event.target === 'listener' ? ' to the listener' : ''}${event.trigger === 'manual' ? c.dim(' (resend)') : ''}`;
     case 'delivery.result':
       return `${c.dim(time())} ${resultLine(event, c)}`;
     default:
@@ -24,10 +28,16 @@ export function humanDevLine(event: EmulatorEvent, c: ChalkInstance): string | n
 
 type Result = Extract<EmulatorEvent, { type: 'delivery.result' }>;
 
-/** `<-- [200] POST http://localhost:3000/hooks (12 ms)`; failures in red with the reason and what next. */
+const named = (e: { eventType: string; eventId: string }) => `${esc(e.eventType)} [${esc(e.eventId)}]`;
+
+/**
+ * `<-- [200] invoice.paid [<eventId>] POST http://localhost:3000/hooks (12 ms)`: the event is named
+ * because attempts run concurrently and their results interleave; failures in red with the reason
+ * and what next.
+ */
 export function resultLine(event: Result, c: ChalkInstance): string {
   const status = event.responseStatus === null ? 'ERR' : String(event.responseStatus);
-  const line = `<-- [${status}] POST ${event.url} (${Math.round(event.durationMs)} ms)`;
+  const line = `<-- [${status}] ${named(event)} POST ${esc(event.url)} (${Math.round(event.durationMs)} ms)`;
   if (event.ok) return `${c.green('<--')}${line.slice(3)}`;
   const next =
     event.status === 'retrying' && event.nextAttemptAt
@@ -35,7 +45,7 @@ export function resultLine(event: Result, c: ChalkInstance): string {
       : event.status === 'failed'
         ? `gave up after ${event.attempt} attempts`
         : '';
-  return c.red(`${line} ${event.error ?? ''}${next ? ` · ${next}` : ''}`);
+  return c.red(`${line} ${esc(event.error ?? '')}${next ? ` · ${next}` : ''}`);
 }
 
 function time(): string {

@@ -1,20 +1,38 @@
 import type { ChalkInstance } from 'chalk';
+import { esc } from './escape.js';
+
+/**
+ * A value the caller has already made safe and styled (its data parts passed through `esc`), which
+ * keyValue prints as is. Anything else keyValue escapes itself (CONTRACT §8), then colours.
+ */
+export class Styled {
+  constructor(readonly text: string) {}
+}
+export const styled = (text: string): Styled => new Styled(text);
+
+/** `[key, value]`, or `[key, value, colour]`: the colour is applied to the escaped value. */
+export type Row = [string, unknown] | [string, unknown, (text: string) => string];
 
 /** Aligned `key  value` lines. Undefined values are left out; null shows as a dash. */
-export function keyValue(c: ChalkInstance, rows: [string, unknown][]): string {
-  const shown = rows.filter(([, v]) => v !== undefined);
+export function keyValue(c: ChalkInstance, rows: Row[]): string {
+  const shown = rows.filter((r) => r[1] !== undefined);
   const width = Math.max(0, ...shown.map(([k]) => k.length));
-  return shown.map(([k, v]) => `${c.dim(k.padEnd(width))}  ${v === null ? c.dim('—') : String(v)}`).join('\n');
+  return shown
+    .map(([k, v, colour]) => {
+      const value = v === null ? c.dim('—') : v instanceof Styled ? v.text : colour ? colour(esc(v)) : esc(v);
+      return `${c.dim(k.padEnd(width))}  ${value}`;
+    })
+    .join('\n');
 }
 
 export interface Column<Row> {
   header: string;
   value: (row: Row) => unknown;
-  /** Colour for the cell's text (after padding is computed on the plain text). */
+  /** Colour for the cell's text (after padding is computed on the plain, escaped text). */
   colour?: (text: string, row: Row) => string;
 }
 
-/** A plain aligned table with a dim header; an empty list says so. */
+/** A plain aligned table with a dim header; an empty list says so. Cells are escaped (CONTRACT §8). */
 export function table<Row>(c: ChalkInstance, columns: Column<Row>[], rows: Row[], empty = 'nothing to show'): string {
   if (!rows.length) return c.dim(`(${empty})`);
   const cells = rows.map((r) => columns.map((col) => text(col.value(r))));
@@ -25,7 +43,7 @@ export function table<Row>(c: ChalkInstance, columns: Column<Row>[], rows: Row[]
       .map((cell, i) => {
         const padded = i === row.length - 1 ? cell : cell.padEnd(widths[i]!);
         const colour = columns[i]!.colour;
-        return colour ? padded.replace(cell, colour(cell, rows[r]!)) : padded;
+        return colour ? padded.replace(cell, () => colour(cell, rows[r]!)) : padded;
       })
       .join('  ')
       .trimEnd(),
@@ -35,25 +53,26 @@ export function table<Row>(c: ChalkInstance, columns: Column<Row>[], rows: Row[]
 
 function text(value: unknown): string {
   if (value === null || value === undefined) return '—';
-  return String(value);
+  return esc(value);
 }
 
 export function statusColour(c: ChalkInstance, status: string): string {
+  const s = esc(status);
   switch (status) {
     case 'PAID':
     case 'ACTIVE':
     case 'succeeded':
-      return c.green(status);
+      return c.green(s);
     case 'EXPIRED':
     case 'failed':
-      return c.red(status);
+      return c.red(s);
     case 'PARTIALLY_PAID':
     case 'CONFIRMING':
     case 'retrying':
     case 'PENDING':
-      return c.yellow(status);
+      return c.yellow(s);
     default:
-      return status;
+      return s;
   }
 }
 
@@ -63,8 +82,8 @@ export function plain(c: ChalkInstance, data: unknown): string {
   if (data !== null && typeof data === 'object' && !Array.isArray(data)) {
     return keyValue(
       c,
-      Object.entries(data).map(([k, v]) => [k, v !== null && typeof v === 'object' ? JSON.stringify(v) : v]),
+      Object.entries(data).map(([k, v]): Row => [esc(k), v !== null && typeof v === 'object' ? JSON.stringify(v) : v]),
     );
   }
-  return typeof data === 'string' ? data : JSON.stringify(data, null, 2);
+  return esc(typeof data === 'string' ? data : JSON.stringify(data, null, 2), { multiline: true });
 }

@@ -1,5 +1,6 @@
 import type { ChalkInstance } from 'chalk';
 import type { ListenEvent } from '../../listen/events.js';
+import { esc } from './escape.js';
 
 /** Where a human line goes: the stream on stdout; warnings and the fatal error on stderr. */
 export interface HumanLine {
@@ -8,48 +9,52 @@ export interface HumanLine {
 }
 
 const ms = (n: number) => `${Math.round(n)} ms`;
+/** `invoice.paid [<eventId>]`: type and id come from the delivery, so they are escaped. */
+const named = (e: { eventType: string; eventId: string }) => `${esc(e.eventType)} [${esc(e.eventId)}]`;
 const seconds = (n: number) => `${Math.round(n / 100) / 10} s`;
 
 /**
  * `svc webhook listen` for people: `Ready! Forwarding to … · signing secret whsec_… (^C to quit)`,
- * `--> invoice.paid [<eventId>]`, `<-- [200] POST http://localhost:3000/hooks (12 ms)`, failures in red
- * with their reason, and what happens to the connection and the webhook. Null: nothing to show.
+ * `--> invoice.paid [<eventId>]`, `<-- [200] invoice.paid [<eventId>] POST http://localhost:3000/hooks (12 ms)`
+ * (the response line names the event too: forwards run concurrently, and their answers interleave),
+ * failures in red with their reason, and what happens to the connection and the webhook. Whatever
+ * the service, the deliveries or the app sent is escaped (CONTRACT §8). Empty: nothing to show.
  */
 export function humanListenLines(event: ListenEvent, c: ChalkInstance): HumanLine[] {
   const out = (...text: string[]): HumanLine[] => text.map((t) => ({ stream: 'stdout', text: t }));
   const err = (...text: string[]): HumanLine[] => text.map((t) => ({ stream: 'stderr', text: t }));
   switch (event.type) {
     case 'ready': {
-      const secret = event.secret !== null ? `signing secret ${event.secret}` : "signed with your webhook's configured secret";
+      const secret = event.secret !== null ? `signing secret ${esc(event.secret)}` : "signed with your webhook's configured secret";
       const lines: string[] = [];
       if (event.mode === 'remote') {
         lines.push(
           event.tunnelUrl
-            ? `Tunnel ${event.tunnelUrl} → relay ${event.relayUrl}; the test webhook points at the tunnel until listen stops`
+            ? `Tunnel ${esc(event.tunnelUrl)} → relay ${event.relayUrl}; the test webhook points at the tunnel until listen stops`
             : `Relay ${event.relayUrl}; the test webhook points at it until listen stops`,
         );
         if (event.secretSource === 'generated')
           lines.push(c.yellow('No webhook was configured: listen created one with the secret below, and disables it when it stops.'));
       }
-      if (event.events) lines.push(c.dim(`Only ${event.events.join(', ')}`));
-      lines.push(`${c.green('Ready!')} Forwarding to ${event.forwardTo} · ${secret} ${c.dim('(^C to quit)')}`);
+      if (event.events) lines.push(c.dim(`Only ${esc(event.events.join(', '))}`));
+      lines.push(`${c.green('Ready!')} Forwarding to ${esc(event.forwardTo)} · ${secret} ${c.dim('(^C to quit)')}`);
       return out(...lines);
     }
     case 'event':
-      return out(`${c.cyan('-->')} ${event.eventType} [${event.eventId}]${event.attempt && event.attempt > 1 ? c.dim(` (attempt ${event.attempt})`) : ''}`);
+      return out(`${c.cyan('-->')} ${named(event)}${event.attempt && event.attempt > 1 ? c.dim(` (attempt ${event.attempt})`) : ''}`);
     case 'forwarded':
-      return out(`${c.green('<--')} [${event.status}] ${event.method} ${event.url} (${ms(event.durationMs)})`);
+      return out(`${c.green('<--')} [${event.status}] ${named(event)} ${esc(event.method)} ${esc(event.url)} (${ms(event.durationMs)})`);
     case 'forward_failed':
-      return out(c.red(`<-- [${event.status ?? 'ERR'}] ${event.method} ${event.url} (${ms(event.durationMs)}) ${event.reason}`));
+      return out(c.red(`<-- [${event.status ?? 'ERR'}] ${named(event)} ${esc(event.method)} ${esc(event.url)} (${ms(event.durationMs)}) ${esc(event.reason)}`));
     case 'filtered':
-      return out(c.dim(`--- ${event.eventType} [${event.eventId}] not forwarded (not in --events)`));
+      return out(c.dim(`--- ${named(event)} not forwarded (not in --events)`));
     case 'reconnecting':
-      return out(c.yellow(`Connection lost (${event.reason}); reconnecting in ${seconds(event.delayMs)} (attempt ${event.attempt})…`));
+      return out(c.yellow(`Connection lost (${esc(event.reason)}); reconnecting in ${seconds(event.delayMs)} (attempt ${event.attempt})…`));
     case 'reconnected':
       return out(c.green(`Reconnected after ${seconds(event.downMs)}; deliveries missed meanwhile follow.`));
     case 'tunnel':
       if (event.state === 'starting') return out(c.dim(`Starting cloudflared (${event.bin})…`));
-      if (event.state === 'connected') return out(c.dim(`Tunnel connected${event.location ? ` (${event.location})` : ''}`));
+      if (event.state === 'connected') return out(c.dim(`Tunnel connected${event.location ? ` (${esc(event.location)})` : ''}`));
       return [];
     case 'restoring':
       return out(
@@ -58,13 +63,13 @@ export function humanListenLines(event: ListenEvent, c: ChalkInstance): HumanLin
           : c.dim('Restoring the webhook configuration…'),
       );
     case 'restored':
-      if (event.action === 'restored') return out(`Webhook restored: ${event.url} (${event.enabled ? 'enabled' : 'disabled'})`);
-      if (event.action === 'disabled') return out(`Webhook disabled (listen created it; there is none to go back to): ${event.url}`);
+      if (event.action === 'restored') return out(`Webhook restored: ${esc(event.url)} (${event.enabled ? 'enabled' : 'disabled'})`);
+      if (event.action === 'disabled') return out(`Webhook disabled (listen created it; there is none to go back to): ${esc(event.url)}`);
       return [];
     case 'warning':
-      return err(`${c.yellow('warning')} ${event.message}`);
+      return err(`${c.yellow('warning')} ${esc(event.message)}`);
     case 'fatal':
-      return err(`${c.red('error')} ${event.message}`, ...(event.hint ? [event.hint] : []));
+      return err(`${c.red('error')} ${esc(event.message)}`, ...(event.hint ? [esc(event.hint, { multiline: true })] : []));
     case 'stopped':
       return [];
     default:

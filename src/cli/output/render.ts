@@ -2,6 +2,7 @@ import { ApiRefusedError, ServiceUnreachableError } from '../../client/errors.js
 import { UsageError, UserError } from '../../errors.js';
 import type { Context } from '../context.js';
 import type { CommandOutput } from '../spec.js';
+import { esc } from './escape.js';
 import { plain } from './human.js';
 import { styleFor } from './style.js';
 
@@ -11,21 +12,22 @@ export const EXIT = { ok: 0, refused: 1, usage: 2, unreachable: 3 } as const;
 /** Prints a command's result: one JSON document with --json, a human rendering otherwise. */
 export function renderOutput(out: CommandOutput, ctx: Context): number {
   if (out.streamed) return out.exitCode ?? EXIT.ok;
-  for (const alert of out.alerts ?? []) ctx.stderr.write(`${alert}\n`);
+  for (const alert of out.alerts ?? []) ctx.stderr.write(`${esc(alert)}\n`);
   if (ctx.json) {
     if (out.data !== undefined) ctx.stdout.write(`${JSON.stringify(out.data, null, 2)}\n`);
   } else {
     const c = styleFor(ctx.color);
     const text = out.human ? out.human(c) : plain(c, out.data);
     if (text && !(ctx.quiet && !out.human && out.data === undefined)) ctx.stdout.write(`${text}\n`);
-    if (!ctx.quiet) for (const note of out.notes ?? []) ctx.stderr.write(`${note}\n`);
+    if (!ctx.quiet) for (const note of out.notes ?? []) ctx.stderr.write(`${esc(note)}\n`);
   }
   return out.exitCode ?? EXIT.ok;
 }
 
 /**
  * Prints an error and returns the exit code. With --json, stdout still holds exactly one document:
- * the contract's `{"error":{…}}`; the human message goes to stderr.
+ * the contract's `{"error":{…}}`; the human message goes to stderr, escaped (a service's message or
+ * a file name may carry control characters, CONTRACT §8).
  */
 export function renderError(
   error: unknown,
@@ -37,25 +39,31 @@ export function renderError(
   const c = styleFor(ctx?.color ?? false);
   const err = ctx?.stderr ?? stderr;
   const out = ctx?.stdout ?? stdout;
-  const emit = (code: number, body: { code: string; message: string; param?: string }, human: string) => {
+  const emit = (code: number, body: { code: string; message: string; param?: string; problems?: unknown[] }, human: string) => {
     if (json) out.write(`${JSON.stringify({ error: body }, null, 2)}\n`);
     err.write(`${human}\n`);
     return code;
   };
   if (error instanceof ApiRefusedError) {
-    const where = error.error.param ? ` (${error.error.param})` : '';
-    const id = error.requestId && ctx?.verbose ? c.dim(` [${error.requestId}]`) : '';
-    return emit(EXIT.refused, error.error, `${c.red('error')} ${error.status} ${error.error.code}${where}: ${error.error.message}${id}`);
+    const where = error.error.param ? ` (${esc(error.error.param)})` : '';
+    const id = error.requestId && ctx?.verbose ? c.dim(` [${esc(error.requestId)}]`) : '';
+    return emit(EXIT.refused, error.error, `${c.red('error')} ${error.status} ${esc(error.error.code)}${where}: ${esc(error.error.message)}${id}`);
   }
   if (error instanceof ServiceUnreachableError) {
-    return emit(EXIT.unreachable, { code: 'service_unreachable', message: error.message }, `${c.red('error')} ${error.message}`);
+    return emit(EXIT.unreachable, { code: 'service_unreachable', message: error.message }, `${c.red('error')} ${esc(error.message)}`);
   }
   if (error instanceof UsageError) {
     const body = error.flag ? { code: 'usage_error', message: error.message, param: error.flag } : { code: 'usage_error', message: error.message };
-    return emit(EXIT.usage, body, `${c.red('error')} ${error.message}\n${c.dim('(add --help for usage)')}`);
+    return emit(EXIT.usage, body, `${c.red('error')} ${esc(error.message, { multiline: true })}\n${c.dim('(add --help for usage)')}`);
   }
   if (error instanceof UserError) {
-    return emit(EXIT.refused, { code: error.code, message: error.message }, `${c.red('error')} ${error.message}${error.hint ? `\n${error.hint}` : ''}`);
+    // A UserError may carry a list of `problems` (a fixtures file with several mistakes): --json has them all.
+    const problems = (error as { problems?: unknown }).problems;
+    return emit(
+      EXIT.refused,
+      { code: error.code, message: error.message, ...(Array.isArray(problems) && problems.length ? { problems } : {}) },
+      `${c.red('error')} ${esc(error.message, { multiline: true })}${error.hint ? `\n${esc(error.hint, { multiline: true })}` : ''}`,
+    );
   }
   const e = error as Error;
   return emit(EXIT.usage, { code: 'internal_error', message: e?.message ?? String(error) }, `${c.red('unexpected error')} ${e?.stack ?? String(error)}`);

@@ -1,7 +1,9 @@
 import type { ChalkInstance } from 'chalk';
-import { keyValue, statusColour, table } from '../output/human.js';
+import { esc } from '../output/escape.js';
+import { keyValue, statusColour, styled, table } from '../output/human.js';
 
 export type DeliveryStatus = 'pending' | 'retrying' | 'succeeded' | 'failed';
+export type DeliveryTarget = 'webhook' | 'listener';
 
 /** A delivery as the API lists it (CONTRACT §5). */
 export interface DeliveryData {
@@ -12,6 +14,11 @@ export interface DeliveryData {
   merchantId: string;
   environment: 'test' | 'live';
   url: string;
+  /**
+   * Extension: where the delivery goes, the partner's webhook or `svc webhook listen`'s listener.
+   * Absent from a real deployment's records (it has webhook deliveries only).
+   */
+  target?: DeliveryTarget;
   status: DeliveryStatus;
   attemptCount: number;
   lastAttemptAt: string | null;
@@ -50,6 +57,8 @@ export interface AttemptLine {
   invoiceId: string;
   environment: 'test' | 'live';
   url: string;
+  /** Where the attempt went: the partner's webhook, or the listener of `svc webhook listen`. */
+  target: DeliveryTarget;
   /** 1-based attempt number within the delivery. */
   attempt: number;
   trigger: 'scheduled' | 'manual';
@@ -96,12 +105,13 @@ export function deliveryTable(c: ChalkInstance, list: { data: DeliveryData[]; ha
       { header: 'attempts', value: (d) => d.attemptCount },
       { header: 'last', value: (d) => lastResult(d), colour: (t, d) => (d.lastError ? c.red(t) : t) },
       { header: 'next attempt', value: (d) => d.nextAttemptAt },
+      { header: 'target', value: (d) => d.target ?? 'webhook' },
       { header: 'url', value: (d) => d.url },
     ],
     list.data,
     'no deliveries',
   );
-  return list.hasMore ? `${rows}\n${c.dim(`more: --starting-after ${list.data.at(-1)!.id}`)}` : rows;
+  return list.hasMore ? `${rows}\n${c.dim(`more: --starting-after ${esc(list.data.at(-1)!.id)}`)}` : rows;
 }
 
 /** How much of a response body people see; `--json` has all of it (the service keeps up to 4 KiB). */
@@ -112,30 +122,35 @@ function attemptBlock(c: ChalkInstance, a: AttemptData): string {
   const status = ok ? c.green(statusText(a.responseStatus)) : c.red(statusText(a.responseStatus));
   const head = `#${a.number}  ${a.trigger.padEnd(9)}  ${a.startedAt}  ${`${Math.round(a.durationMs)} ms`.padStart(7)}  ${status}`;
   const lines = [head];
-  if (a.error) lines.push(`    ${c.dim('error')}     ${c.red(a.error)}`);
+  if (a.error) lines.push(`    ${c.dim('error')}     ${c.red(esc(a.error))}`);
   if (a.responseBody) {
+    // Whatever the receiver answered: escaped, its line breaks kept (and indented below).
     const body =
       a.responseBody.length > BODY_SHOWN
-        ? `${a.responseBody.slice(0, BODY_SHOWN)}${c.dim(`… (${a.responseBody.length} characters; --json has all)`)}`
-        : a.responseBody;
+        ? `${esc(a.responseBody.slice(0, BODY_SHOWN), { multiline: true })}${c.dim(`… (${a.responseBody.length} characters; --json has all)`)}`
+        : esc(a.responseBody, { multiline: true });
     lines.push(`    ${c.dim('response')}  ${body.replace(/\n/g, '\n              ')}`);
   }
   return lines.join('\n');
 }
 
+/** JSON.stringify leaves DEL, C1 and U+2028 as they are: escaped after formatting. */
 function prettyPayload(payload: string): string {
+  let text: string;
   try {
-    return JSON.stringify(JSON.parse(payload), null, 2);
+    text = JSON.stringify(JSON.parse(payload), null, 2);
   } catch {
-    return payload;
+    text = payload;
   }
+  return esc(text, { multiline: true });
 }
 
 export function deliveryView(c: ChalkInstance, d: DeliveryDetailData): string {
   const head = keyValue(c, [
     ['id', d.id],
     ['event', `${d.eventType} [${d.eventId}]`],
-    ['status', statusColour(c, d.status)],
+    ['status', d.status, (t) => statusColour(c, t)],
+    ['target', d.target ?? 'webhook'],
     ['url', d.url],
     ['invoice', d.invoiceId],
     ['merchant', d.merchantId],
@@ -155,7 +170,7 @@ export function resendView(c: ChalkInstance, d: DeliveryDetailData): string {
   const lines = a ? [attemptBlock(c, a)] : [c.dim('(no attempt recorded)')];
   lines.push(
     keyValue(c, [
-      ['delivery', `${d.id} ${statusColour(c, d.status)}`],
+      ['delivery', styled(`${esc(d.id)} ${statusColour(c, d.status)}`)],
       ['next attempt', d.nextAttemptAt ?? undefined],
     ]),
   );
@@ -163,20 +178,21 @@ export function resendView(c: ChalkInstance, d: DeliveryDetailData): string {
 }
 
 /**
- * `12:00:01 <-- [200] invoice.paid [<eventId>] POST <url> (12 ms) succeeded`; a failure in red with
- * its error and what happens next.
+ * `12:00:01 <-- [200] invoice.paid [<eventId>] webhook POST <url> (12 ms) succeeded`: which target the
+ * attempt went to (the partner's webhook, or `svc webhook listen`'s listener); a failure in red with
+ * its error and what happens next. Everything the service or the receiver supplied is escaped.
  */
 export function attemptLine(c: ChalkInstance, a: AttemptLine): string {
   const resend = a.trigger === 'manual' ? ' (resend)' : '';
   const nth = a.attempt > 1 ? ` · attempt ${a.attempt}` : '';
-  const line = `<-- [${statusText(a.responseStatus)}] ${a.eventType} [${a.eventId}]${resend} POST ${a.url} (${Math.round(a.durationMs)} ms) ${a.status}`;
-  const time = c.dim(clockTime(a.startedAt));
+  const line = `<-- [${statusText(a.responseStatus)}] ${esc(a.eventType)} [${esc(a.eventId)}]${resend} ${esc(a.target)} POST ${esc(a.url)} (${Math.round(a.durationMs)} ms) ${esc(a.status)}`;
+  const time = c.dim(esc(clockTime(a.startedAt)));
   if (a.ok) return `${time} ${c.green('<--')}${line.slice(3)}${c.dim(nth)}`;
   const next =
     a.status === 'retrying' && a.nextAttemptAt
-      ? `next attempt ${clockTime(a.nextAttemptAt, a.startedAt)}`
+      ? `next attempt ${esc(clockTime(a.nextAttemptAt, a.startedAt))}`
       : a.status === 'failed' && a.trigger === 'scheduled'
         ? `gave up after ${a.attempt} attempt${a.attempt === 1 ? '' : 's'}`
         : '';
-  return `${time} ${c.red([`${line}${a.error ? ` · ${a.error}` : ''}`, nth.slice(3), next].filter(Boolean).join(' · '))}`;
+  return `${time} ${c.red([`${line}${a.error ? ` · ${esc(a.error)}` : ''}`, nth.slice(3), next].filter(Boolean).join(' · '))}`;
 }

@@ -1,4 +1,5 @@
 import type { ChalkInstance } from 'chalk';
+import { esc } from '../output/escape.js';
 import { keyValue, statusColour, table } from '../output/human.js';
 
 export interface InvoiceData {
@@ -18,7 +19,7 @@ export function invoiceView(c: ChalkInstance, inv: InvoiceData): string {
   const head = keyValue(c, [
     ['id', inv.id],
     ['merchant', inv.merchantId],
-    ['status', statusColour(c, inv.status)],
+    ['status', inv.status, (t) => statusColour(c, t)],
     ['environment', inv.environment],
     ['amount', inv.amount],
     ['received', inv.amountReceived],
@@ -52,5 +53,5 @@ export function invoiceTable(c: ChalkInstance, list: { data: InvoiceData[]; hasM
     list.data,
     'no invoices',
   );
-  return list.hasMore ? `${rows}\n${c.dim(`more: --starting-after ${list.data.at(-1)!.id}`)}` : rows;
+  return list.hasMore ? `${rows}\n${c.dim(`more: --starting-after ${esc(list.data.at(-1)!.id)}`)}` : rows;
 }

@@ -1,4 +1,5 @@
 import type { ChalkInstance } from 'chalk';
+import { esc } from '../output/escape.js';
 import { keyValue, statusColour, table } from '../output/human.js';
 
 export interface MerchantData {
@@ -18,7 +19,7 @@ export function merchantView(c: ChalkInstance, m: MerchantData): string {
     ['name', m.name],
     ['email', m.email],
     ['tenant', m.externalTenantId],
-    ['status', statusColour(c, m.integrationStatus)],
+    ['status', m.integrationStatus, (t) => statusColour(c, t)],
     ['partner', m.partnerId],
     ['bind url', m.bindUrl],
     ['created', m.createdAt],
@@ -38,5 +39,5 @@ export function merchantTable(c: ChalkInstance, list: { data: MerchantData[]; ha
     list.data,
     'no merchants',
   );
-  return list.hasMore ? `${rows}\n${c.dim(`more: --starting-after ${list.data.at(-1)!.merchantId}`)}` : rows;
+  return list.hasMore ? `${rows}\n${c.dim(`more: --starting-after ${esc(list.data.at(-1)!.merchantId)}`)}` : rows;
 }

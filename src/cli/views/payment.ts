@@ -35,7 +35,7 @@ export function paymentView(c: ChalkInstance, result: PaymentResult): string {
     ['payment', p.id],
     ['amount', `${p.amount} ${p.token}`],
     ['network', networkLabel(result.invoice, p.networkId)],
-    ['confirmed', p.confirmed ? c.green(`yes, ${p.confirmedAt}`) : c.yellow('no: `svc invoices confirm` confirms it')],
+    p.confirmed ? ['confirmed', `yes, ${p.confirmedAt}`, c.green] : ['confirmed', 'no: `svc invoices confirm` confirms it', c.yellow],
     ['tx hash', p.txHash],
   ]);
   return `${head}\n\n${c.bold('Invoice')}\n${invoiceView(c, result.invoice)}`;

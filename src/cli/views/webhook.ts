@@ -16,9 +16,9 @@ export function webhookView(c: ChalkInstance, w: WebhookConfigData): string {
   const headers = Object.entries(w.customHeaders);
   return keyValue(c, [
     ['url', w.url],
-    ['enabled', w.enabled ? c.green('yes') : c.yellow('no (events are recorded, nothing is delivered)')],
+    w.enabled ? ['enabled', 'yes', c.green] : ['enabled', 'no (events are recorded, nothing is delivered)', c.yellow],
     ['environment', w.environment],
-    ['secret', w.secretConfigured ? 'configured' : c.red('not configured')],
+    w.secretConfigured ? ['secret', 'configured'] : ['secret', 'not configured', c.red],
     ['headers', headers.length ? headers.map(([k, v]) => `${k}: ${v}`).join(', ') : null],
     ['id', w.id],
     ['updated', w.updatedAt],

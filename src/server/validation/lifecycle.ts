@@ -45,6 +45,11 @@ export const deliverySchema = z
     merchantId: z.guid(),
     environment: z.enum(['test', 'live']),
     url: z.string(),
+    target: z.enum(['webhook', 'listener']).meta({
+      description:
+        "Extension (not in the interface document): where the delivery goes, `webhook` (the partner's webhook configuration) or `listener` (the listener `svc webhook listen` registered on the emulator).",
+      'x-svc-extension': true,
+    }),
     status: z.enum(DELIVERY_STATUSES),
     attemptCount: z.number().int(),
     lastAttemptAt: z.iso.datetime().nullable(),

@@ -9,12 +9,13 @@ export const createInvoiceCommand: Handler = async ({ options }, ctx) => {
   const amount = await required(ctx, options.amount as string | undefined, {
     flag: '--amount',
     message: 'Amount (e.g. 25.00):',
+    what: 'a decimal amount such as 25.00',
     validate: (v) => isValidAmount(v) || 'a positive decimal such as 25.00, at most 6 decimals',
   });
   const { client, target } = await connect(ctx);
-  const variant = variantFor(target, options.merchant);
+  const { variant, merchantId } = variantFor(ctx, target, options.merchant);
   const body = {
-    ...(variant === 'partner' ? { merchantId: (options.merchant as string | undefined) ?? target.local?.keys.test.merchantId } : {}),
+    ...(variant === 'partner' ? { merchantId } : {}),
     amount,
     ...(options.referenceId !== undefined ? { referenceId: options.referenceId } : {}),
     ...(options.networkId !== undefined ? { networkId: options.networkId } : {}),

@@ -2,7 +2,8 @@ import type { ChalkInstance } from 'chalk';
 import { ApiRefusedError } from '../../../client/errors.js';
 import { keyHint, parseKey } from '../../../domain/keys.js';
 import type { DefaultKeys } from '../../../server/bootstrap.js';
-import { keyValue, table } from '../../output/human.js';
+import { esc } from '../../output/escape.js';
+import { keyValue, styled, table } from '../../output/human.js';
 import { call, connect } from '../../service.js';
 import type { Handler } from '../../spec.js';
 import type { Source, Target } from '../../target.js';
@@ -65,7 +66,7 @@ function view(c: ChalkInstance, d: { baseUrl: string; inUse: KeyInUse[]; emulato
     d.inUse,
     'no keys: pass --api-key, set SVC_PARTNER_KEY / SVC_MERCHANT_KEY, or run `svc dev` here',
   );
-  const parts = [`${c.bold('In use')} ${c.dim(`for ${d.baseUrl}`)}`, used];
+  const parts = [`${c.bold('In use')} ${c.dim(`for ${esc(d.baseUrl)}`)}`, used];
   if (d.emulatorDefaults) {
     const k = d.emulatorDefaults;
     parts.push(
@@ -74,9 +75,9 @@ function view(c: ChalkInstance, d: { baseUrl: string; inUse: KeyInUse[]; emulato
       keyValue(c, [
         ['partner', k.partnerId],
         ['test partner key', k.test.partnerKey],
-        ['test merchant key', `${k.test.merchantKey}  ${c.dim(`(merchant ${k.test.merchantId})`)}`],
+        ['test merchant key', styled(`${esc(k.test.merchantKey)}  ${c.dim(`(merchant ${esc(k.test.merchantId)})`)}`)],
         ['live partner key', k.live.partnerKey],
-        ['live merchant key', `${k.live.merchantKey}  ${c.dim(`(merchant ${k.live.merchantId})`)}`],
+        ['live merchant key', styled(`${esc(k.live.merchantKey)}  ${c.dim(`(merchant ${esc(k.live.merchantId)})`)}`)],
       ]),
     );
   }

@@ -8,11 +8,13 @@ export const createMerchantCommand: Handler = async ({ options }, ctx) => {
   const externalTenantId = await required(ctx, options.externalTenantId as string | undefined, {
     flag: '--external-tenant-id',
     message: 'External tenant id:',
+    what: 'your own identifier for the tenant',
   });
-  const name = await required(ctx, options.name as string | undefined, { flag: '--name', message: 'Merchant name:' });
+  const name = await required(ctx, options.name as string | undefined, { flag: '--name', message: 'Merchant name:', what: 'the merchant name' });
   const email = await required(ctx, options.email as string | undefined, {
     flag: '--email',
     message: 'Contact e-mail:',
+    what: 'a contact e-mail address',
     validate: (v) => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(v) || 'an e-mail address',
   });
   const { client } = await connect(ctx);

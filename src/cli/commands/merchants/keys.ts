@@ -23,7 +23,7 @@ export const merchantKeysCommand: Handler = async ({ args }, ctx) => {
       keyValue(c, [
         ['merchant', issued.merchantId],
         ['environment', issued.environment],
-        ['key', c.bold(issued.merchantKey)],
+        ['key', issued.merchantKey, c.bold],
       ]),
     alerts: ctx.json ? [] : ['This key is shown only now: the emulator stores its hash only. Keep it somewhere safe.'],
   };

@@ -67,6 +67,7 @@ export const webhookCommands: CommandSpec[] = [
       'svc webhook listen --forward-to 3000 --events invoice.paid,invoice.expired',
       'svc webhook listen --print-secret',
     ],
+    stopsOnSignal: true,
     load: async () => (await import('./listen.js')).listenCommand,
   },
   {
@@ -96,6 +97,7 @@ export const webhookCommands: CommandSpec[] = [
       { flags: '--interval <seconds>', description: 'polling interval against a remote service (default 2)', parse: 'positive-int' },
     ],
     examples: ['svc webhook deliveries tail', 'svc webhook deliveries tail --status failed --json'],
+    stopsOnSignal: true,
     load: async () => (await import('./deliveries/tail.js')).tailDeliveriesCommand,
   },
 ];

@@ -2,7 +2,7 @@ import { safeEmit, type ListenEvent } from '../../../listen/events.js';
 import { chooseMode, listenSecret, runListen, toFatal, type TunnelChoice } from '../../../listen/index.js';
 import { stateDirFor } from '../../../listen/restore.js';
 import { parseEvents, parseForwardTo, parseHeaders, parseTimeout } from '../../../listen/target.js';
-import { UsageError } from '../../../errors.js';
+import { reconnectPolicy } from '../../../client/reconnect.js';
 import type { Context } from '../../context.js';
 import { humanListenLines } from '../../output/listen-events.js';
 import { styleFor } from '../../output/style.js';
@@ -12,9 +12,9 @@ import type { Handler } from '../../spec.js';
 /**
  * `svc webhook listen`: runs the core in src/listen/ and renders its events: human lines, or with
  * --json one NDJSON object per event (the ListenEvent objects themselves). Ctrl-C, SIGTERM and SIGHUP
- * stop it cleanly (remote mode restores the webhook first) with exit 0; a second Ctrl-C leaves at
- * once (a remote webhook is then repaired by the next run, from its restore file). Failures end with
- * one `fatal` event and a non-zero exit, never silently.
+ * (ctx.signal, from main.ts) stop it cleanly (remote mode restores the webhook first) with exit 0; a
+ * second Ctrl-C leaves at once, main.ts decides (a remote webhook is then repaired by the next run,
+ * from its restore file). Failures end with one `fatal` event and a non-zero exit, never silently.
  */
 export const listenCommand: Handler = async ({ options }, ctx) => {
   const printSecret = options.printSecret === true;
@@ -23,7 +23,7 @@ export const listenCommand: Handler = async ({ options }, ctx) => {
   const events = parseEvents(options.events);
   const headers = parseHeaders(options.header);
   const timeoutSeconds = parseTimeout(options.timeout);
-  const reconnectTimeoutMs = reconnectTimeout(ctx.env.SVC_LISTEN_RECONNECT_TIMEOUT);
+  const reconnect = reconnectPolicy(ctx.env);
 
   if (printSecret) {
     const { client } = await connect(ctx);
@@ -33,8 +33,9 @@ export const listenCommand: Handler = async ({ options }, ctx) => {
   }
 
   const render = safeEmit(renderer(ctx));
-  // Signals are handled from the start: a Ctrl-C while connecting must still clean up.
+  // Stops on ctx.signal from the start (a Ctrl-C while connecting must still clean up), or on a crash.
   const controller = new AbortController();
+  const onStop = () => controller.abort(ctx.signal.reason);
   // A bug that escapes the core (a throw in a callback) must not kill listen silently either: it is
   // reported as fatal and stops listen the orderly way (a remote webhook is restored), exit 1.
   let crashed = false;
@@ -47,15 +48,8 @@ export const listenCommand: Handler = async ({ options }, ctx) => {
     emit(toFatal(error));
     controller.abort('crash');
   };
-  const onSignal = (signal: NodeJS.Signals) => {
-    if (controller.signal.aborted) {
-      // A second Ctrl-C means "now". A remote webhook stays pointed at the tunnel until the next run.
-      process.exit(130);
-    }
-    controller.abort(signal);
-  };
-  const signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
-  for (const s of signals) process.on(s, onSignal);
+  if (ctx.signal.aborted) onStop();
+  else ctx.signal.addEventListener('abort', onStop, { once: true });
   process.on('uncaughtException', onCrash).on('unhandledRejection', onCrash);
   try {
     let exitCode: number;
@@ -64,7 +58,7 @@ export const listenCommand: Handler = async ({ options }, ctx) => {
       const { mode, tunnel } = await chooseMode(tunnelChoice, client);
       const common = { client, baseUrl: target.baseUrl, forwardTo, events, headers, timeoutSeconds };
       exitCode = await runListen(
-        mode === 'local' ? { mode, ...common, reconnectTimeoutMs } : { mode, ...common, tunnel, stateDir: stateDirFor(ctx.cwd), env: ctx.env },
+        mode === 'local' ? { mode, ...common, reconnect } : { mode, ...common, tunnel, stateDir: stateDirFor(ctx.cwd), env: ctx.env },
         { signal: controller.signal, emit },
       );
     } catch (error) {
@@ -75,18 +69,10 @@ export const listenCommand: Handler = async ({ options }, ctx) => {
     }
     return { streamed: true, exitCode: crashed ? 1 : exitCode };
   } finally {
-    for (const s of signals) process.off(s, onSignal);
+    ctx.signal.removeEventListener('abort', onStop);
     process.off('uncaughtException', onCrash).off('unhandledRejection', onCrash);
   }
 };
-
-/** `SVC_LISTEN_RECONNECT_TIMEOUT` (seconds): how long to try reconnecting before giving up (default 60). */
-function reconnectTimeout(value: string | undefined): number {
-  if (value === undefined || value === '') return 60_000;
-  const n = Number(value);
-  if (!Number.isFinite(n) || n <= 0) throw new UsageError(`SVC_LISTEN_RECONNECT_TIMEOUT must be a positive number of seconds, not ${JSON.stringify(value)}`);
-  return n * 1000;
-}
 
 function renderer(ctx: Context): (event: ListenEvent) => void {
   if (ctx.json) return (event) => ctx.stdout.write(`${JSON.stringify(event)}\n`);

@@ -1,6 +1,7 @@
 import { ApiRefusedError } from '../../../client/errors.js';
 import { generateSecret } from '../../../domain/keys.js';
 import { UsageError } from '../../../errors.js';
+import type { Context } from '../../context.js';
 import { required } from '../../prompt.js';
 import { call, connect } from '../../service.js';
 import type { Handler } from '../../spec.js';
@@ -12,22 +13,35 @@ const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
  * `svc webhook set`: creates or updates the partner's webhook (PUT, partner key). Without --secret,
  * a first configuration gets a generated `whsec_…` secret, shown once on stderr (in every mode, even
  * --quiet, since it cannot be read back); an existing configuration keeps its secret, so the
- * handler asks first (404 webhook_not_configured means this is the first time). `--header` replaces
- * the custom headers; without it they are kept.
+ * handler reads it first (404 webhook_not_configured means this is the first time). `--header`
+ * replaces the custom headers; without it they are kept.
+ *
+ * Without --url, a change to the saved configuration (`--enable`, `--disable`, `--secret`,
+ * `--header`) sends its current URL back: the PUT needs one, and `svc webhook set --disable` is what
+ * people type to pause deliveries. With nothing saved there is nothing to change: a usage error
+ * asking for --url. With no change and no --url, the URL is asked for (a usage error off a terminal).
  */
 export const setWebhookCommand: Handler = async ({ options }, ctx) => {
   if (options.enable && options.disable) throw new UsageError('--enable and --disable cannot be used together', '--enable');
   const customHeaders = options.header === undefined ? undefined : parseHeaders(options.header as string[]);
-  const url = await required(ctx, options.url as string | undefined, {
-    flag: '--url',
-    message: 'Webhook URL:',
-    validate: (v) => (URL.canParse(v) && /^https?:$/.test(new URL(v).protocol)) || 'an http(s) URL, e.g. http://localhost:3000/hooks',
-  });
+  const given = options.url as string | undefined;
+  const changes = ['enable', 'disable', 'secret', 'header'].filter((o) => options[o] !== undefined);
+  // Asked before connecting when it must be: a missing --url fails fast, with or without a service.
+  const asked = given === undefined && changes.length === 0 ? await askUrl(ctx, undefined) : given === undefined ? undefined : await askUrl(ctx, given);
   const { client } = await connect(ctx);
+  const current = await readCurrent(() => call(ctx, 'Reading the webhook', client.getWebhook()));
+  let url = asked;
+  if (url === undefined) {
+    if (!current) {
+      const flags = changes.map((o) => `--${o}`).join(', ');
+      throw new UsageError(`${flags} changes the saved webhook, and there is none yet: pass --url to create it`, '--url');
+    }
+    url = current.url;
+  }
 
   let secret = options.secret as string | undefined;
   let generated = false;
-  if (secret === undefined && !(await hasSecret(() => call(ctx, 'Reading the webhook', client.getWebhook())))) {
+  if (secret === undefined && current?.secretConfigured !== true) {
     secret = generateSecret();
     generated = true;
   }
@@ -45,12 +59,21 @@ export const setWebhookCommand: Handler = async ({ options }, ctx) => {
   };
 };
 
-async function hasSecret(read: () => Promise<{ data: unknown }>): Promise<boolean> {
+function askUrl(ctx: Context, value: string | undefined): Promise<string> {
+  return required(ctx, value, {
+    flag: '--url',
+    message: 'Webhook URL:',
+    what: 'the receiving endpoint, e.g. http://localhost:3000/hooks',
+    validate: (v) => (URL.canParse(v) && /^https?:$/.test(new URL(v).protocol)) || 'an http(s) URL, e.g. http://localhost:3000/hooks',
+  });
+}
+
+/** The saved configuration, or null when there is none (404 webhook_not_configured). */
+async function readCurrent(read: () => Promise<{ data: unknown }>): Promise<WebhookConfigData | null> {
   try {
-    const { data } = await read();
-    return (data as WebhookConfigData).secretConfigured === true;
+    return (await read()).data as WebhookConfigData;
   } catch (error) {
-    if (error instanceof ApiRefusedError && error.status === 404 && error.error.code === 'webhook_not_configured') return false;
+    if (error instanceof ApiRefusedError && error.status === 404 && error.error.code === 'webhook_not_configured') return null;
     throw error;
   }
 }

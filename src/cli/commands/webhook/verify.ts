@@ -15,8 +15,17 @@ import type { Handler } from '../../spec.js';
  * `timestamp_too_old`, …).
  */
 export const verifyWebhookCommand: Handler = async ({ options }, ctx) => {
-  const secret = await required(ctx, options.secret as string | undefined, { flag: '--secret', message: 'Webhook secret:', secret: true });
-  const signature = await required(ctx, options.signature as string | undefined, { flag: '--signature', message: 'X-Service-Signature header (t=…,v1=…):' });
+  const secret = await required(ctx, options.secret as string | undefined, {
+    flag: '--secret',
+    message: 'Webhook secret:',
+    what: 'the webhook secret',
+    secret: true,
+  });
+  const signature = await required(ctx, options.signature as string | undefined, {
+    flag: '--signature',
+    message: 'X-Service-Signature header (t=…,v1=…):',
+    what: 'the X-Service-Signature header, t=…,v1=…',
+  });
   const file = options.payloadFile as string | undefined;
   let body: Buffer;
   if (file !== undefined) {

@@ -143,6 +143,8 @@ export function attemptOf(d: DeliveryDetailData, a: AttemptData): AttemptLine {
     invoiceId: d.invoiceId,
     environment: d.environment,
     url: d.url,
+    // A real deployment's records have no `target` (an emulator extension): it has webhook deliveries only.
+    target: d.target ?? 'webhook',
     attempt: a.number,
     trigger: a.trigger,
     startedAt: a.startedAt,

@@ -1,14 +1,9 @@
 import { ApiRefusedError, ServiceUnreachableError } from '../../../../client/errors.js';
+import { limitText, Reconnector, sleep, type ReconnectPolicy } from '../../../../client/reconnect.js';
 import { openSse, type SseStream } from '../../../../client/sse.js';
 import { UserError } from '../../../../errors.js';
 import type { DeliveryEvent } from '../../../../webhooks/delivery-events.js';
 import type { AttemptLine } from '../../../views/delivery.js';
-
-/** Backoff between reconnection attempts: from 250 ms, doubling, at most 5 s. */
-const FIRST_DELAY_MS = 250;
-const MAX_DELAY_MS = 5_000;
-/** How long tail keeps trying to get back to a service before it gives up (exit 3). */
-export const GIVE_UP_MS = 5 * 60_000;
 
 /** What tail does with what it finds; both loops (stream and polling) report through these. */
 export interface TailSink {
@@ -28,19 +23,22 @@ export interface StreamOptions {
   catchUp(): Promise<void>;
   /** Called once the stream is open the first time (the poller's baseline, for later catch-ups). */
   connected(): void;
+  /** Backoff and give-up limit (src/client/reconnect.ts). */
+  reconnect: ReconnectPolicy;
 }
 
 /**
  * Follows the emulator's attempt stream (`GET /__emulator/deliveries/stream`, SSE) until `signal`
  * aborts. When the stream drops (the emulator restarted, the connection broke, 45 s without even a
- * heartbeat) it says so once, reconnects with backoff, and catches up on the attempts it missed.
- * Refusals (a bad key, a filter the emulator rejects) end it with that error.
+ * heartbeat) it says so once, reconnects under the CLI's reconnect policy, and catches up on the
+ * attempts it missed; past the policy's limit it gives up (exit 3). Refusals (a bad key, a filter
+ * the emulator rejects) end it with that error.
  */
 export async function followStream(opts: StreamOptions): Promise<void> {
   const { signal, sink } = opts;
-  let lostAt: number | null = null;
+  const reconnector = new Reconnector(opts.reconnect);
+  const origin = new URL(opts.url).origin;
   let everConnected = false;
-  let delay = FIRST_DELAY_MS;
   while (!signal.aborted) {
     let stream: SseStream | null = null;
     const close = () => stream?.close();
@@ -59,16 +57,15 @@ export async function followStream(opts: StreamOptions): Promise<void> {
       if (signal.aborted) break;
       await Promise.race([ready, stream.done]);
       if (!isReady) throw new Error('the stream ended before it was ready');
+      const outage = reconnector.connected();
       if (!everConnected) {
         everConnected = true;
         sink.ready();
         opts.connected();
-      } else if (lostAt !== null) {
-        sink.notice(`reconnected to ${new URL(opts.url).origin}`);
+      } else if (outage) {
+        sink.notice(`reconnected to ${origin}`);
         await opts.catchUp();
       }
-      lostAt = null;
-      delay = FIRST_DELAY_MS;
       await stream.done;
     } catch (error) {
       if (signal.aborted) break;
@@ -81,14 +78,10 @@ export async function followStream(opts: StreamOptions): Promise<void> {
       stream?.close();
     }
     if (signal.aborted) break;
-    if (lostAt === null) {
-      lostAt = Date.now();
-      sink.notice(`lost the stream from ${new URL(opts.url).origin} (${reason}); reconnecting…`);
-    } else if (Date.now() - lostAt > GIVE_UP_MS) {
-      throw new ServiceUnreachableError(new URL(opts.url).origin, `no stream for ${GIVE_UP_MS / 60_000} minutes (${reason}); giving up`);
-    }
-    await sleep(delay, signal);
-    delay = Math.min(delay * 2, MAX_DELAY_MS);
+    const next = reconnector.failed();
+    if (next.giveUp) throw new ServiceUnreachableError(origin, `no stream for ${limitText(opts.reconnect)} (${reason}); giving up`);
+    if (next.attempt === 1) sink.notice(`lost the stream from ${origin} (${reason}); reconnecting…`);
+    await sleep(next.delayMs, signal);
   }
 }
 
@@ -99,20 +92,6 @@ export async function followStream(opts: StreamOptions): Promise<void> {
 export function isFatal(error: unknown): boolean {
   if (error instanceof ApiRefusedError) return error.status < 500 && error.status !== 408 && error.status !== 429;
   return error instanceof UserError;
-}
-
-/** Resolves after `ms`, or at once when `signal` aborts. */
-export function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const done = () => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
-  });
 }
 
 type StreamAttempt = Extract<DeliveryEvent, { type: 'delivery.result' }>;
@@ -126,6 +105,7 @@ export function fromStreamEvent(e: StreamAttempt): AttemptLine {
     invoiceId: e.invoiceId,
     environment: e.environment,
     url: e.url,
+    target: e.target,
     attempt: e.attempt,
     trigger: e.trigger,
     startedAt: e.startedAt,

@@ -1,12 +1,14 @@
 import { ApiRefusedError, ServiceUnreachableError } from '../../../../client/errors.js';
+import { limitText, Reconnector, reconnectPolicy, sleep, type ReconnectPolicy } from '../../../../client/reconnect.js';
 import type { ServiceClient } from '../../../../client/client.js';
 import type { Context } from '../../../context.js';
+import { esc } from '../../../output/escape.js';
 import { styleFor } from '../../../output/style.js';
 import { connect } from '../../../service.js';
 import type { Handler } from '../../../spec.js';
 import { attemptLine, type AttemptLine } from '../../../views/delivery.js';
 import { AttemptPoller } from './attempt-poller.js';
-import { followStream, GIVE_UP_MS, isFatal, sleep, type TailSink } from './attempt-stream.js';
+import { followStream, isFatal, type TailSink } from './attempt-stream.js';
 
 interface TailFilters {
   status?: string | undefined;
@@ -28,14 +30,17 @@ export const tailDeliveriesCommand: Handler = async ({ options }, ctx) => {
     invoiceId: options.invoice as string | undefined,
   };
   const intervalSeconds = (options.interval as number | undefined) ?? 2;
+  const reconnect = reconnectPolicy(ctx.env);
   const { client, target } = await connect(ctx);
   // keyFor throws a clear user error when there is no partner key; it only returns undefined for 'none'.
   const key = client.keyFor('partner')!;
   const emulator = await isEmulator(client);
 
+  // Stops on Ctrl-C / SIGTERM (ctx.signal, main.ts), and when tail ends for any other reason.
   const controller = new AbortController();
   const stop = () => controller.abort();
-  process.on('SIGINT', stop).on('SIGTERM', stop);
+  ctx.signal.addEventListener('abort', stop, { once: true });
+  if (ctx.signal.aborted) stop();
   const sink = createSink(ctx, filters.status, () =>
     emulator
       ? `Tailing webhook delivery attempts on the emulator at ${target.baseUrl}${describe(filters)} · Ctrl-C to stop`
@@ -59,12 +64,13 @@ export const tailDeliveriesCommand: Handler = async ({ options }, ctx) => {
         },
         connected: catchUp.prepare,
         catchUp: catchUp.run,
+        reconnect,
       });
     } else {
-      await pollLoop(poller, intervalSeconds, controller.signal, sink, target.baseUrl);
+      await pollLoop(poller, { intervalSeconds, reconnect }, controller.signal, sink, target.baseUrl);
     }
   } finally {
-    process.off('SIGINT', stop).off('SIGTERM', stop);
+    ctx.signal.removeEventListener('abort', stop);
     controller.abort();
   }
   return { streamed: true, exitCode: 0 };
@@ -97,11 +103,11 @@ function createSink(ctx: Context, status: string | undefined, banner: () => stri
       ctx.stdout.write(`${ctx.json ? JSON.stringify(line) : attemptLine(c, line)}\n`);
     },
     ready() {
-      if (!ctx.json && !ctx.quiet) ctx.stderr.write(`${c.dim(banner())}\n`);
+      if (!ctx.json && !ctx.quiet) ctx.stderr.write(`${c.dim(esc(banner()))}\n`);
     },
     // Connection trouble is said in every mode: stderr is free even with --json.
     notice(text: string) {
-      ctx.stderr.write(`${c.yellow(text)}\n`);
+      ctx.stderr.write(`${c.yellow(esc(text))}\n`);
     },
   };
 }
@@ -142,30 +148,38 @@ function catchUpAfterDrops(poller: AttemptPoller, signal: AbortSignal, sink: Tai
   return { prepare, run };
 }
 
-/** Against a remote deployment: baseline, then a poll every interval; transient failures are retried. */
-async function pollLoop(poller: AttemptPoller, intervalSeconds: number, signal: AbortSignal, sink: TailSink, baseUrl: string): Promise<void> {
+/**
+ * Against a remote deployment: baseline, then a poll every interval. Failed polls are retried under
+ * the reconnect policy (its backoff, never more often than the interval) until its limit.
+ */
+async function pollLoop(
+  poller: AttemptPoller,
+  { intervalSeconds, reconnect }: { intervalSeconds: number; reconnect: ReconnectPolicy },
+  signal: AbortSignal,
+  sink: TailSink,
+  baseUrl: string,
+): Promise<void> {
   await poller.baseline();
   sink.ready();
-  let failingSince: number | null = null;
+  const reconnector = new Reconnector(reconnect);
+  let delayMs = intervalSeconds * 1000;
   while (!signal.aborted) {
-    await sleep(intervalSeconds * 1000, signal);
+    await sleep(delayMs, signal);
     if (signal.aborted) break;
     try {
       const lines = await poller.poll();
       if (signal.aborted) break;
-      if (failingSince !== null) sink.notice(`${baseUrl} answers again`);
-      failingSince = null;
+      if (reconnector.connected()) sink.notice(`${baseUrl} answers again`);
+      delayMs = intervalSeconds * 1000;
       for (const line of lines) sink.attempt(line);
     } catch (error) {
       if (signal.aborted) break;
       if (isFatal(error)) throw error;
       const reason = error instanceof ServiceUnreachableError ? error.reason : (error as Error).message;
-      if (failingSince === null) {
-        failingSince = Date.now();
-        sink.notice(`polling ${baseUrl} failed (${reason}); retrying every ${intervalSeconds} s…`);
-      } else if (Date.now() - failingSince > GIVE_UP_MS) {
-        throw new ServiceUnreachableError(baseUrl, `no answer for ${GIVE_UP_MS / 60_000} minutes (${reason}); giving up`);
-      }
+      const next = reconnector.failed();
+      if (next.giveUp) throw new ServiceUnreachableError(baseUrl, `no answer for ${limitText(reconnect)} (${reason}); giving up`);
+      if (next.attempt === 1) sink.notice(`polling ${baseUrl} failed (${reason}); retrying…`);
+      delayMs = Math.max(intervalSeconds * 1000, next.delayMs);
     }
   }
 }

@@ -1,0 +1,78 @@
+import { createServer } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli, runInProcess, type RunResult } from '../helpers/cli.js';
+import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { tempDir } from '../helpers/temp-dir.js';
+
+/**
+ * Messages a newcomer meets in the first hour (issue 11): each says what to do, names the flag or
+ * the key it is about, and is a usage error (exit 2) before any request when the command line is
+ * the problem.
+ */
+const dir = tempDir('svc-messages-');
+type Env = Record<string, string>;
+const NO_TARGET: Env = { SVC_BASE_URL: '', SVC_PARTNER_KEY: '', SVC_MERCHANT_KEY: '', SVC_PROFILE: '' };
+
+const svc = (args: string[], env: Env): Promise<RunResult> => runInProcess(args, { cwd: dir, env: { ...NO_TARGET, ...env } });
+const spawned = (args: string[], env: Env): Promise<RunResult> => runCli(args, { cwd: dir, env: { ...NO_TARGET, ...env } });
+/** A failure with --json: stdout is exactly the contract's error document. */
+function jsonError(r: RunResult, code: number): { code: string; message: string; param?: string } {
+  expect(r.code, r.stderr).toBe(code);
+  const doc = JSON.parse(r.stdout) as { error: { code: string; message: string; param?: string } };
+  expect(Object.keys(doc)).toEqual(['error']);
+  return doc.error;
+}
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+let emu: TestEmulator;
+let env: Env;
+beforeAll(async () => {
+  emu = await startTestEmulator();
+  env = { SVC_BASE_URL: emu.url, SVC_PARTNER_KEY: emu.keys.test.partnerKey, SVC_MERCHANT_KEY: emu.keys.test.merchantKey };
+});
+afterAll(() => emu?.stop());
+
+describe('messages that say what to do (issue 11)', () => {
+  it('invoices create with only a partner key: a usage error naming --merchant, before any request', async () => {
+    // A closed port: a request would be exit 3, so exit 2 shows nothing was sent.
+    const partnerOnly = { SVC_BASE_URL: `http://127.0.0.1:${await closedPort()}`, SVC_PARTNER_KEY: emu.keys.test.partnerKey };
+    const error = jsonError(await svc(['invoices', 'create', '--amount', '5', '--json'], partnerOnly), 2);
+    expect(error).toMatchObject({ code: 'usage_error', param: '--merchant' });
+    expect(error.message).toContain('with a partner key needs --merchant <id>');
+    expect(error.message).toContain('or use a merchant key');
+  });
+
+  it('invoices create with no key at all names the merchant key it needs', async () => {
+    const r = await svc(['invoices', 'create', '--amount', '5'], { SVC_BASE_URL: emu.url });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`\`svc invoices create\` needs a merchant key, and there is none for ${emu.url}`);
+    expect(r.stderr).not.toContain('partner key');
+  });
+
+  it('a missing --amount is one plain phrase, without doubled parentheses', async () => {
+    const r = await svc(['invoices', 'create'], env);
+    expect(r.code).toBe(2);
+    expect(r.stderr.split('\n')[0]).toBe('error missing required option --amount (a decimal amount such as 25.00)');
+  });
+
+  it('trigger without an event lists the events; a typo gets the closest one (spawned)', async () => {
+    const none = await spawned(['trigger'], env);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain(
+      `missing required argument <event>: one of ${['invoice.created', 'invoice.payment_detected', 'invoice.partially_paid', 'invoice.paid'].join(', ')}`,
+    );
+    expect(jsonError(await spawned(['trigger', '--json'], env), 2)).toMatchObject({ code: 'usage_error', param: '<event>' });
+    const typo = await spawned(['trigger', 'invoice.payed'], env);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toContain('Did you mean "invoice.paid"?');
+    const status = await svc(['invoices', 'list', '--status', 'payed'], env);
+    expect(status.code).toBe(2);
+    expect(status.stderr).toContain('Did you mean "PAID"?');
+  });
+});
