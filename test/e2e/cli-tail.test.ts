@@ -8,8 +8,8 @@ import { startReceiver, type Receiver } from '../helpers/receiver.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 /**
- * `svc webhook deliveries tail`, spawned as users run it (the built bin/svc.js: run
- * `npx tsc -p tsconfig.build.json` before this file alone), against a real emulator delivering to a
+ * `svc webhook deliveries tail`, spawned as users run it (the built bin/svc.js; the e2e project
+ * builds dist/ first), against a real emulator delivering to a
  * real receiver: the emulator's attempt stream, its reconnection, and the polling mode against a
  * service that is not the emulator (the same emulator behind a proxy that hides /__emulator/).
  */
