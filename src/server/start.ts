@@ -154,30 +154,28 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
   scheduler.start();
 
   let stopped: Promise<void> | undefined;
-  // The database is reachable for our own tests (internalsOf), not through the public type.
-  return attachInternals<Emulator>(
-    {
-      url: baseUrl,
-      port,
-      get keys() {
-        return keys;
-      },
-      clock,
-      on: (listener) => hub.on(listener),
-      reset: () => deps.runtime.reset(),
-      advanceClock: (seconds) => deps.runtime.advanceClock(Math.round(seconds * 1000)),
-      stop: () =>
-        (stopped ??= (async () => {
-          scheduler.stop();
-          listeners.close();
-          await close(server);
-          await dispatcher.close();
-          await attempter.close();
-          store.close();
-        })()),
+  const emulator: Emulator = {
+    url: baseUrl,
+    port,
+    get keys() {
+      return keys;
     },
-    { store },
-  );
+    clock,
+    on: (listener) => hub.on(listener),
+    reset: () => deps.runtime.reset(),
+    advanceClock: (seconds) => deps.runtime.advanceClock(Math.round(seconds * 1000)),
+    stop: () =>
+      (stopped ??= (async () => {
+        scheduler.stop();
+        listeners.close();
+        await close(server);
+        await dispatcher.close();
+        await attempter.close();
+        store.close();
+      })()),
+  };
+  // The database is reachable for our own tests (internalsOf), not through the public type.
+  return attachInternals(emulator, { store });
 }
 
 export type EmulatorConfigInput = Partial<Omit<EmulatorConfig, 'chains' | 'keys' | 'webhooks'>> & {
