@@ -3,8 +3,8 @@
  * dist/; package packs dist/): builds dist/ from src/ before their first test, so a single file runs
  * on its own (`npx vitest run --project e2e test/e2e/dev.test.ts`) and never against a stale build.
  * The build is skipped when dist/ was last built here from the same sources (a hash of src/, the
- * tsconfigs and the TypeScript version, kept in node_modules/.cache), and done once per vitest run
- * even when several projects ask for it.
+ * tsconfigs and the TypeScript version, kept in node_modules/.cache) or, before any such build, when
+ * dist/ is newer than src/; and it is done once per vitest run even when several projects ask.
  */
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -26,10 +26,11 @@ function filesUnder(dir: string): string[] {
 }
 
 /** What the build reads: a change to any of it means a new build. */
+const inputs = (): string[] => [...filesUnder(path.join(ROOT, 'src')), path.join(ROOT, 'tsconfig.json'), path.join(ROOT, 'tsconfig.build.json')];
+
 function sourcesHash(): string {
   const hash = createHash('sha256');
-  const inputs = [...filesUnder(path.join(ROOT, 'src')), path.join(ROOT, 'tsconfig.json'), path.join(ROOT, 'tsconfig.build.json')];
-  for (const file of inputs) hash.update(path.relative(ROOT, file)).update('\0').update(fs.readFileSync(file)).update('\0');
+  for (const file of inputs()) hash.update(path.relative(ROOT, file)).update('\0').update(fs.readFileSync(file)).update('\0');
   hash.update(JSON.parse(fs.readFileSync(path.join(ROOT, 'node_modules/typescript/package.json'), 'utf8')).version);
   return hash.digest('hex');
 }
@@ -48,13 +49,32 @@ function tsc(): Promise<void> {
   });
 }
 
+/**
+ * With no stamp yet, a build made outside the tests (npm ci's `prepare`, `npm run build`) counts when
+ * each output is newer than every input: CI would otherwise build twice in a row.
+ */
+function builtElsewhere(): boolean {
+  const mtime = (f: string) => fs.statSync(f).mtimeMs;
+  const newestInput = Math.max(...inputs().map(mtime));
+  return OUTPUTS.every((f) => mtime(path.join(ROOT, f)) > newestInput);
+}
+
 async function build(): Promise<void> {
   const hash = sourcesHash();
   const built = OUTPUTS.every((f) => fs.existsSync(path.join(ROOT, f)));
-  if (built && fs.existsSync(STAMP) && fs.readFileSync(STAMP, 'utf8') === hash) return;
-  // Forget the old stamp first: a build that fails halfway must not be taken for a good one.
-  fs.rmSync(STAMP, { force: true });
+  const stamp = fs.existsSync(STAMP) ? fs.readFileSync(STAMP, 'utf8') : null;
+  if (built && (stamp === hash || (stamp === null && builtElsewhere()))) {
+    if (stamp === null) writeStamp(hash);
+    return;
+  }
+  // A stamp that matches nothing first: a build that fails (tsc still writes what it can) must not
+  // pass for a good one next time, by its hash or by its outputs' age.
+  writeStamp('incomplete');
   await tsc();
+  writeStamp(hash);
+}
+
+function writeStamp(hash: string): void {
   fs.mkdirSync(path.dirname(STAMP), { recursive: true });
   fs.writeFileSync(STAMP, hash);
 }
