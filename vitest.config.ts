@@ -1,13 +1,48 @@
 import { defineConfig } from 'vitest/config';
 
+/** Builds dist/ (once per run, only when src/ changed) for the projects that run the built package. */
+const BUILD = './test/helpers/build-once.ts';
+
+/**
+ * One project per folder of test/: a file belongs to the layer of the folder it is in. Run one with
+ * `npx vitest run --project <name>` (a single file too: `npx vitest run --project e2e test/e2e/dev.test.ts`).
+ * The reliability suite (test/reliability/) has its own config and runs after these in `npm test`.
+ */
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    // The reliability suite has its own config and command (npm run test:reliability).
-    exclude: ['test/reliability/**', 'node_modules/**'],
-    // Integration tests start real emulators and receivers; give them room on a 2-core machine.
-    testTimeout: 20_000,
-    hookTimeout: 30_000,
     pool: 'forks',
+    projects: [
+      {
+        extends: true,
+        test: {
+          // Pure functions only: no servers, no spawned processes (test/helpers/unit-guard.ts refuses
+          // both), no shells, no README, no CLI handlers. Those belong to integration or e2e.
+          name: 'unit',
+          include: ['test/unit/**/*.test.ts'],
+          setupFiles: ['./test/helpers/unit-guard.ts'],
+        },
+      },
+      {
+        extends: true,
+        // In-process: a real emulator on port 0, real SQLite files, real receivers, real shells.
+        // Room for a 2-core machine.
+        test: { name: 'integration', include: ['test/integration/**/*.test.ts'], testTimeout: 20_000, hookTimeout: 30_000 },
+      },
+      {
+        extends: true,
+        // Debian's Chromium against an in-process emulator.
+        test: { name: 'browser', include: ['test/browser/**/*.test.ts'], testTimeout: 20_000, hookTimeout: 30_000 },
+      },
+      {
+        extends: true,
+        // Spawns bin/svc.js, which runs dist/: built here first.
+        test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'], globalSetup: [BUILD], testTimeout: 20_000, hookTimeout: 30_000 },
+      },
+      {
+        extends: true,
+        // npm pack, install the tarball into a fresh project, type-check and run a consumer there.
+        test: { name: 'package', include: ['test/package/**/*.test.ts'], globalSetup: [BUILD], testTimeout: 120_000, hookTimeout: 180_000 },
+      },
+    ],
   },
 });

@@ -4,6 +4,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/reliability/**/*.test.ts'],
+    // Some of it spawns bin/svc.js (test/reliability/lib/dev-process.ts): build dist/ when src/ changed.
+    globalSetup: ['./test/helpers/build-once.ts'],
     testTimeout: 120_000,
     hookTimeout: 60_000,
     pool: 'forks',

@@ -1,13 +1,22 @@
 /**
  * The programmatic API: start the emulator inside your own test suite, and verify webhooks in your
- * receiver. `svc dev` is built on the same functions.
+ * receiver. `svc dev` is built on the same functions. Every type reachable from here must
+ * type-check in a consumer's strict project without our devDependencies' types
+ * (test/package/consumer.test.ts holds this).
  */
-export { startEmulator, type Emulator, type StartEmulatorOptions } from './server/start.js';
-export { createApp } from './server/app.js';
+export { startEmulator, type Emulator, type StartEmulatorOptions, type EmulatorConfigInput } from './server/start.js';
 export { manualClock, systemClock, type Clock } from './clock/clock.js';
-export type { EmulatorConfig } from './config/defaults.js';
-export type { DefaultKeys, EnvironmentKeys } from './server/bootstrap.js';
-export type { EmulatorEvent } from './server/events.js';
+export type { EmulatorConfig, PinnedKeys } from './config/defaults.js';
+export type { AdvanceReport, DefaultKeys, EnvironmentKeys, LookupFn } from './server/public-types.js';
+export type {
+  EmulatorEvent,
+  EmulatorListener,
+  RequestEvent,
+  WarningEvent,
+  ErrorEvent,
+  DeliverySentEvent,
+  DeliveryResultEvent,
+} from './server/events.js';
 export {
   verifyWebhook,
   signatureHeader,

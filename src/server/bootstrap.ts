@@ -7,19 +7,10 @@ import { findMerchant, insertMerchant } from '../store/repos/merchants.js';
 import { getMeta, setMeta } from '../store/repos/meta.js';
 import { findPartner, insertPartner } from '../store/repos/partners.js';
 import type { Store } from '../store/store.js';
+import type { DefaultKeys, EnvironmentKeys } from './public-types.js';
 
-/** The default partner and its merchants, created at first start (CONTRACT §1). */
-export interface DefaultKeys {
-  partnerId: string;
-  test: EnvironmentKeys;
-  live: EnvironmentKeys;
-}
-
-export interface EnvironmentKeys {
-  partnerKey: string;
-  merchantKey: string;
-  merchantId: string;
-}
+// Declared in public-types.ts so that the public API's types never reach the database layer.
+export type { DefaultKeys, EnvironmentKeys } from './public-types.js';
 
 const META_KEY = 'default_identity';
 

@@ -10,6 +10,7 @@ import type { KeyCache } from './auth.js';
 import type { DefaultKeys } from './bootstrap.js';
 import type { EmulatorEvent, EmulatorListener } from './events.js';
 import type { ListenerHub } from '../webhooks/listener-hub.js';
+import type { AdvanceReport } from './public-types.js';
 
 /** Who is calling: the owner of the API key, in the key's environment. */
 export interface Principal {
@@ -56,12 +57,8 @@ export interface Runtime {
   subscribe(listener: EmulatorListener): () => void;
 }
 
-export interface AdvanceReport {
-  from: number;
-  to: number;
-  expired: number;
-  attempts: number;
-}
+// Declared in public-types.ts so that the public API's types never reach the database layer.
+export type { AdvanceReport } from './public-types.js';
 
 export interface RouteInput<Body> {
   params: Record<string, string>;

@@ -5,18 +5,20 @@ import { defaultConfig, type EmulatorConfig } from '../config/defaults.js';
 import { releaseInFlight } from '../store/repos/deliveries.js';
 import { sweepIdempotency } from '../store/repos/idempotency.js';
 import { getMeta, setMeta } from '../store/repos/meta.js';
-import { createAttempter, type LookupFn } from '../webhooks/attempt.js';
+import { createAttempter } from '../webhooks/attempt.js';
 import { Dispatcher } from '../webhooks/dispatcher.js';
 import { ListenerHub } from '../webhooks/listener-hub.js';
 import { expireDue } from './actions/lifecycle.js';
 import { Scheduler } from './scheduler.js';
-import { openStore, type Store } from '../store/store.js';
+import { openStore } from '../store/store.js';
 import { VERSION } from '../version.js';
 import { createApp } from './app.js';
 import { answerClientError } from './http/client-error.js';
-import { clearData, ensureDefaults, type DefaultKeys } from './bootstrap.js';
+import { clearData, ensureDefaults } from './bootstrap.js';
 import { EventHub, type EmulatorEvent, type EmulatorListener } from './events.js';
-import type { AdvanceReport, AppDeps, RouteDef } from './route.js';
+import { attachInternals } from './internals.js';
+import type { AdvanceReport, DefaultKeys, LookupFn } from './public-types.js';
+import type { AppDeps, RouteDef } from './route.js';
 import { apiRoutes } from './routes/index.js';
 import { openApiRoute } from './routes/openapi.js';
 
@@ -32,7 +34,10 @@ export interface StartEmulatorOptions {
   config?: EmulatorConfigInput;
   /** Empty the database before serving (keeps the default keys). */
   reset?: boolean;
-  /** Called for every request, warning and error (and, later, delivery). */
+  /**
+   * Receives everything the emulator reports: each request answered, warnings, unexpected errors,
+   * and each webhook delivery attempt (sent, then its result). See {@link EmulatorEvent}.
+   */
   onEvent?: EmulatorListener;
   /** Base URL to put in checkoutUrl/bindUrl when the emulator is reached through a proxy. */
   publicUrl?: string;
@@ -43,15 +48,19 @@ export interface StartEmulatorOptions {
   lookup?: LookupFn;
 }
 
+/**
+ * A running emulator, as `startEmulator` returns it. Its database is not part of this interface:
+ * drive it over HTTP (`url`, `keys`) like your application does.
+ */
 export interface Emulator {
   /** Base URL, e.g. `http://127.0.0.1:4747`. */
   readonly url: string;
   readonly port: number;
   /** The default partner's keys and merchant ids. */
   readonly keys: DefaultKeys;
+  /** The emulator's clock (`now()` in milliseconds); `advanceClock` moves it. */
   readonly clock: Clock;
-  readonly store: Store;
-  /** Subscribe to the emulator's events; returns an unsubscribe function. */
+  /** Subscribe to the emulator's events (as `onEvent` receives them); returns an unsubscribe function. */
   on(listener: EmulatorListener): () => void;
   /** Empties every table and recreates the defaults (same keys). */
   reset(): Promise<void>;
@@ -145,14 +154,13 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
   scheduler.start();
 
   let stopped: Promise<void> | undefined;
-  return {
+  const emulator: Emulator = {
     url: baseUrl,
     port,
     get keys() {
       return keys;
     },
     clock,
-    store,
     on: (listener) => hub.on(listener),
     reset: () => deps.runtime.reset(),
     advanceClock: (seconds) => deps.runtime.advanceClock(Math.round(seconds * 1000)),
@@ -166,6 +174,8 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
         store.close();
       })()),
   };
+  // The database is reachable for our own tests (internalsOf), not through the public type.
+  return attachInternals(emulator, { store });
 }
 
 export type EmulatorConfigInput = Partial<Omit<EmulatorConfig, 'chains' | 'keys' | 'webhooks'>> & {

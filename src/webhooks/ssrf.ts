@@ -9,9 +9,10 @@ import { promises as dns } from 'node:dns';
 import type { LookupAddress, LookupOptions } from 'node:dns';
 import { isIP } from 'node:net';
 import { classifyIp, parseIp } from '../domain/ip.js';
+import type { LookupFn } from '../server/public-types.js';
 
-/** Resolves a host name to its addresses (IPv4 and/or IPv6 literals). */
-export type LookupFn = (hostname: string) => Promise<string[]>;
+// Declared with the public types: `startEmulator({ lookup })` takes one, and its declaration must not pull in node:dns.
+export type { LookupFn } from '../server/public-types.js';
 
 /** The shape of `net.connect`'s `lookup` option (both the `all: true` and the single-address form). */
 export type NetLookup = (

@@ -12,8 +12,8 @@ import { tempDir } from '../helpers/temp-dir.js';
 
 /**
  * Every command against a real emulator, in human and --json mode: stdout, stderr and exit code.
- * Most run in-process (fast); at least one per group runs the built bin/svc.js (`npm test` builds
- * first; run `npx tsc -p tsconfig.build.json` before running this file alone). The target comes
+ * Most run in-process (fast); at least one per group runs the built bin/svc.js (the e2e project
+ * builds dist/ first, test/helpers/build-once.ts). The target comes
  * from the environment (SVC_BASE_URL, SVC_PARTNER_KEY, SVC_MERCHANT_KEY) or flags; the folder is a
  * fresh temp dir, so no .svc/dev.json or config file of the repository interferes.
  * (`dev` is covered by dev.test.ts and cli-target.test.ts; `init`, `completion` and `fixtures` by

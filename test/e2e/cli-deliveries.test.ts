@@ -8,7 +8,7 @@ import { tempDir } from '../helpers/temp-dir.js';
 /**
  * `svc webhook deliveries list|get|resend` against a real emulator delivering to a real receiver,
  * in human and --json mode. Most run in-process; one of each group runs the built bin/svc.js
- * (`npx tsc -p tsconfig.build.json` before running this file alone). The emulator's clock is
+ * (the e2e project builds dist/ first). The emulator's clock is
  * manual, so no retry fires on its own while the tests look.
  */
 const dir = tempDir('svc-deliveries-');

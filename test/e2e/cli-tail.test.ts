@@ -1,14 +1,15 @@
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { systemClock } from '../../src/clock/clock.js';
 import { spawnCli, type LiveCli } from '../helpers/cli.js';
 import { ikey, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 /**
- * `svc webhook deliveries tail`, spawned as users run it (the built bin/svc.js: run
- * `npx tsc -p tsconfig.build.json` before this file alone), against a real emulator delivering to a
+ * `svc webhook deliveries tail`, spawned as users run it (the built bin/svc.js; the e2e project
+ * builds dist/ first), against a real emulator delivering to a
  * real receiver: the emulator's attempt stream, its reconnection, and the polling mode against a
  * service that is not the emulator (the same emulator behind a proxy that hides /__emulator/).
  */
@@ -34,6 +35,20 @@ const LINE_KEYS = [
   'nextAttemptAt',
 ];
 
+/**
+ * The emulator's clock starts at the next 20:30 local time. Human lines show local times of day, so
+ * a retry is announced as `next attempt 21:30:00`: a test that looks for `attempt 2` in such a line
+ * must look for the field, not the text (the old check passed before 19:00 and failed in the evening).
+ */
+function nextLocal2030(): number {
+  const now = new Date();
+  const at = new Date(now.getFullYear(), now.getMonth(), now.getDate(), 20, 30, 0, 0);
+  if (at.getTime() <= now.getTime()) at.setDate(at.getDate() + 1);
+  return at.getTime();
+}
+/** `· attempt N` as attemptLine prints it (the retry's own number), never `next attempt 21:…`. */
+const isAttempt = (n: number) => (line: string) => new RegExp(` · attempt ${n}( · |$)`).test(line);
+
 let emu: TestEmulator;
 let receiver: Receiver;
 /** The receiver answers 500 to every event of an invoice of this amount, 200 to the rest. */
@@ -44,7 +59,10 @@ const proxies: Proxy[] = [];
 beforeAll(async () => {
   // One retry an hour later: a failure is `retrying`, and advancing the clock makes it `failed`.
   // Invoices live a month, so that no expiry (and its deliveries) comes with the hours advanced.
-  emu = await startTestEmulator({ config: { webhooks: { retrySchedule: [3600] }, invoiceLifetimeSeconds: 30 * 86400 } });
+  emu = await startTestEmulator({
+    clock: systemClock(nextLocal2030() - Date.now()),
+    config: { webhooks: { retrySchedule: [3600] }, invoiceLifetimeSeconds: 30 * 86400 },
+  });
   receiver = await startReceiver((req) => (JSON.parse(req.rawBody).data.amount === FAILING ? { status: 500, body: 'nope' } : { status: 200 }));
   await emu.call('PUT', '/v1/partner/webhook', { key: emu.keys.test.partnerKey, body: { url: `${receiver.url}/hooks`, secret: 'whsec_tail_cli_test_0001' } });
 });
@@ -126,7 +144,7 @@ describe('tail against the emulator (the attempt stream)', () => {
 
     // The scheduled retry (the clock moved an hour) is the delivery's last: it gave up.
     await emu.advanceClock(3600);
-    const gaveUp = await t.waitForLine((l) => l.includes(`[${bad}-2]`) && l.includes('· attempt 2'), 3000);
+    const gaveUp = await t.waitForLine((l) => l.includes(`[${bad}-2]`) && isAttempt(2)(l), 3000);
     expect(gaveUp).toMatch(/ failed · http_status: 500 Internal Server Error · attempt 2 · gave up after 2 attempts$/);
     // A resend is marked as such.
     const [created] = (await deliveriesOf(ok)).filter((d: any) => d.eventType === 'invoice.created');

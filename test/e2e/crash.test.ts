@@ -3,7 +3,7 @@
  * `svc dev --json --port 0 --db <file>` is killed (SIGKILL) or stopped (SIGTERM) while deliveries are
  * pending, retrying or in flight, then restarted on the same SQLite file. Nothing may be lost: every
  * event of every invoice reaches the receiver, in full sequence, and every delivery ends succeeded.
- * Needs the built CLI (`npm test` builds first; otherwise `npx tsc -p tsconfig.build.json`).
+ * Runs the built CLI (the e2e project builds dist/ first, test/helpers/build-once.ts).
  */
 import fs from 'node:fs';
 import path from 'node:path';

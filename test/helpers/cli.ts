@@ -12,7 +12,7 @@ export interface RunResult {
   stderr: string;
 }
 
-/** Runs `svc …` to completion (the built CLI, as users run it). */
+/** Runs `svc …` to completion (the built CLI, as users run it; the e2e project builds dist/ first). */
 export function runCli(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv; input?: string; timeoutMs?: number } = {}): Promise<RunResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], {

@@ -1,4 +1,6 @@
+import { internalsOf } from '../../src/server/internals.js';
 import { startEmulator, type Emulator, type StartEmulatorOptions } from '../../src/server/start.js';
+import type { Store } from '../../src/store/store.js';
 
 export interface ApiResponse<T = any> {
   status: number;
@@ -18,7 +20,10 @@ export interface CallOptions {
   headers?: Record<string, string>;
 }
 
+/** The public Emulator, plus what only our tests may touch: its database, and a small client. */
 export interface TestEmulator extends Emulator {
+  /** The emulator's database (not part of the public type; see src/server/internals.ts). */
+  readonly store: Store;
   call<T = any>(method: string, path: string, options?: CallOptions): Promise<ApiResponse<T>>;
 }
 
@@ -26,7 +31,7 @@ export interface TestEmulator extends Emulator {
 export async function startTestEmulator(options: StartEmulatorOptions = {}): Promise<TestEmulator> {
   const emulator = await startEmulator({ port: 0, db: ':memory:', ...options });
   const call = (method: string, path: string, options: CallOptions = {}) => request(emulator.url, method, path, options);
-  return Object.assign(emulator, { call });
+  return Object.assign(emulator, { store: internalsOf(emulator).store, call });
 }
 
 export async function request<T = any>(baseUrl: string, method: string, path: string, options: CallOptions = {}): Promise<ApiResponse<T>> {

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { manualClock } from '../../src/clock/clock.js';
 import { generateKey } from '../../src/domain/keys.js';
+import { internalsOf } from '../../src/server/internals.js';
 import { startEmulator, type Emulator, type StartEmulatorOptions } from '../../src/server/start.js';
 import { ikey, request, type ApiResponse } from '../helpers/emulator.js';
 import { tempDir } from '../helpers/temp-dir.js';
@@ -224,10 +225,11 @@ describe('pinned keys', () => {
 
 /** Rows per table, except the emulator's own bookkeeping (identity, clock, migrations). */
 function dataCounts(emu: Emulator): Record<string, number> {
-  const tables = emu.store.sqlite
+  const db = internalsOf(emu).store.sqlite;
+  const tables = db
     .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'kysely_%' AND name <> 'meta'")
     .all() as { name: string }[];
-  return Object.fromEntries(tables.map(({ name }) => [name, (emu.store.sqlite.prepare(`SELECT COUNT(*) AS n FROM "${name}"`).get() as { n: number }).n]));
+  return Object.fromEntries(tables.map(({ name }) => [name, (db.prepare(`SELECT COUNT(*) AS n FROM "${name}"`).get() as { n: number }).n]));
 }
 
 /** After a reset only the defaults are left: one partner, its two merchants and their four keys; every other table is empty. */

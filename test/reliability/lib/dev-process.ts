@@ -1,7 +1,7 @@
 /**
  * `svc dev --json --port <fixed> --db <file>` as a child process that the crash test kills and starts
  * again: the port is fixed so that every incarnation has the same base URL (receivers, clients and the
- * test's records stay valid across restarts). Needs the built CLI (`npx tsc -p tsconfig.build.json`).
+ * test's records stay valid across restarts). Runs the built CLI: vitest.reliability.config.ts builds dist/ first.
  */
 import { createServer } from 'node:net';
 import { spawnCli, type LiveCli } from '../../helpers/cli.js';

@@ -1,0 +1,26 @@
+/**
+ * What our own tests may reach inside a running emulator and the public `Emulator` type does not
+ * show: its database. Kept out of the public types on purpose (users drive the emulator over HTTP,
+ * and a `Store` would drag better-sqlite3's and kysely's types into their compile).
+ */
+import type { Store } from '../store/store.js';
+import type { Emulator } from './start.js';
+
+export interface EmulatorInternals {
+  readonly store: Store;
+}
+
+const internals = new WeakMap<Emulator, EmulatorInternals>();
+
+/** Records `emulator`'s internals; returns it unchanged. Only `startEmulator` calls this. */
+export function attachInternals<E extends Emulator>(emulator: E, parts: EmulatorInternals): E {
+  internals.set(emulator, parts);
+  return emulator;
+}
+
+/** The database of an emulator started by `startEmulator` (tests only). */
+export function internalsOf(emulator: Emulator): EmulatorInternals {
+  const found = internals.get(emulator);
+  if (!found) throw new Error('internalsOf: not an emulator returned by startEmulator');
+  return found;
+}

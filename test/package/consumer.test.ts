@@ -1,0 +1,150 @@
+/**
+ * The published package, used as a user uses it: `npm pack`, install the tarball into a fresh
+ * project, type-check test/package/consumer/consumer.ts there with `strict` and
+ * `skipLibCheck: false` (the consumer has none of our devDependencies, so a public type that reaches
+ * better-sqlite3's types fails with TS7016), then run it with Node: start the emulator in-process,
+ * create an invoice over HTTP, verify the webhook it sends, stop.
+ *
+ * Installing is offline-first (`--prefer-offline`: the packages are in npm's cache after `npm ci`).
+ * Install scripts are skipped so that better-sqlite3 is not compiled again (a minute or two); its
+ * native module is copied from ours instead: same version, same Node, same platform.
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ROOT } from '../helpers/cli.js';
+import { tempDir } from '../helpers/temp-dir.js';
+
+const project = tempDir('svc-consumer-');
+const CONSUMER = path.join(ROOT, 'test/package/consumer/consumer.ts');
+const TSC = path.join(ROOT, 'node_modules/typescript/bin/tsc');
+const versionOf = (pkg: string, from = ROOT) =>
+  (JSON.parse(fs.readFileSync(path.join(from, 'node_modules', pkg, 'package.json'), 'utf8')) as { version: string }).version;
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  /** stdout and stderr as they came, for messages. */
+  out: string;
+}
+
+function run(command: string, args: string[], cwd: string, timeoutMs = 150_000): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let out = '';
+    child.stdout.on('data', (d) => {
+      stdout += d;
+      out += d;
+    });
+    child.stderr.on('data', (d) => (out += d));
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, out });
+    });
+  });
+}
+
+async function ok(command: string, args: string[], cwd: string): Promise<string> {
+  const r = await run(command, args, cwd);
+  if (r.code !== 0) throw new Error(`${command} ${args.join(' ')} exited ${r.code}:\n${r.out}`);
+  return r.stdout;
+}
+
+const tsconfig = {
+  compilerOptions: {
+    target: 'ES2022',
+    module: 'NodeNext',
+    moduleResolution: 'NodeNext',
+    lib: ['ES2023'],
+    types: ['node'],
+    strict: true,
+    skipLibCheck: false,
+    outDir: 'out',
+  },
+  files: ['consumer.ts'],
+};
+
+beforeAll(async () => {
+  // dist/ was built by the project's globalSetup (test/helpers/build-once.ts): pack it as is.
+  const packed = JSON.parse(await ok('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', project], ROOT)) as { filename: string }[];
+  const tarball = path.join(project, packed[0]!.filename);
+
+  fs.writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'svc-consumer', private: true, type: 'module' }));
+  fs.writeFileSync(path.join(project, 'tsconfig.json'), JSON.stringify(tsconfig, null, 2));
+  fs.copyFileSync(CONSUMER, path.join(project, 'consumer.ts'));
+  // The consumer's own @types/node (any TypeScript project on Node has it); better-sqlite3 pinned
+  // to our version, so that the native module copied below matches its JavaScript.
+  const sqlite = versionOf('better-sqlite3');
+  await ok(
+    'npm',
+    [
+      'install',
+      '--prefer-offline',
+      '--ignore-scripts',
+      '--no-audit',
+      '--no-fund',
+      tarball,
+      `better-sqlite3@${sqlite}`,
+      `@types/node@${versionOf('@types/node')}`,
+    ],
+    project,
+  );
+  expect(versionOf('better-sqlite3', project)).toBe(sqlite);
+  const binary = 'build/Release/better_sqlite3.node';
+  fs.mkdirSync(path.join(project, 'node_modules/better-sqlite3', path.dirname(binary)), { recursive: true });
+  fs.copyFileSync(path.join(ROOT, 'node_modules/better-sqlite3', binary), path.join(project, 'node_modules/better-sqlite3', binary));
+});
+
+describe('the packed package in a fresh project', () => {
+  it('installs without our devDependencies: no @types/better-sqlite3, no kysely types in what the API reaches', () => {
+    expect(fs.existsSync(path.join(project, 'node_modules/@types/better-sqlite3'))).toBe(false);
+    // Every declaration file reachable from the entry point imports only other files of the package.
+    const dist = path.join(project, 'node_modules/svc-emulator/dist');
+    const seen = new Set<string>();
+    const outside: string[] = [];
+    const visit = (file: string) => {
+      if (seen.has(file)) return;
+      seen.add(file);
+      for (const [, spec] of fs.readFileSync(file, 'utf8').matchAll(/(?:from|import)\s*\(?\s*['"]([^'"]+)['"]/g)) {
+        if (spec!.startsWith('.')) visit(path.resolve(path.dirname(file), spec!.replace(/\.js$/, '.d.ts')));
+        else outside.push(`${path.relative(dist, file)} imports ${spec}`);
+      }
+    };
+    visit(path.join(dist, 'index.d.ts'));
+    expect(outside).toEqual([]);
+    expect(seen.size).toBeGreaterThan(3);
+  });
+
+  it('type-checks a consumer of the whole public API with strict and skipLibCheck: false', async () => {
+    const r = await run(process.execPath, [TSC, '-p', 'tsconfig.json'], project);
+    expect(r.out).toBe('');
+    expect(r.code).toBe(0);
+  });
+
+  it('runs it: starts the emulator, creates an invoice over HTTP, verifies the webhook signature, stops', async () => {
+    const r = await run(process.execPath, ['out/consumer.js'], project, 30_000);
+    expect(r.code, r.out).toBe(0);
+    const summary = JSON.parse(r.stdout);
+    expect(summary).toMatchObject({
+      webhookStatus: 200,
+      createdStatus: 201,
+      status: 'CREATED',
+      verified: { id: `${summary.invoiceId}-1`, type: 'invoice.created', invoiceId: summary.invoiceId, amount: '12.50' },
+      tampered: 'signature_mismatch',
+      selfSigned: true,
+      advanced: { expired: 1, clockMoved: true },
+      afterReset: 404,
+      eventTypes: ['delivery.result', 'delivery.sent', 'request'],
+      fixedClock: '2030-01-01T00:00:00.000Z',
+    });
+    expect(summary.advanced.by).toBeGreaterThanOrEqual(3_600_000);
+    expect(summary.seen.slice(0, 2)).toEqual([
+      `--> invoice.created [${summary.invoiceId}-1] attempt 1 scheduled`,
+      `<-- 200 [${summary.invoiceId}-1] succeeded next=none ok=true`,
+    ]);
+  });
+});
