@@ -161,7 +161,8 @@ export const pageRoutes: RouteDef[] = [
     auth: 'none',
     doc: hidden('Page assets'),
     handle: (input: RouteInput<undefined>) => {
-      const type = ASSETS[input.params.name!];
+      // Own keys only: `constructor` or `__proto__` must not reach the file system as a name.
+      const type = Object.hasOwn(ASSETS, input.params.name!) ? ASSETS[input.params.name!] : undefined;
       if (!type) throw new ApiError(404, 'not_found', 'No such asset.');
       return {
         status: 200,
