@@ -113,6 +113,8 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
     observed: () => hub.size > 0,
     runtime: {
       reset: async () => {
+        // A listener that holds a delivery without reporting must not hold the reset too.
+        listeners.abandonWaiting('the emulator was reset');
         await dispatcher.idle();
         clearData(store);
         deps.keyCache.clear();
