@@ -456,7 +456,8 @@ const ENDPOINTS: Endpoint[] = [
       enabled: { required: false, valid: fc.boolean(), invalid: failing(notA('boolean')) },
       customHeaders: {
         required: false,
-        valid: fc.dictionary(fc.stringMatching(/^X-[A-Za-z0-9-]{1,12}$/), fc.string({ maxLength: 30 }), { maxKeys: 4 }),
+        // Names distinct regardless of case, values visible ASCII, spaces and tabs (CONTRACT §8).
+        valid: fc.dictionary(fc.stringMatching(/^X-[A-Z0-9-]{1,12}$/), fc.stringMatching(/^[\x20-\x7e\t]{0,30}$/), { maxKeys: 4 }),
         invalid: failing(
           fc.oneof(
             notA('object'),
@@ -471,6 +472,8 @@ const ENDPOINTS: Endpoint[] = [
               { 'X-Split': 'a\r\nInjected: yes' },
               { 'X-Nul': 'a\u0000b' },
               { 'X-Long': 'v'.repeat(5000) },
+              { 'X-Emoji': '\u{1F600}' },
+              { 'Transfer-Encoding': 'chunked' },
               Object.fromEntries(Array.from({ length: 21 }, (_, i) => [`X-H${i}`, 'v'])),
             ),
           ),
