@@ -19,7 +19,7 @@ export const topCommands: CommandSpec[] = [
       { flags: '--expose-control-plane', description: 'serve /__emulator/ to non-loopback clients too' },
       {
         flags: '--allowed-host <host>',
-        description: 'also answer requests for this host name (LAN name, container service; `all` lifts the check; repeatable)',
+        description: 'also answer requests for this host name (LAN name, container service; `all` lifts the check)',
         repeatable: true,
       },
     ],
