@@ -19,6 +19,8 @@ export interface EmulatorConfig {
   };
   /** Serve /__emulator/ to non-loopback clients too. */
   exposeControlPlane: boolean;
+  /** Hosts served beyond loopback and the emulator's own (CONTRACT §8); `all` lifts the check. */
+  allowedHosts: string[];
 }
 
 export interface PinnedKeys {
@@ -42,5 +44,6 @@ export function defaultConfig(): EmulatorConfig {
     keys: { test: {}, live: {} },
     webhooks: { retrySchedule: [...STANDARD_RETRY_SCHEDULE], timeoutMs: 10_000 },
     exposeControlPlane: false,
+    allowedHosts: [],
   };
 }

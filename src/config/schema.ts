@@ -3,6 +3,7 @@ import { knownNetworkIds } from '../domain/chains.js';
 import type { Environment } from '../domain/environment.js';
 import { parseDuration } from '../domain/duration.js';
 import { parseKey } from '../domain/keys.js';
+import { allowedHostProblem } from '../domain/allowed-hosts.js';
 
 /** `"90s"`, `"15m"`, `"2h"`, `"1d"` or a number of seconds; parsed to milliseconds. */
 const duration = z.union([z.string(), z.number()]).transform((value, ctx) => {
@@ -63,6 +64,18 @@ export const configFileSchema = z.object({
     })
     .optional(),
   exposeControlPlane: z.boolean().optional(),
+  // Host names to serve besides loopback (DNS rebinding protection, CONTRACT §8); "all" lifts the check.
+  allowedHosts: z
+    .union([
+      z.literal('all'),
+      z.array(
+        z.string().superRefine((entry, ctx) => {
+          const problem = allowedHostProblem(entry);
+          if (problem) ctx.addIssue({ code: 'custom', message: problem });
+        }),
+      ),
+    ])
+    .optional(),
   profiles: z.record(z.string(), profileSchema).optional(),
   defaultProfile: z.string().optional(),
 });

@@ -145,6 +145,7 @@ const V4_RANGES: ReadonlyArray<readonly [readonly number[], number, IpRange]> = 
   [[169, 254, 170, 2], 32, 'metadata'], // AWS ECS task credentials
   [[100, 100, 100, 200], 32, 'metadata'], // Alibaba Cloud
   [[192, 0, 0, 192], 32, 'metadata'], // Oracle Cloud
+  [[168, 63, 129, 16], 32, 'metadata'], // Azure host endpoint (WireServer: VM agent, DNS, health probes)
   [[255, 255, 255, 255], 32, 'broadcast'],
   [[0], 8, 'unspecified'], // "this network"
   [[10], 8, 'private'],

@@ -44,6 +44,9 @@ export const TUNNEL_DOMAINS: readonly string[] = [
   'loophole.site',
   'pktriot.net', // Packetriot
   'smee.io', // webhook relay to localhost
+  'ts.net', // Tailscale Funnel (and MagicDNS names)
+  'playit.gg',
+  'jprq.io',
 ];
 
 /**
@@ -83,6 +86,30 @@ const fail = (message: string): UrlCheck => ({ ok: false, message });
 /** True when `host` equals `domain` or is a subdomain of it (label boundary, not a plain suffix). */
 function isWithin(host: string, domain: string): boolean {
   return host === domain || host.endsWith(`.${domain}`);
+}
+
+/**
+ * The syntax of a host name (not an IP literal), in both environments: a name with an empty label,
+ * a label that starts or ends with a hyphen, or characters beyond letters, digits and hyphens never
+ * resolves, and would only fail at every delivery. Underscores appear in local names (containers,
+ * /etc/hosts), so `test` keeps them; no public TLS certificate can hold one, so `live` does not.
+ */
+function checkHostSyntax(hostname: string, env: Environment): string | null {
+  if (parseIp(hostname.replace(/^\[(.*)\]$/, '$1')) !== null) return null;
+  // One trailing dot is the fully qualified form of the same name; more is an empty label.
+  const name = hostname.endsWith('.') ? hostname.slice(0, -1) : hostname;
+  const shown = `The host "${hostname}"`;
+  if (name.length > 253) return `${shown} is longer than 253 characters.`;
+  const allowed = env === 'test' ? /^[a-z0-9_-]+$/ : /^[a-z0-9-]+$/;
+  for (const label of name.split('.')) {
+    if (label === '') return `${shown} has an empty label (a leading dot, or two dots in a row).`;
+    if (label.length > 63) return `${shown} has a label longer than 63 characters.`;
+    if (label.startsWith('-') || label.endsWith('-')) return `${shown} has a label that starts or ends with a hyphen.`;
+    if (!allowed.test(label)) {
+      return `${shown} may only hold letters, digits${env === 'test' ? ', underscores' : ''} and hyphens between its dots.`;
+    }
+  }
+  return null;
 }
 
 /** The live-only host rules; `host` is lower-case, unbracketed, without trailing dots. */
@@ -132,6 +159,9 @@ export function checkWebhookUrl(raw: unknown, env: Environment): UrlCheck {
     return fail(`The webhook URL must use http or https, not ${url.protocol.slice(0, -1)}.`);
   }
   if (url.hostname === '') return fail('The webhook URL has no host.');
+  if (url.port === '0') return fail('The webhook URL names port 0, which nothing can listen on.');
+  const syntax = checkHostSyntax(url.hostname, env);
+  if (syntax !== null) return fail(syntax);
   if (env === 'test') return { ok: true, url };
 
   if (url.protocol !== 'https:') return fail('Live webhook URLs must use https.');

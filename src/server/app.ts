@@ -8,6 +8,8 @@ import { authenticate } from './auth.js';
 import { checkJsonContentType, hasBody, parseJsonObject, readBody } from './http/body.js';
 import { sendError, sendResult, sendReplay } from './http/respond.js';
 import { checkForbiddenFields, unknownFieldsOf } from './http/fields.js';
+import { printable, refuseCrossSite, WRITE_METHODS } from './http/cross-site.js';
+import { createHostCheck } from './http/host-check.js';
 import { fingerprint, IDEMPOTENCY_RETENTION_MS, idempotencyKeyOf, idempotencyScope, InFlight } from './idempotency.js';
 import { isLoopback } from './http/loopback.js';
 import type { AppDeps, Principal, RouteDef, RouteInput, RouteResult } from './route.js';
@@ -32,6 +34,9 @@ export function createApp(deps: AppDeps, routes: readonly RouteDef[]): RequestHa
   // than random bytes per request (which showed in profiles of the read path).
   const idPrefix = `req_${randomBytes(6).toString('hex')}`;
   let counter = 0;
+  // Built on the first request: the emulator's own hosts are known once it listens.
+  let hostAllowed: ((host: string | undefined) => boolean) | undefined;
+  let publicOrigin = '';
 
   return (req, res) => {
     const started = performance.now();
@@ -66,6 +71,13 @@ export function createApp(deps: AppDeps, routes: readonly RouteDef[]): RequestHa
   };
 
   async function serve(req: IncomingMessage, res: ServerResponse, path: string, search: string, requestId: string) {
+    // DNS rebinding (CONTRACT §8): before the route lookup, so a foreign page learns nothing, not
+    // even which paths exist.
+    if (!hostAllowed) {
+      hostAllowed = createHostCheck({ allowedHosts: deps.config.allowedHosts, ownHosts: deps.ownHosts() });
+      publicOrigin = new URL(deps.baseUrl()).origin.toLowerCase();
+    }
+    if (!hostAllowed(req.headers.host)) throw hostNotAllowed(req.headers.host!);
     const found = router.lookup(req.method ?? 'GET', path);
     if (!found) throw new ApiError(404, 'not_found', `No route for ${req.method} ${path}.`);
     if ('allowed' in found) {
@@ -74,6 +86,9 @@ export function createApp(deps: AppDeps, routes: readonly RouteDef[]): RequestHa
       });
     }
     const { route, params } = found.match;
+    // Right after the lookup: whether a write needs the same origin depends on the route; an
+    // unknown route or a wrong method changes nothing, whoever asks.
+    if ((route.control || route.sameOriginWrites) && WRITE_METHODS.has(route.method)) refuseCrossSite(req.headers, publicOrigin);
 
     if (route.control && !deps.config.exposeControlPlane && !isLoopback(req.socket.remoteAddress)) {
       throw new ApiError(
@@ -97,7 +112,13 @@ export function createApp(deps: AppDeps, routes: readonly RouteDef[]): RequestHa
       release = inFlight.acquire(principal, endpoint, idemKey);
     }
     try {
-      const rawBody = await readRouteBody(req, route);
+      let rawBody = await readRouteBody(req, route);
+      if (rawBody !== undefined) checkForbiddenFields(rawBody, route.rejectFeeFields === true);
+      if (!route.body && rawBody !== undefined) {
+        // A route without a body ignores one (clients often send `{}`), after the same checks.
+        warnUnknownFields(Object.keys(rawBody), route, res, deps, requestId);
+        rawBody = undefined;
+      }
       const input: RouteInput<unknown> & { principal?: Principal } = {
         params,
         query: new URLSearchParams(search),
@@ -107,10 +128,6 @@ export function createApp(deps: AppDeps, routes: readonly RouteDef[]): RequestHa
         remoteAddress: req.socket.remoteAddress,
       };
       if (principal) input.principal = principal;
-
-      if (route.body && rawBody !== undefined) {
-        checkForbiddenFields(rawBody as Record<string, unknown>, route.rejectFeeFields === true);
-      }
 
       if (route.idempotent && principal && idemKey !== undefined) {
         // Routes without a body (the confirm and expire helpers) compare as `{}`.
@@ -160,19 +177,31 @@ export function createApp(deps: AppDeps, routes: readonly RouteDef[]): RequestHa
   }
 }
 
-async function readRouteBody(req: IncomingMessage, route: RouteDef): Promise<unknown> {
+/**
+ * The body as a JSON object, or undefined when a route without a body schema got none. A body sent
+ * to such a route follows the same rules as any body (CONTRACT §2): 415, 413, 400; empty is fine.
+ */
+async function readRouteBody(req: IncomingMessage, route: RouteDef): Promise<Record<string, unknown> | undefined> {
   const present = hasBody(req);
-  if (!route.body) {
-    // Routes without a body ignore one if sent (clients often send `{}`), but still bound its size.
-    if (present) await readBody(req, BODY_TIMEOUT_MS);
-    return undefined;
-  }
   if (!present) {
+    if (!route.body) return undefined;
     if (route.method === 'POST' && route.doc.response && isOptionalBody(route)) return {};
     throw new ApiError(400, 'invalid_json', 'The request body is empty; send a JSON object.');
   }
   checkJsonContentType(req);
-  return parseJsonObject(await readBody(req, BODY_TIMEOUT_MS));
+  const raw = await readBody(req, BODY_TIMEOUT_MS);
+  if (!route.body && raw.length === 0) return undefined;
+  return parseJsonObject(raw);
+}
+
+function hostNotAllowed(host: string): ApiError {
+  const shown = printable(host);
+  return new ApiError(
+    403,
+    'host_not_allowed',
+    `The Host "${shown}" is not one this emulator answers to (DNS rebinding protection). If you reach it by that name, allow it: ` +
+      `allowedHosts in the config file, svc dev --allowed-host ${shown.replace(/:\d+$/, '')}, or startEmulator({ allowedHosts }).`,
+  );
 }
 
 /** A body schema that accepts `{}` may be omitted entirely (test helpers, clock advance defaults). */
@@ -182,12 +211,14 @@ function isOptionalBody(route: RouteDef): boolean {
 
 function validate(route: RouteDef, body: unknown, res: ServerResponse, deps: AppDeps, requestId: string): unknown {
   const value = parseWith(route.body!, body);
-  const unknown = unknownFieldsOf(route.body!, body as Record<string, unknown>);
-  if (unknown.length) {
-    const list = unknown.join(', ');
-    // Header values must be printable ASCII; field names come from the client and may not be.
-    res.setHeader('Warning', `299 svc-emulator "Unknown fields ignored: ${list.replace(/[^\x20-\x7e]|"/g, '?').slice(0, 200)}"`);
-    deps.emit({ type: 'warning', requestId, message: `${route.method} ${route.path}: unknown fields ignored: ${list}` });
-  }
+  warnUnknownFields(unknownFieldsOf(route.body!, body as Record<string, unknown>), route, res, deps, requestId);
   return value;
+}
+
+function warnUnknownFields(unknown: string[], route: RouteDef, res: ServerResponse, deps: AppDeps, requestId: string): void {
+  if (!unknown.length) return;
+  const list = unknown.join(', ');
+  // Header values must be printable ASCII; field names come from the client and may not be.
+  res.setHeader('Warning', `299 svc-emulator "Unknown fields ignored: ${list.replace(/[^\x20-\x7e]|"/g, '?').slice(0, 200)}"`);
+  deps.emit({ type: 'warning', requestId, message: `${route.method} ${route.path}: unknown fields ignored: ${list}` });
 }

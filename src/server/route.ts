@@ -28,6 +28,8 @@ export interface AppDeps {
   config: EmulatorConfig;
   /** The emulator's public base URL (known once it listens). */
   baseUrl(): string;
+  /** Hosts the emulator is known by besides loopback: its bound address when specific, its base URL's host. */
+  ownHosts(): string[];
   emit(event: EmulatorEvent): void;
   version: string;
   /** Operations that reach beyond one request: the control plane drives them. */
@@ -94,6 +96,8 @@ interface RouteBase {
   path: string;
   /** Loopback-only control plane (CONTRACT §7). */
   control?: boolean;
+  /** Browser pages post here: writes from another origin are refused (CONTRACT §8); control routes always are. */
+  sameOriginWrites?: boolean;
   /** 403 test_mode_only with a live key (CONTRACT §6). */
   testOnly?: boolean;
   /** Schema of the JSON body; its keys are the known fields. Absent: the route takes no body. */

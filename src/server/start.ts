@@ -13,6 +13,7 @@ import { Scheduler } from './scheduler.js';
 import { openStore } from '../store/store.js';
 import { VERSION } from '../version.js';
 import { createApp } from './app.js';
+import { allowedHostProblem } from '../domain/allowed-hosts.js';
 import { answerClientError } from './http/client-error.js';
 import { clearData, ensureDefaults } from './bootstrap.js';
 import { EventHub, type EmulatorEvent, type EmulatorListener } from './events.js';
@@ -41,6 +42,12 @@ export interface StartEmulatorOptions {
   onEvent?: EmulatorListener;
   /** Base URL to put in checkoutUrl/bindUrl when the emulator is reached through a proxy. */
   publicUrl?: string;
+  /**
+   * Host names to serve besides loopback, the bound address and the public URL's host (CONTRACT §8,
+   * DNS rebinding): e.g. a LAN name or a container's service name; `.example.test` also allows its
+   * subdomains; `'all'` lifts the check. Added to `config.allowedHosts`.
+   */
+  allowedHosts?: string[];
   /**
    * How webhook hosts are resolved (default: the system resolver). Tests inject one to play a DNS
    * answer that points a live webhook's name at a private address.
@@ -75,6 +82,11 @@ const CLOCK_OFFSET = 'clock_offset_ms';
 /** Starts the emulator in-process: what `svc dev`, the tests and users' own suites all call. */
 export async function startEmulator(options: StartEmulatorOptions = {}): Promise<Emulator> {
   const config = mergeConfig(options.config);
+  if (options.allowedHosts) config.allowedHosts = [...config.allowedHosts, ...options.allowedHosts];
+  for (const entry of config.allowedHosts) {
+    const problem = allowedHostProblem(entry);
+    if (problem) throw new TypeError(`allowedHosts: ${problem}`);
+  }
   const store = await openStore({ file: options.db ?? ':memory:' });
   const persistClock = !options.clock;
   const clock = options.clock ?? systemClock(getMeta<number>(store, CLOCK_OFFSET) ?? 0);
@@ -84,6 +96,7 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
   const hub = new EventHub<EmulatorEvent>();
   if (options.onEvent) hub.on(options.onEvent);
   let baseUrl = options.publicUrl ?? '';
+  let boundHost = '';
 
   const attempter = createAttempter({ maxConnectionsPerOrigin: 64, ...(options.lookup ? { lookup: options.lookup } : {}) });
   const dispatcher = new Dispatcher({
@@ -102,12 +115,15 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
     clock,
     config,
     baseUrl: () => baseUrl,
+    ownHosts: () => [new URL(baseUrl).host, ...(boundHost ? [boundHost] : [])],
     emit: (event) => hub.emit(event),
     version: VERSION,
     keyCache: new Map(),
     observed: () => hub.size > 0,
     runtime: {
       reset: async () => {
+        // A listener that holds a delivery without reporting must not hold the reset too.
+        listeners.abandonWaiting('the emulator was reset');
         await dispatcher.idle();
         clearData(store);
         deps.keyCache.clear();
@@ -148,6 +164,8 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
   await listen(server, options.port ?? 0, options.host ?? '127.0.0.1');
   const { port, address } = server.address() as AddressInfo;
   if (!options.publicUrl) baseUrl = `http://${hostForUrl(options.host ?? address)}:${port}`;
+  // A specific bound address is a host the emulator answers to; a wildcard one (0.0.0.0) is not.
+  if (!['0.0.0.0', '::', ''].includes(options.host ?? address)) boundHost = options.host ?? address;
   // Attempts cut short by a crash are due again; expiries and retries that fell due while the
   // emulator was stopped run now.
   releaseInFlight(store);

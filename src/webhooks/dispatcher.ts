@@ -141,7 +141,7 @@ export class Dispatcher {
     }
   }
 
-  /** A manual attempt (resend): awaited, written, and returned. Does not move the schedule. */
+  /** A manual attempt (resend): awaited, written, and returned. A success ends the schedule; a failure leaves it. */
   async resend(delivery: DeliveryRow): Promise<DeliveryRow> {
     await this.attemptNow(delivery, 'manual');
     this.flush();
@@ -258,7 +258,11 @@ export class Dispatcher {
     let { status, next_attempt_at: next, scheduled_attempts: scheduled } = row;
     if (c.trigger === 'scheduled') {
       scheduled += 1;
-      if (c.result.ok) {
+      if (status === 'succeeded') {
+        // A manual attempt succeeded while this one was in flight: the delivery is done, whatever
+        // this attempt's outcome; it is recorded, and demotes nothing.
+        next = null;
+      } else if (c.result.ok) {
         status = 'succeeded';
         next = null;
       } else if (scheduled <= schedule.length) {
@@ -268,9 +272,11 @@ export class Dispatcher {
         status = 'failed';
         next = null;
       }
-    } else if (c.result.ok && status === 'failed') {
-      // The schedule is over, so a successful resend disturbs nothing: record the success.
+    } else if (c.result.ok) {
+      // A manual attempt that succeeds ends the delivery (CONTRACT §5): the receiver has the event,
+      // and the automatic attempts left would only send it again. One that fails moves nothing.
       status = 'succeeded';
+      next = null;
     }
     recordAttempt(
       store,

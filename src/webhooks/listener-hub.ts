@@ -22,11 +22,23 @@ interface Connection {
   res: ServerResponse;
   /** How long the listener itself waits for the app (`--timeout`), so we wait a little longer. */
   forwardTimeoutMs: number;
+  /** Deliveries sent down this stream whose result has not come back. */
+  pending: Set<string>;
 }
 
 interface Waiting {
   resolve(result: AttemptResult): void;
   timer: NodeJS.Timeout;
+  /** Whose delivery it is: only that partner, in that environment, may report its result. */
+  partnerId: string;
+  environment: Environment;
+  connection: Connection;
+}
+
+/** Who reports a result: the principal of the listener's key. */
+export interface Reporter {
+  partnerId: string;
+  environment: Environment;
 }
 
 const HEARTBEAT_MS = 15_000;
@@ -91,13 +103,18 @@ export class ListenerHub {
   /** Holds `res` open as the listener's stream; what it missed while away falls due now. */
   attach(partnerId: string, environment: Environment, res: ServerResponse, forwardTimeoutMs: number): void {
     const key = keyOf(partnerId, environment);
-    const connection: Connection = { res, forwardTimeoutMs };
+    const connection: Connection = { res, forwardTimeoutMs, pending: new Set() };
     let set = this.connections.get(key);
     if (!set) this.connections.set(key, (set = new Set()));
     set.add(connection);
     res.on('close', () => {
       set.delete(connection);
       if (!set.size) this.connections.delete(key);
+      // Nobody can report these any more: fail them now (they follow the retry schedule), rather
+      // than hold the dispatcher, and the clock advance or reset that waits on it, until they time out.
+      for (const requestId of [...connection.pending]) {
+        this.settle(requestId, failed('listener_disconnected: the listener went away before reporting the result'));
+      }
     });
     res.write(`event: ready\ndata: ${JSON.stringify({ partnerId, environment })}\n\n`);
     if (wakeListenerDeliveries(this.deps.store, partnerId, environment, this.deps.clock.now()) > 0) this.deps.kick();
@@ -110,7 +127,7 @@ export class ListenerHub {
   /** One attempt of a listener delivery: push it down the stream and wait for the listener's report. */
   send(delivery: DeliveryRow, body: string, timeoutMs: number): Promise<AttemptResult> {
     const listener = findListener(this.deps.store, delivery.partner_id, delivery.environment);
-    const connection = [...(this.connections.get(keyOf(delivery.partner_id, delivery.environment)) ?? [])][0];
+    const connection = [...(this.connections.get(keyOf(delivery.partner_id, delivery.environment)) ?? [])].find((c) => !c.res.destroyed);
     if (!listener || !connection) {
       return Promise.resolve(failed('listener_unavailable: no `svc webhook listen` is connected for this partner and environment'));
     }
@@ -118,11 +135,9 @@ export class ListenerHub {
     const headers = deliveryHeaders(body, listener.secret, {}, this.deps.version);
     const wait = Math.max(timeoutMs, connection.forwardTimeoutMs + 5000);
     return new Promise<AttemptResult>((resolve) => {
-      const timer = setTimeout(() => {
-        this.waiting.delete(requestId);
-        resolve(failed(`timeout: the listener did not report within ${wait} ms`, wait));
-      }, wait);
-      this.waiting.set(requestId, { resolve, timer });
+      const timer = setTimeout(() => this.settle(requestId, failed(`timeout: the listener did not report within ${wait} ms`, wait)), wait);
+      this.waiting.set(requestId, { resolve, timer, partnerId: delivery.partner_id, environment: delivery.environment, connection });
+      connection.pending.add(requestId);
       const message = {
         requestId,
         deliveryId: delivery.id,
@@ -136,14 +151,16 @@ export class ListenerHub {
     });
   }
 
-  /** The listener's report for one request; false when nobody waits for it (late, or unknown). */
-  report(requestId: string, result: ListenerResult): boolean {
+  /**
+   * The listener's report for one request; false when nobody waits for it (late, or unknown), and
+   * when it comes from another partner or environment than the delivery's (CONTRACT §8): to them,
+   * a request id they do not own is indistinguishable from one that does not exist.
+   */
+  report(requestId: string, result: ListenerResult, from: Reporter): boolean {
     const waiting = this.waiting.get(requestId);
-    if (!waiting) return false;
-    this.waiting.delete(requestId);
-    clearTimeout(waiting.timer);
+    if (!waiting || waiting.partnerId !== from.partnerId || waiting.environment !== from.environment) return false;
     const ok = result.status !== null && result.status >= 200 && result.status < 300;
-    waiting.resolve({
+    this.settle(requestId, {
       ok,
       responseStatus: result.status,
       responseBody: result.body === null ? null : result.body.slice(0, MAX_BODY),
@@ -154,16 +171,27 @@ export class ListenerHub {
     return true;
   }
 
+  /** Fails every attempt still waiting for a listener (a reset: their rows are about to go). */
+  abandonWaiting(reason: string): void {
+    for (const id of [...this.waiting.keys()]) this.settle(id, failed(`listener_unavailable: ${reason}`));
+  }
+
+  /** Resolves one waiting attempt, once, and forgets it everywhere. */
+  private settle(requestId: string, result: AttemptResult): void {
+    const waiting = this.waiting.get(requestId);
+    if (!waiting) return;
+    this.waiting.delete(requestId);
+    waiting.connection.pending.delete(requestId);
+    clearTimeout(waiting.timer);
+    waiting.resolve(result);
+  }
+
   /** Ends every stream (stop, reset); waiting attempts fail and retry later. */
   close(): void {
     clearInterval(this.heartbeat);
+    this.abandonWaiting('the emulator stopped');
     for (const set of this.connections.values()) for (const c of set) c.res.end();
     this.connections.clear();
-    for (const [id, w] of this.waiting) {
-      clearTimeout(w.timer);
-      w.resolve(failed('listener_unavailable: the emulator stopped'));
-      this.waiting.delete(id);
-    }
   }
 
   /** Listeners registered (for status and tests). */

@@ -456,7 +456,8 @@ const ENDPOINTS: Endpoint[] = [
       enabled: { required: false, valid: fc.boolean(), invalid: failing(notA('boolean')) },
       customHeaders: {
         required: false,
-        valid: fc.dictionary(fc.stringMatching(/^X-[A-Za-z0-9-]{1,12}$/), fc.string({ maxLength: 30 }), { maxKeys: 4 }),
+        // Names distinct regardless of case, values visible ASCII, spaces and tabs (CONTRACT §8).
+        valid: fc.dictionary(fc.stringMatching(/^X-[A-Z0-9-]{1,12}$/), fc.stringMatching(/^[\x20-\x7e\t]{0,30}$/), { maxKeys: 4 }),
         invalid: failing(
           fc.oneof(
             notA('object'),
@@ -471,6 +472,8 @@ const ENDPOINTS: Endpoint[] = [
               { 'X-Split': 'a\r\nInjected: yes' },
               { 'X-Nul': 'a\u0000b' },
               { 'X-Long': 'v'.repeat(5000) },
+              { 'X-Emoji': '\u{1F600}' },
+              { 'Transfer-Encoding': 'chunked' },
               Object.fromEntries(Array.from({ length: 21 }, (_, i) => [`X-H${i}`, 'v'])),
             ),
           ),
@@ -1302,20 +1305,23 @@ describe('requests that are not valid HTTP', () => {
   // Node's HTTP parser refuses these before any route runs; the answer must still be the
   // contract's: a Request-Id and the error shape (CONTRACT §2), and nothing stored.
   it.each([
-    ['an Authorization header over the header size limit', `GET /v1/invoices HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${'k'.repeat(20_000)}\r\n\r\n`],
+    [
+      'an Authorization header over the header size limit',
+      `GET /v1/invoices HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${'k'.repeat(20_000)}\r\n\r\n`,
+    ],
     [
       'an Idempotency-Key over the header size limit',
-      `POST /v1/invoices HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer test_${'a'.repeat(32)}\r\nIdempotency-Key: ${'i'.repeat(20_000)}\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}`,
+      `POST /v1/invoices HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer test_${'a'.repeat(32)}\r\nIdempotency-Key: ${'i'.repeat(20_000)}\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}`,
     ],
     [
       'two different Content-Lengths',
-      'POST /v1/invoices HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 5\r\nContent-Length: 6\r\n\r\n{"a":1',
+      'POST /v1/invoices HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 5\r\nContent-Length: 6\r\n\r\n{"a":1',
     ],
     [
       'broken chunked framing',
-      'POST /v1/invoices HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nContent-Type: application/json\r\n\r\nzz\r\n{}\r\n0\r\n\r\n',
+      'POST /v1/invoices HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\nContent-Type: application/json\r\n\r\nzz\r\n{}\r\n0\r\n\r\n',
     ],
-    ['a control character in the Authorization header', 'GET /v1/invoices HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \x01abc\r\n\r\n'],
+    ['a control character in the Authorization header', 'GET /v1/invoices HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer \x01abc\r\n\r\n'],
     ['a request line that is not HTTP', 'HELLO THERE\r\n\r\n'],
   ])('%s: a contract-shaped 4xx with a Request-Id', async (_name, text) => {
     const before = snapshot(emu);
@@ -1328,7 +1334,10 @@ describe('requests that are not valid HTTP', () => {
   });
 
   it('a large but acceptable Authorization header is an ordinary 401', async () => {
-    const res = await rawExchange(emu.port, `GET /v1/invoices HTTP/1.1\r\nHost: x\r\nConnection: close\r\nAuthorization: Bearer ${'k'.repeat(8_000)}\r\n\r\n`);
+    const res = await rawExchange(
+      emu.port,
+      `GET /v1/invoices HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\nAuthorization: Bearer ${'k'.repeat(8_000)}\r\n\r\n`,
+    );
     expect(res.status).toBe(401);
     expect(res.headers['request-id']).toMatch(/\S/);
     expect(parseErrorBody(res.text).error.code).toBe('unauthorized');

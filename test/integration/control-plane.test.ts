@@ -407,7 +407,8 @@ describe('loopback rule', () => {
 
   it('answers 403 to non-loopback clients unless the control plane is exposed', async () => {
     if (!address) throw new Error('no non-internal IPv4 address on this machine (os.networkInterfaces())');
-    const open = await startTestEmulator({ host: '0.0.0.0' });
+    // Reached by its LAN address, which a wildcard bind does not make an allowed host (CONTRACT §8).
+    const open = await startTestEmulator({ host: '0.0.0.0', allowedHosts: [address] });
     try {
       const external = `http://${address}:${open.port}`;
       for (const path of ['/__emulator/health', '/__emulator/keys', '/__emulator/clock']) {
@@ -435,7 +436,7 @@ describe('loopback rule', () => {
 
   it('answers external clients when started with exposeControlPlane', async () => {
     if (!address) throw new Error('no non-internal IPv4 address on this machine (os.networkInterfaces())');
-    const exposed = await startTestEmulator({ host: '0.0.0.0', config: { exposeControlPlane: true } });
+    const exposed = await startTestEmulator({ host: '0.0.0.0', allowedHosts: [address], config: { exposeControlPlane: true } });
     try {
       const res = await request(`http://${address}:${exposed.port}`, 'GET', '/__emulator/health');
       expect(res.status, res.text).toBe(200);

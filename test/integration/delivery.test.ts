@@ -441,7 +441,7 @@ describe('failure classification per attempt', () => {
 });
 
 describe('resend', () => {
-  it('sends the same envelope now with a fresh signature, trigger manual, without disturbing the schedule', async () => {
+  it('sends the same envelope now with a fresh signature, trigger manual; its success ends the delivery and cancels the automatic retries', async () => {
     const emu = await emulator();
     const r = await receiver({ status: 500, body: 'nope' });
     const { test } = emu.keys;
@@ -460,9 +460,9 @@ describe('resend', () => {
     expect(resent).toMatchObject({
       id: before.id,
       eventId,
-      status: 'retrying',
+      status: 'succeeded',
       attemptCount: 2,
-      nextAttemptAt: before.nextAttemptAt,
+      nextAttemptAt: null,
       lastResponseStatus: 200,
       lastError: null,
       payload: before.payload,
@@ -480,7 +480,23 @@ describe('resend', () => {
     expect(Math.abs(t - Date.now() / 1000)).toBeLessThan(5);
     expect(verifyWebhook(again.rawBody, header(again, 'x-service-signature'), SECRET).id).toBe(eventId);
 
-    // The automatic retry still comes at +5 s, not earlier, not later.
+    // The automatic retry that was due at +5 s never comes: the receiver has the event once more, not twice.
+    await emu.advanceClock(86400);
+    const after = await detail(emu, test.partnerKey, before.id);
+    expect(after).toMatchObject({ status: 'succeeded', attemptCount: 2, nextAttemptAt: null });
+    expect(requestsFor(r, eventId)).toHaveLength(2);
+    expect(ok(await emu.call('GET', '/v1/partner/webhook/deliveries?status=retrying', { key: test.partnerKey })).data).toEqual([]);
+  });
+
+  it('a manual attempt that fails leaves the schedule as it was', async () => {
+    const emu = await emulator();
+    const r = await receiver({ status: 500 });
+    const { test } = emu.keys;
+    await putWebhook(emu, test.partnerKey, { url: r.url, secret: SECRET });
+    const invoice = await merchantInvoice(emu, test.merchantKey);
+    const before = await attempted(emu, test.partnerKey, `${invoice.id}-1`, 1);
+    const resent = ok(await emu.call('POST', `/v1/partner/webhook/deliveries/${before.id}/resend`, { key: test.partnerKey }));
+    expect(resent).toMatchObject({ status: 'retrying', attemptCount: 2, nextAttemptAt: iso(T0 + 5000), lastResponseStatus: 500 });
     await emu.advanceClock(4);
     expect((await detail(emu, test.partnerKey, before.id)).attemptCount).toBe(2);
     await emu.advanceClock(1);
@@ -490,7 +506,34 @@ describe('resend', () => {
       ['manual', iso(T0)],
       ['scheduled', iso(T0 + 5000)],
     ]);
+    // The second scheduled attempt was the schedule's first retry: the next one is 5 min later.
+    expect(after).toMatchObject({ status: 'retrying', attemptCount: 3, nextAttemptAt: iso(T0 + 5000 + 300_000) });
+  });
+
+  it('a scheduled attempt still in flight when a manual one succeeds cannot demote the delivery', async () => {
+    const emu = await emulator();
+    // 1st (scheduled): 500. 2nd (the scheduled retry): 500, but slowly. 3rd (manual, meanwhile): 200.
+    const r = await receiver((_req, n) => (n === 2 ? { status: 500, delayMs: 600 } : n === 1 ? { status: 500 } : { status: 200 }));
+    const { test } = emu.keys;
+    await putWebhook(emu, test.partnerKey, { url: r.url, secret: SECRET });
+    const invoice = await merchantInvoice(emu, test.merchantKey);
+    const eventId = `${invoice.id}-1`;
+    const before = await attempted(emu, test.partnerKey, eventId, 1);
+
+    const advancing = emu.advanceClock(5);
+    await r.waitFor(2);
+    const resent = ok(await emu.call('POST', `/v1/partner/webhook/deliveries/${before.id}/resend`, { key: test.partnerKey }));
+    expect(resent).toMatchObject({ status: 'succeeded', nextAttemptAt: null });
+    await advancing;
+
+    const after = await detail(emu, test.partnerKey, before.id);
+    expect(after.attempts.map((a: any) => [a.number, a.trigger, a.responseStatus])).toEqual([
+      [1, 'scheduled', 500],
+      [2, 'manual', 200],
+      [3, 'scheduled', 500],
+    ]);
     expect(after).toMatchObject({ status: 'succeeded', attemptCount: 3, nextAttemptAt: null });
+    await emu.advanceClock(86400);
     expect(requestsFor(r, eventId)).toHaveLength(3);
   });
 

@@ -186,3 +186,90 @@ describe('listener hub', () => {
     tail.close();
   });
 });
+
+/** A control-plane POST that must answer promptly: a hang fails the test instead of stalling it. */
+async function promptly(path: string, body: unknown) {
+  const res = await fetch(`${emu.url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+    signal: AbortSignal.timeout(8000),
+  });
+  return res.status;
+}
+
+describe('listener hub: clients cannot stall the control plane (issue 10)', () => {
+  it('a stream that drops while holding a delivery releases it at once: it fails as listener_disconnected, retries on schedule, and advance and reset answer', async () => {
+    const T0 = Date.UTC(2030, 0, 1);
+    emu = await startTestEmulator({ clock: manualClock(T0) });
+    const pt = emu.keys.test.partnerKey;
+    await emu.call('PUT', '/__emulator/listener', { key: pt, body: { forwardTo: 'http://localhost:3000/hooks' } });
+    const stream = await openStream(`${emu.url}/__emulator/listener/stream`, pt);
+    await stream.next('ready');
+    await emu.call('POST', '/v1/invoices', { key: emu.keys.test.merchantKey, body: { amount: '1' }, idempotencyKey: ikey() });
+    const held = (await stream.next('delivery')).data;
+    stream.close(); // gone, without posting its result
+
+    const delivery = async () => (await emu.call('GET', `/v1/partner/webhook/deliveries/${held.deliveryId}`, { key: pt })).body;
+    await expect.poll(async () => (await delivery()).lastError ?? '', { timeout: 3000 }).toMatch(/^listener_disconnected:/);
+    expect(await delivery()).toMatchObject({ status: 'retrying', attemptCount: 1, nextAttemptAt: new Date(T0 + 5000).toISOString() });
+
+    expect(await promptly('/__emulator/clock/advance', { seconds: 1 })).toBe(200);
+    expect(await promptly('/__emulator/reset', {})).toBe(200);
+  });
+
+  it('reset does not wait for a connected listener that never reports', async () => {
+    emu = await startTestEmulator();
+    const pt = emu.keys.test.partnerKey;
+    await emu.call('PUT', '/__emulator/listener', { key: pt, body: { forwardTo: 'http://localhost:3000/hooks' } });
+    const stream = await openStream(`${emu.url}/__emulator/listener/stream?timeoutSeconds=300`, pt);
+    await stream.next('ready');
+    await emu.call('POST', '/v1/invoices', { key: emu.keys.test.merchantKey, body: { amount: '1' }, idempotencyKey: ikey() });
+    await stream.next('delivery');
+    expect(await promptly('/__emulator/reset', {})).toBe(200);
+    expect(emu.store.sqlite.prepare('SELECT COUNT(*) AS n FROM deliveries').get()).toEqual({ n: 0 });
+    stream.close();
+  });
+
+  it('timeoutSeconds on the stream must be a whole number of seconds from 1 to 300', async () => {
+    emu = await startTestEmulator();
+    const pt = emu.keys.test.partnerKey;
+    for (const value of ['1e10', '0', '-1', '301', '1.5', 'abc', '']) {
+      const res = await emu.call('GET', `/__emulator/listener/stream?timeoutSeconds=${value}`, { key: pt });
+      expect(res.status, `${value}: ${res.text}`).toBe(400);
+      expect(res.body.error).toMatchObject({ code: 'validation_failed', param: 'timeoutSeconds' });
+    }
+    for (const value of ['1', '300']) {
+      const stream = await openStream(`${emu.url}/__emulator/listener/stream?timeoutSeconds=${value}`, pt);
+      await stream.next('ready');
+      stream.close();
+    }
+  });
+
+  it('a result is accepted only from the partner and environment of the delivery; others get the unknown-request answer', async () => {
+    emu = await startTestEmulator();
+    const pt = emu.keys.test.partnerKey;
+    await emu.call('PUT', '/__emulator/listener', { key: pt, body: { forwardTo: 'http://localhost:3000/hooks' } });
+    const stream = await openStream(`${emu.url}/__emulator/listener/stream`, pt);
+    await stream.next('ready');
+    await emu.call('POST', '/v1/invoices', { key: emu.keys.test.merchantKey, body: { amount: '1' }, idempotencyKey: ikey() });
+    const msg = (await stream.next('delivery')).data;
+    const other = (await emu.call('POST', '/__emulator/partners', { body: { name: 'Other' } })).body;
+
+    const report = (key: string, requestId = msg.requestId) =>
+      emu.call('POST', '/__emulator/listener/results', { key, body: { requestId, status: 200, body: 'forged', durationMs: 1 } });
+    const unknown = await report(pt, '00000000-0000-4000-8000-000000000000');
+    expect(unknown.status).toBe(409);
+    for (const key of [other.test.partnerKey, emu.keys.live.partnerKey, other.live.partnerKey]) {
+      const res = await report(key);
+      expect(res.status).toBe(unknown.status);
+      expect(res.body).toEqual(unknown.body);
+    }
+    const detail = async () => (await emu.call('GET', `/v1/partner/webhook/deliveries/${msg.deliveryId}`, { key: pt })).body;
+    expect((await detail()).attemptCount).toBe(0);
+
+    expect((await report(pt)).status).toBe(200);
+    await expect.poll(async () => (await detail()).status).toBe('succeeded');
+    stream.close();
+  });
+});

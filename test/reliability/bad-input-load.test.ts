@@ -262,9 +262,17 @@ function malformedRequests(): Planned[] {
     () => create('a byte-order mark before the JSON', inv, { body: '\uFEFF{"amount":"1.00"}', malformed: m, expected: bad(400, 'invalid_json') }),
     () => create('bytes that are not UTF-8', inv, { body: Buffer.from([0xff, 0xfe, 0x7b, 0x80, 0x7d]), malformed: m, expected: bad(400, 'invalid_json') }),
     () => create('arrays nested 100 deep', inv, { body: `{"amount":"1.00","x":${nested(100)}}`, malformed: m, expected: bad(400, 'invalid_json') }),
+    // 50,000 arrays are 50,000 values: refused by the value limit before any parse (CONTRACT §8);
+    // 9,000 fit in it, and the depth limit refuses them after the parse.
     () =>
       create('arrays nested 50,000 deep', pinv, {
         body: `{"merchantId":"${t.merchantId}","amount":"1.00","x":${nested(50_000)}}`,
+        malformed: m,
+        expected: bad(413, 'payload_too_large'),
+      }),
+    () =>
+      create('arrays nested 9,000 deep', pinv, {
+        body: `{"merchantId":"${t.merchantId}","amount":"1.00","x":${nested(9_000)}}`,
         malformed: m,
         expected: bad(400, 'invalid_json'),
       }),

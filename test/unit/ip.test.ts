@@ -111,6 +111,9 @@ describe('classifyIp', () => {
     ['172.32.0.0', 'public'],
     ['192.0.0.1', 'reserved'],
     ['192.0.0.192', 'metadata'],
+    ['168.63.129.16', 'metadata'], // Azure host endpoint
+    ['168.63.129.15', 'public'],
+    ['::ffff:168.63.129.16', 'metadata'],
     ['192.0.2.1', 'documentation'],
     ['192.88.99.1', 'reserved'],
     ['192.168.1.1', 'private'],

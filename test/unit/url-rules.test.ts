@@ -25,6 +25,18 @@ describe('both environments', () => {
     ['javascript:alert(1)', /http or https, not javascript/],
     ['ws://example.com/hook', /http or https, not ws/],
     [`https://example.com/${'a'.repeat(MAX_WEBHOOK_URL_LENGTH)}`, /characters long; the limit is 2048/],
+    ['https://example.com:0/hook', /port 0/],
+    ['https://example.com:00/hook', /port 0/],
+    ['https://example..com/hook', /empty label/],
+    ['https://.example.com/hook', /empty label/],
+    ['https://example.com../hook', /empty label/],
+    ['https://-example.com/hook', /starts or ends with a hyphen/],
+    ['https://example-.com/hook', /starts or ends with a hyphen/],
+    ['https://api.-x.example.com/hook', /starts or ends with a hyphen/],
+    [`https://${'a'.repeat(64)}.example.com/hook`, /label longer than 63/],
+    [`https://${'abcdefghi.'.repeat(26)}com/hook`, /longer than 253/],
+    ['https://a!b.example.com/hook', /only hold letters, digits/],
+    ["https://a'b.example.com/hook", /only hold letters, digits/],
   ])('%j is rejected in test and live', (raw, message) => {
     expect(outcome(raw, 'test')).toMatch(message);
     expect(outcome(raw, 'live')).toMatch(message);
@@ -56,6 +68,9 @@ describe('test environment accepts any http(s) host', () => {
     'https://1234.ngrok-free.app/hook',
     'http://user:pass@localhost/hook',
     'https://example.com/hook',
+    'http://my_service:8080/hook', // docker compose service names may hold underscores
+    'http://receiver.:3000/hook',
+    `https://${'a'.repeat(63)}.example.com/hook`,
   ])('%s', (raw) => {
     expect(outcome(raw, 'test')).toBe('ok');
   });
@@ -124,6 +139,11 @@ describe('live environment', () => {
     ['https://abc.lhr.life/hook', /lhr\.life tunnel/],
     ['https://abc.serveo.net/hook', /serveo\.net tunnel/],
     ['https://abc-3000.euw.devtunnels.ms/hook', /devtunnels\.ms tunnel/],
+    ['https://laptop.tail1234.ts.net/hook', /ts\.net tunnel/],
+    ['https://cute-cat.playit.gg/hook', /playit\.gg tunnel/],
+    ['https://abc.jprq.io/hook', /jprq\.io tunnel/],
+    ['https://my_service.example.com/hook', /only hold letters, digits and hyphens/],
+    ['https://168.63.129.16/hook', /not the IP address/],
   ])('rejects %s', (raw, message) => {
     expect(outcome(raw, 'live')).toMatch(message);
   });

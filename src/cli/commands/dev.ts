@@ -1,6 +1,8 @@
 import path from 'node:path';
 import { DEFAULT_DATABASE, type EmulatorConfig } from '../../config/defaults.js';
 import { loadConfig, resolveConfig } from '../../config/load.js';
+import { allowedHostProblem } from '../../domain/allowed-hosts.js';
+import { UsageError } from '../../errors.js';
 import type { Emulator } from '../../server/start.js';
 import type { Context } from '../context.js';
 import { removeLocalState, writeLocalState } from '../local-emulator.js';
@@ -77,7 +79,15 @@ function applyFlags(config: EmulatorConfig, options: Input<typeof devSpec>['opti
     port: options.port ?? config.port,
     host: options.host ?? config.host,
     exposeControlPlane: options.exposeControlPlane ?? config.exposeControlPlane,
+    // Added to the config file's list: a flag names one more host, it does not forget the team's.
+    allowedHosts: [...config.allowedHosts, ...(options.allowedHost ?? []).map(allowedHostFlag)],
   };
+}
+
+function allowedHostFlag(value: string): string {
+  const problem = allowedHostProblem(value);
+  if (problem) throw new UsageError(`--allowed-host: ${problem}`, '--allowed-host');
+  return value;
 }
 
 export function readyEvent(emulator: Emulator) {

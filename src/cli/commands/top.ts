@@ -16,6 +16,11 @@ export const devSpec = defineCommand({
     { flags: '--reset', description: 'start with an empty database (the default keys are kept)' },
     { flags: '--fixtures <file>', description: 'apply a fixtures file once the emulator is up' },
     { flags: '--expose-control-plane', description: 'serve /__emulator/ to non-loopback clients too' },
+    {
+      flags: '--allowed-host <host>',
+      description: 'also answer requests for this host name (LAN name, container service; `all` lifts the check)',
+      repeatable: true,
+    },
   ],
   examples: ['svc dev', 'svc dev --port 0 --json --memory', 'svc dev --fixtures fixtures.yaml'],
   stopsOnSignal: true,

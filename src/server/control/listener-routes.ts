@@ -19,6 +19,16 @@ const resultBody = z.object({
   error: z.string().max(2000).nullable().optional(),
   durationMs: z.number().min(0),
 });
+// The listener's own forward timeout (`svc webhook listen --timeout`, 1 to 300 s); the hub waits a
+// little longer for its report. Bounded, so no value can overflow a timer (1e10 s fired at once).
+const streamQuery = z.object({
+  timeoutSeconds: z.coerce
+    .number({ error: 'timeoutSeconds must be a whole number of seconds from 1 to 300.' })
+    .int({ error: 'timeoutSeconds must be a whole number of seconds from 1 to 300.' })
+    .min(1, { error: 'timeoutSeconds must be a whole number of seconds from 1 to 300.' })
+    .max(300, { error: 'timeoutSeconds must be a whole number of seconds from 1 to 300.' })
+    .default(30),
+});
 const tailQuery = z.object({
   status: z.enum(['pending', 'retrying', 'succeeded', 'failed']).optional(),
   eventType: z.enum(INVOICE_EVENT_TYPES).optional(),
@@ -72,13 +82,18 @@ export const listenerRoutes: RouteDef[] = [
     path: '/__emulator/listener/stream',
     auth: 'partner',
     control: true,
-    doc: { ...doc('Server-sent events: deliveries to forward (event: delivery)'), response: { status: 200, contentType: 'text/event-stream' } },
+    doc: {
+      ...doc('Server-sent events: deliveries to forward (event: delivery)'),
+      query: streamQuery,
+      response: { status: 200, contentType: 'text/event-stream' },
+    },
     handle: (input: AuthedInput<undefined>, deps) => {
-      const timeout = Number(input.query.get('timeoutSeconds') ?? '30');
+      const query = streamQuery.safeParse({ timeoutSeconds: input.query.get('timeoutSeconds') ?? undefined });
+      if (!query.success) throw new ApiError(400, 'validation_failed', query.error.issues[0]!.message, 'timeoutSeconds');
+      const timeoutMs = query.data.timeoutSeconds * 1000;
       return {
         status: 200,
-        stream: (res: ServerResponse) =>
-          deps.runtime.listeners.attach(input.principal.partnerId, input.principal.environment, res, (Number.isFinite(timeout) ? timeout : 30) * 1000),
+        stream: (res: ServerResponse) => deps.runtime.listeners.attach(input.principal.partnerId, input.principal.environment, res, timeoutMs),
       };
     },
   },
@@ -91,7 +106,11 @@ export const listenerRoutes: RouteDef[] = [
     doc: { ...doc('Report the result of one forwarded delivery'), response: { status: 200 } },
     handle: (input: AuthedInput<z.output<typeof resultBody>>, deps) => {
       const b = input.body;
-      const accepted = deps.runtime.listeners.report(b.requestId, { status: b.status, body: b.body ?? null, error: b.error ?? null, durationMs: b.durationMs });
+      const accepted = deps.runtime.listeners.report(
+        b.requestId,
+        { status: b.status, body: b.body ?? null, error: b.error ?? null, durationMs: b.durationMs },
+        input.principal,
+      );
       if (!accepted) throw new ApiError(409, 'result_not_expected', 'Nothing waits for this result any more (it came too late, or twice).');
       return { status: 200, body: { accepted: true } };
     },

@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { ApiError } from '../api-error.js';
+import { exceedsValueBudget, MAX_JSON_VALUES } from './json-budget.js';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -54,8 +55,18 @@ export function checkJsonContentType(req: IncomingMessage): void {
   }
 }
 
-/** Parses a body that must be a JSON object (400 invalid_json otherwise). */
+/**
+ * Parses a body that must be a JSON object (400 invalid_json otherwise). A body holding more than
+ * 10,000 values is refused first, unparsed (413, CONTRACT §8 "Bounded work per request").
+ */
 export function parseJsonObject(raw: Buffer): Record<string, unknown> {
+  if (exceedsValueBudget(raw)) {
+    throw new ApiError(
+      413,
+      'payload_too_large',
+      `The request body holds more than ${MAX_JSON_VALUES.toLocaleString('en-US')} JSON values; the emulator refuses bodies that wide, whatever their size in bytes.`,
+    );
+  }
   let value: unknown;
   try {
     value = JSON.parse(raw.toString('utf8'));

@@ -34,8 +34,25 @@ export function answerClientError(error: Error & { code?: string }, socket: Dupl
         ? [408, 'request_timeout', 'The request did not arrive in time.']
         : [400, 'invalid_request', 'The request is not valid HTTP/1.1.'];
   const body = JSON.stringify({ error: { code, message } });
+  // A response to HEAD has no body (RFC 9110 §9.3.2): a client reads none, and would take the bytes
+  // for garbage after the response (Node's own client fails the request).
+  const head = isHeadRequest(error as { rawPacket?: Buffer; bytesParsed?: number });
   socket.end(
     `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nRequest-Id: req_${randomBytes(12).toString('hex')}\r\n` +
-      `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${head ? '' : body}`,
   );
+}
+
+/**
+ * Whether the refused bytes are a HEAD request. The parser does not tell the method of a request it
+ * refused, but the bytes it was parsing start with the request line whenever the head arrived in
+ * one piece (clients write it at once, and 16 KiB fit in one read); a request line that came in an
+ * earlier read is unknown here, and gets the body.
+ */
+function isHeadRequest({ rawPacket: raw, bytesParsed }: { rawPacket?: Buffer; bytesParsed?: number }): boolean {
+  if (!raw) return false;
+  // Requests pipelined ahead of it in the same read end with a blank line before the refused one.
+  const blank = raw.lastIndexOf('\r\n\r\n', bytesParsed ?? raw.length);
+  const start = blank === -1 ? 0 : blank + 4;
+  return raw.toString('latin1', start, start + 5) === 'HEAD ';
 }

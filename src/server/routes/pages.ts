@@ -17,7 +17,9 @@ const PAGE_HEADERS = {
   'Content-Security-Policy':
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
   'X-Content-Type-Options': 'nosniff',
-  'Referrer-Policy': 'no-referrer',
+  // Nothing leaks to other sites, yet the page's own form posts carry its real Origin (with
+  // no-referrer, browsers send `Origin: null`, which the cross-site check must refuse).
+  'Referrer-Policy': 'same-origin',
   'Cache-Control': 'no-store',
 };
 
@@ -92,6 +94,7 @@ export const pageRoutes: RouteDef[] = [
     method: 'POST',
     path: '/checkout/:invoiceId/test/:action',
     auth: 'none',
+    sameOriginWrites: true,
     body: testBody,
     doc: hidden('Checkout test panel action'),
     handle: (input: RouteInput<TestBody>, deps) => {
@@ -140,6 +143,7 @@ export const pageRoutes: RouteDef[] = [
     method: 'POST',
     path: '/bind/:merchantId/complete',
     auth: 'none',
+    sameOriginWrites: true,
     doc: hidden('Complete onboarding'),
     handle: (input: RouteInput<undefined>, deps) => {
       const id = input.params.merchantId!;
@@ -157,7 +161,8 @@ export const pageRoutes: RouteDef[] = [
     auth: 'none',
     doc: hidden('Page assets'),
     handle: (input: RouteInput<undefined>) => {
-      const type = ASSETS[input.params.name!];
+      // Own keys only: `constructor` or `__proto__` must not reach the file system as a name.
+      const type = Object.hasOwn(ASSETS, input.params.name!) ? ASSETS[input.params.name!] : undefined;
       if (!type) throw new ApiError(404, 'not_found', 'No such asset.');
       return {
         status: 200,
