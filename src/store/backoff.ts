@@ -32,18 +32,33 @@ export class RetryLater {
   private timer: NodeJS.Timeout | undefined;
 
   constructor(
+    /** Names the work in the reported error: `dispatcher: database is locked; trying again in 50 ms`. */
+    private readonly label: string,
     private readonly retry: () => void,
-    private readonly report: (error: unknown, delayMs: number) => void,
+    private readonly report: (error: Error) => void,
   ) {}
 
   get waiting(): boolean {
     return this.timer !== undefined;
   }
 
+  /** Runs `work` unless a retry is pending; a throw is reported and retried. False when it did not succeed. */
+  attempt(work: () => void): boolean {
+    if (this.timer) return false;
+    try {
+      work();
+      this.succeeded();
+      return true;
+    } catch (error) {
+      this.failed(error);
+      return false;
+    }
+  }
+
   failed(error: unknown): void {
     if (this.timer) return;
     const delay = this.backoff.next();
-    this.report(error, delay);
+    this.report(new Error(`${this.label}: ${(error as Error)?.message ?? String(error)}; trying again in ${delay} ms`, { cause: error }));
     this.timer = setTimeout(() => {
       this.timer = undefined;
       this.retry();

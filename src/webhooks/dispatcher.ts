@@ -80,29 +80,18 @@ export class Dispatcher {
    * error is reported and everything pending is tried again after a backoff delay.
    */
   private readonly retry = new RetryLater(
+    'dispatcher',
     () => {
       this.flush();
       if (this.freedCount > 0) this.claimFreed();
       this.kick();
     },
-    (error, delay) =>
-      this.deps.onError?.(new Error(`dispatcher: ${(error as Error)?.message ?? String(error)}; trying again in ${delay} ms`, { cause: error })),
+    (error) => this.deps.onError?.(error),
   );
+  /** Background database work without waiting for locks; false when it failed or a retry is pending. */
+  private readonly inBackground = (work: () => void): boolean => this.retry.attempt(() => this.deps.store.background(work));
 
   constructor(private readonly deps: DispatcherDeps) {}
-
-  /** Runs background database work without waiting for locks; false when it failed or must wait. */
-  private inBackground(work: () => void): boolean {
-    if (this.retry.waiting) return false;
-    try {
-      this.deps.store.background(work);
-      this.retry.succeeded();
-      return true;
-    } catch (error) {
-      this.retry.failed(error);
-      return false;
-    }
-  }
 
   /** Claims and starts what is due now; cheap to call often (coalesced into one pass per tick). */
   kick(): void {
