@@ -12,6 +12,8 @@ import { expireDue } from './actions/lifecycle.js';
 import { Scheduler } from './scheduler.js';
 import { openStore, type OpenedStore, type Store } from '../store/store.js';
 import { UserError } from '../errors.js';
+import { DatabaseFileError, sqliteCode } from '../store/errors.js';
+import { describeSqliteFailure } from '../store/file-check.js';
 import { VERSION } from '../version.js';
 import { createApp } from './app.js';
 import { answerClientError } from './http/client-error.js';
@@ -80,6 +82,9 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
   } catch (error) {
     // Nothing may outlive a failed start: the database and its claim go with it.
     store.close();
+    // A database error while starting (locked by another program past the wait, a full disk) is
+    // the user's to fix: one line naming the file, not a stack trace.
+    if (sqliteCode(error) && store.file !== ':memory:') throw new DatabaseFileError(store.file, describeSqliteFailure(error));
     throw error;
   }
 }

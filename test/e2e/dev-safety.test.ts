@@ -155,6 +155,27 @@ describe('a database file svc dev must not or cannot use', () => {
   });
 });
 
+describe('a database another program keeps locked', () => {
+  it('past the 5 s wait at start: one line naming the file, exit 1', async () => {
+    const dir = freshDir();
+    const file = path.join(dir, 'busy.sqlite');
+    await svcDatabase(file);
+    const other = new BetterSqlite3(file);
+    other.exec('BEGIN IMMEDIATE');
+    try {
+      const { code, stdout, stderr } = await runDev(['--db', 'busy.sqlite'], dir);
+      expect({ code, stdout, stderr }).toEqual({
+        code: 1,
+        stdout: '',
+        stderr: 'error database busy.sqlite is locked by another program (for more than 5 s)\n',
+      });
+    } finally {
+      other.exec('ROLLBACK');
+      other.close();
+    }
+  });
+});
+
 describe('what svc dev creates', () => {
   it('the database, its log and its claim are mode 0600', async () => {
     const dir = freshDir();
