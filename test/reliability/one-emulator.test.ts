@@ -10,20 +10,31 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { spawnCli } from '../helpers/cli.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type LiveCli, spawnCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/temp-dir.js';
 import type { ReadyEvent } from './lib/dev-process.js';
 import { PlainClient } from './lib/plain-client.js';
 
 const ROUNDS = 8;
 
+// A failed round must not leave emulators running (before the fix, both of a pair kept serving).
+const spawned: LiveCli[] = [];
+const start = (cwd: string) => {
+  const p = spawnCli(['dev', '--json', '--port', '0'], { cwd });
+  spawned.push(p);
+  return p;
+};
+afterEach(async () => {
+  await Promise.all(spawned.splice(0).map((p) => p.stop('SIGKILL')));
+});
+
 describe('two svc dev started together on one database', () => {
   it('one serves, the other exits 1 with one line naming it; dev.json is the winner’s; a kill frees the database', async () => {
     const summary = { rounds: 0, refusedWhileStarting: 0, refusedWhileRunning: 0 };
     for (let round = 0; round < ROUNDS; round++) {
       const dir = tempDir(`svc-one-emulator-${round}-`);
-      const both = [0, 1].map(() => spawnCli(['dev', '--json', '--port', '0'], { cwd: dir }));
+      const both = [0, 1].map(() => start(dir));
       const outcomes = await Promise.all(
         both.map(async (p) => {
           const line = await p.waitForLine((l) => l.startsWith('{"type":"ready"'), 20_000).catch(() => null);
@@ -61,7 +72,7 @@ describe('two svc dev started together on one database', () => {
       // The claim dies with its process.
       winner.p.child.kill('SIGKILL');
       await winner.p.exited;
-      const next = spawnCli(['dev', '--json', '--port', '0'], { cwd: dir });
+      const next = start(dir);
       const ready = JSON.parse(await next.waitForLine((l) => l.startsWith('{"type":"ready"'), 20_000)) as ReadyEvent;
       expect(ready.test.merchantKey).toBe(winner.ready.test.merchantKey);
       expect(await next.stop('SIGINT')).toBe(0);
