@@ -17,14 +17,28 @@ export interface LocalEmulatorState {
 export const STATE_DIR = '.svc';
 export const STATE_FILE = 'dev.json';
 
-export function writeLocalState(cwd: string, state: LocalEmulatorState): string {
+/**
+ * Records `state` in `.svc/dev.json`, unless the file describes another `svc dev` that is still
+ * running (on another database, or in memory): that one is returned and its file left alone.
+ */
+export function writeLocalState(cwd: string, state: LocalEmulatorState): LocalEmulatorState | null {
   const file = path.join(cwd, STATE_DIR, STATE_FILE);
+  const current = readState(file);
+  if (current && current.pid !== state.pid && isAlive(current.pid)) return current;
   fs.mkdirSync(path.dirname(file), { recursive: true });
   // Written whole then renamed: a reader never sees half a file.
   const tmp = `${file}.${process.pid}.tmp`;
   fs.writeFileSync(tmp, `${JSON.stringify(state, null, 2)}\n`, { mode: 0o600 });
   fs.renameSync(tmp, file);
-  return file;
+  return null;
+}
+
+function readState(file: string): LocalEmulatorState | null {
+  try {
+    return JSON.parse(fs.readFileSync(file, 'utf8')) as LocalEmulatorState;
+  } catch {
+    return null;
+  }
 }
 
 /** Removes the state file if it still describes this process (another `svc dev` may have replaced it). */

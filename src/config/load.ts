@@ -14,27 +14,17 @@ export interface LoadedConfig {
 }
 
 export { SEARCH_PLACES } from './search-places.js';
-import { SEARCH_PLACES } from './search-places.js';
+import { findConfig } from './find.js';
 
 /**
- * Finds the config with cosmiconfig (from `cwd` up to the home folder), or loads `explicitPath`,
- * then validates it. Errors name the file and the field.
+ * Finds the config from `cwd` up to the project root (then the user's config folder), or loads
+ * `explicitPath`, then validates it. Errors name the file and the field.
  */
 export async function loadConfig(options: { cwd?: string; explicitPath?: string } = {}): Promise<LoadedConfig> {
-  // cosmiconfig pulls in loaders for every format; load it only when a config is needed.
-  const { cosmiconfig } = await import('cosmiconfig');
-  const explorer = cosmiconfig('svc', { searchPlaces: SEARCH_PLACES, searchStrategy: 'global' });
-  let result: Awaited<ReturnType<typeof explorer.search>>;
-  try {
-    result = options.explicitPath
-      ? await explorer.load(path.resolve(options.cwd ?? process.cwd(), options.explicitPath))
-      : await explorer.search(options.cwd ?? process.cwd());
-  } catch (error) {
-    const file = options.explicitPath ?? 'config';
-    throw new ConfigError(file, '', `cannot be read: ${(error as Error).message}`);
-  }
-  if (!result || result.isEmpty) return { file: {}, filepath: result?.filepath ?? null, warnings: [] };
-  return { ...validateConfig(result.config, result.filepath), filepath: result.filepath };
+  const { found, warnings } = await findConfig(options.cwd ?? process.cwd(), options.explicitPath);
+  if (!found || found.isEmpty) return { file: {}, filepath: found?.filepath ?? null, warnings };
+  const validated = validateConfig(found.config, found.filepath);
+  return { file: validated.file, filepath: found.filepath, warnings: [...warnings, ...validated.warnings] };
 }
 
 /** Validates a config object; `filepath` is only used in messages. */

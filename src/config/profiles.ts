@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { ConfigError } from '../errors.js';
-import { SEARCH_PLACES } from './search-places.js';
+import { findConfig } from './find.js';
 
 export interface ProfileValues {
   baseUrl?: string;
@@ -20,14 +20,8 @@ export interface LoadedProfiles {
  * command takes to run; `svc dev` validates the whole file.
  */
 export async function loadProfiles(cwd: string, explicitPath?: string): Promise<LoadedProfiles> {
-  const { cosmiconfig } = await import('cosmiconfig');
-  const explorer = cosmiconfig('svc', { searchPlaces: SEARCH_PLACES, searchStrategy: 'global' });
-  let result: Awaited<ReturnType<typeof explorer.search>>;
-  try {
-    result = explicitPath ? await explorer.load(path.resolve(cwd, explicitPath)) : await explorer.search(cwd);
-  } catch (error) {
-    throw new ConfigError(explicitPath ?? 'config', '', `cannot be read: ${(error as Error).message}`);
-  }
+  // Unreadable folders are skipped silently here: `svc dev` is where config warnings are shown.
+  const { found: result } = await findConfig(cwd, explicitPath);
   if (!result || result.isEmpty) return { profiles: {}, defaultProfile: undefined, filepath: result?.filepath ?? null };
   const shown = path.relative(cwd, result.filepath) || result.filepath;
   const raw = (result.config ?? {}) as Record<string, unknown>;

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { EmulatorConfig } from '../config/defaults.js';
 import { ENVIRONMENTS, type Environment } from '../domain/environment.js';
 import { generateKey } from '../domain/keys.js';
-import { insertKey } from '../store/repos/keys.js';
+import { deleteKey, insertKey } from '../store/repos/keys.js';
 import { findMerchant, insertMerchant } from '../store/repos/merchants.js';
 import { getMeta, setMeta } from '../store/repos/meta.js';
 import { findPartner, insertPartner } from '../store/repos/partners.js';
@@ -17,7 +17,9 @@ const META_KEY = 'default_identity';
 /**
  * Makes sure the default partner, its merchant in each environment and their keys exist. The
  * identity (ids and keys) is kept in `meta`, the only place keys are readable, so that a reset
- * restores the same keys and local tools keep working. Pinned keys from the config win.
+ * restores the same keys and local tools keep working. Pinned keys from the config win; a default
+ * key they replace (a key pinned before, or the generated one) is revoked (CONTRACT §8), so that
+ * changing a pinned key in the config does not leave the old one working until a reset.
  */
 export function ensureDefaults(store: Store, config: EmulatorConfig, now: number): DefaultKeys {
   return store.tx(() => {
@@ -29,8 +31,12 @@ export function ensureDefaults(store: Store, config: EmulatorConfig, now: number
     };
     for (const env of ENVIRONMENTS) {
       const pinned = config.keys[env];
-      if (pinned.partnerKey) identity[env].partnerKey = pinned.partnerKey;
-      if (pinned.merchantKey) identity[env].merchantKey = pinned.merchantKey;
+      for (const kind of ['partnerKey', 'merchantKey'] as const) {
+        const key = pinned[kind];
+        if (!key || key === identity[env][kind]) continue;
+        deleteKey(store, identity[env][kind]);
+        identity[env][kind] = key;
+      }
     }
 
     if (!findPartner(store, identity.partnerId)) {

@@ -2,6 +2,7 @@ import type { Clock } from '../clock/clock.js';
 import { nextExpiryAt } from '../store/repos/invoices.js';
 import type { Dispatcher } from '../webhooks/dispatcher.js';
 import type { Store } from '../store/store.js';
+import { Backoff } from '../store/backoff.js';
 
 /** The longest a timer sleeps before it looks again (the clock may have been advanced meanwhile). */
 const MAX_SLEEP_MS = 30_000;
@@ -34,6 +35,7 @@ export class Scheduler {
   private stopped = false;
   private expiredTotal = 0;
   private lastHousekeeping = -Infinity;
+  private readonly backoff = new Backoff();
 
   constructor(private readonly deps: SchedulerDeps) {}
 
@@ -138,18 +140,25 @@ export class Scheduler {
     const now = clock.now();
     let next: number | null = now + MAX_SLEEP_MS;
     try {
-      this.housekeep();
-      this.expiredTotal += this.deps.expireDue(now);
-      dispatcher.pump(now);
-      // Sleep until the next instant in the future. What is due now but could not start (its
-      // receiver's slots are busy) starts from the dispatcher's own kick as slots free up, so the
-      // timer must not spin on it.
-      const expiry = nextExpiryAt(store);
-      const delivery = dispatcher.nextDueAfter(now);
-      next = expiry === null ? delivery : delivery === null ? expiry : Math.min(expiry, delivery);
+      // Without waiting for locks: a lock held elsewhere must not stall every request for 5 s.
+      next = store.background(() => {
+        this.housekeep();
+        this.expiredTotal += this.deps.expireDue(now);
+        dispatcher.pump(now);
+        // Sleep until the next instant in the future. What is due now but could not start (its
+        // receiver's slots are busy) starts from the dispatcher's own kick as slots free up, so the
+        // timer must not spin on it.
+        const expiry = nextExpiryAt(store);
+        const delivery = dispatcher.nextDueAfter(now);
+        return expiry === null ? delivery : delivery === null ? expiry : Math.min(expiry, delivery);
+      });
+      this.backoff.reset();
     } catch (error) {
-      // A timer callback must not throw (it would take the process down); try again in a while.
-      this.deps.onError?.(error);
+      // A timer callback must not throw (it would take the process down): reported, and tried
+      // again after a backoff delay (the emulator clock may not move while the database refuses).
+      const delay = this.backoff.next();
+      this.deps.onError?.(new Error(`${(error as Error)?.message ?? String(error)}; trying again in ${delay} ms`, { cause: error }));
+      next = now + delay;
     } finally {
       this.arm(next === null ? Infinity : Math.max(next, now + 1));
     }

@@ -10,7 +10,10 @@ import { Dispatcher } from '../webhooks/dispatcher.js';
 import { ListenerHub } from '../webhooks/listener-hub.js';
 import { expireDue } from './actions/lifecycle.js';
 import { Scheduler } from './scheduler.js';
-import { openStore } from '../store/store.js';
+import { openStore, type OpenedStore, type Store } from '../store/store.js';
+import { UserError } from '../errors.js';
+import { DatabaseFileError, sqliteCode } from '../store/errors.js';
+import { describeSqliteFailure } from '../store/file-check.js';
 import { VERSION } from '../version.js';
 import { createApp } from './app.js';
 import { allowedHostProblem } from '../domain/allowed-hosts.js';
@@ -49,6 +52,11 @@ export interface StartEmulatorOptions {
    */
   allowedHosts?: string[];
   /**
+   * How a second emulator refused this database names this one (`svc dev`). A file database is
+   * claimed for the emulator's lifetime (CONTRACT §8 "One emulator per database").
+   */
+  owner?: string;
+  /**
    * How webhook hosts are resolved (default: the system resolver). Tests inject one to play a DNS
    * answer that points a live webhook's name at a private address.
    */
@@ -63,6 +71,8 @@ export interface Emulator {
   /** Base URL, e.g. `http://127.0.0.1:4747`. */
   readonly url: string;
   readonly port: number;
+  /** The address the server is bound to, as `host:port` (`127.0.0.1:4747`, `0.0.0.0:4747`, `[::1]:4747`). */
+  readonly address: string;
   /** The default partner's keys and merchant ids. */
   readonly keys: DefaultKeys;
   /** The emulator's clock (`now()` in milliseconds); `advanceClock` moves it. */
@@ -87,7 +97,20 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
     const problem = allowedHostProblem(entry);
     if (problem) throw new TypeError(`allowedHosts: ${problem}`);
   }
-  const store = await openStore({ file: options.db ?? ':memory:' });
+  const store = await openStore({ file: options.db ?? ':memory:', claimAs: options.owner ?? 'another emulator' });
+  try {
+    return await serve(store, config, options);
+  } catch (error) {
+    // Nothing may outlive a failed start: the database and its claim go with it.
+    store.close();
+    // A database error while starting (locked by another program past the wait, a full disk) is
+    // the user's to fix: one line naming the file, not a stack trace.
+    if (sqliteCode(error) && store.file !== ':memory:') throw new DatabaseFileError(store.file, describeSqliteFailure(error));
+    throw error;
+  }
+}
+
+async function serve(store: OpenedStore, config: EmulatorConfig, options: StartEmulatorOptions): Promise<Emulator> {
   const persistClock = !options.clock;
   const clock = options.clock ?? systemClock(getMeta<number>(store, CLOCK_OFFSET) ?? 0);
   if (options.reset) clearData(store);
@@ -108,6 +131,7 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
     emit: (event) => hub.emit(event),
     schedule: (at) => scheduler.schedule(at),
     sendToListener: (delivery, body, timeoutMs) => listeners.send(delivery, body, timeoutMs),
+    onError: (error) => hub.emit({ type: 'error', message: (error as Error).message }),
   });
   const listeners = new ListenerHub({ store, clock, version: VERSION, kick: () => dispatcher.kick() });
   const deps: AppDeps = {
@@ -155,17 +179,28 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
   const routes: RouteDef[] = [...apiRoutes()];
   routes.push(openApiRoute(() => routes));
   const server = createServer({ keepAlive: true }, createApp(deps, routes));
+  const stopBackground = () => {
+    scheduler.stop();
+    listeners.close();
+  };
   server.on('clientError', answerClientError);
   // The body reader answers slow senders with a contract-shaped 408 after 10 s; Node's own
   // timeout (which would drop them without a body) must come later.
   server.requestTimeout = 30_000;
   server.headersTimeout = 20_000;
   server.keepAliveTimeout = 5_000;
-  await listen(server, options.port ?? 0, options.host ?? '127.0.0.1');
+  try {
+    await listen(server, options.port ?? 0, options.host ?? '127.0.0.1');
+  } catch (error) {
+    stopBackground();
+    await attempter.close();
+    throw error;
+  }
   const { port, address } = server.address() as AddressInfo;
   if (!options.publicUrl) baseUrl = `http://${hostForUrl(options.host ?? address)}:${port}`;
   // A specific bound address is a host the emulator answers to; a wildcard one (0.0.0.0) is not.
   if (!['0.0.0.0', '::', ''].includes(options.host ?? address)) boundHost = options.host ?? address;
+  store.claim?.setUrl(baseUrl);
   // Attempts cut short by a crash are due again; expiries and retries that fell due while the
   // emulator was stopped run now.
   releaseInFlight(store);
@@ -175,6 +210,7 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
   const emulator: Emulator = {
     url: baseUrl,
     port,
+    address: `${address.includes(':') ? `[${address}]` : address}:${port}`,
     get keys() {
       return keys;
     },
@@ -215,12 +251,29 @@ function mergeConfig(partial: EmulatorConfigInput = {}): EmulatorConfig {
 
 function listen(server: Server, port: number, host: string): Promise<void> {
   return new Promise((resolve, reject) => {
-    server.once('error', reject);
+    const failed = (error: NodeJS.ErrnoException) => reject(listenError(error, port, host));
+    server.once('error', failed);
     server.listen(port, host, () => {
-      server.off('error', reject);
+      server.off('error', failed);
       resolve();
     });
   });
+}
+
+/** Why the emulator cannot listen, in one line a person can act on (exit 1, no stack trace). */
+function listenError(error: NodeJS.ErrnoException, port: number, host: string): Error {
+  switch (error.code) {
+    case 'EADDRINUSE':
+      return new UserError(`port ${port} is already in use on ${host}; stop what uses it, or start with --port 0 to pick a free port`, 'port_in_use');
+    case 'EACCES':
+      return new UserError(`port ${port} on ${host} needs privileges to listen on; use a port above 1023, or --port 0 to pick a free one`, 'port_forbidden');
+    case 'EADDRNOTAVAIL':
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return new UserError(`cannot listen on ${host}: it is not an address of this machine (check --host)`, 'host_unavailable');
+    default:
+      return error;
+  }
 }
 
 function hostForUrl(host: string): string {

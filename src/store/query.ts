@@ -50,10 +50,16 @@ export function prepared<Row>(build: () => Compilable<Row>): Prepared<Row> {
     }
     return [stmt, compiled.bind];
   };
+  // A failed write marks the storage unhealthy (disk full); try/catch costs nothing when nothing throws.
   return {
     all(store, args = {}) {
       const [stmt, bind] = statement(store);
-      return stmt.all(...bind(args)) as Row[];
+      try {
+        return stmt.all(...bind(args)) as Row[];
+      } catch (error) {
+        store.health.failed(error);
+        throw error;
+      }
     },
     get(store, args = {}) {
       const [stmt, bind] = statement(store);
@@ -61,7 +67,12 @@ export function prepared<Row>(build: () => Compilable<Row>): Prepared<Row> {
     },
     run(store, args = {}) {
       const [stmt, bind] = statement(store);
-      return stmt.run(...bind(args));
+      try {
+        return stmt.run(...bind(args));
+      } catch (error) {
+        store.health.failed(error);
+        throw error;
+      }
     },
   };
 }

@@ -1,9 +1,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { Kysely, Migrator, SqliteDialect } from 'kysely';
-import { staticMigrationProvider } from './migrations/index.js';
-import type { Database } from './schema.js';
+import { claimDatabase, type Claim } from './claim.js';
+import { DatabaseFileError } from './errors.js';
+import { checkDatabaseFile, describeSqliteFailure } from './file-check.js';
+import { groupCommit } from './group-commit.js';
+import { StorageHealth } from './health.js';
+import { migrate, MigrationError, UnknownMigrationsError } from './migrate.js';
+
+/** How long a write waits for another connection's lock before it answers 503 (CONTRACT §8). */
+export const LOCK_WAIT_MS = 5000;
 
 /**
  * An open database. Queries run synchronously on better-sqlite3 (see `query.ts`): a request's reads
@@ -12,102 +18,149 @@ import type { Database } from './schema.js';
 export interface Store {
   readonly sqlite: BetterSqlite3.Database;
   readonly file: string;
-  /** Runs `fn` in one transaction (a savepoint when nested). */
+  /** Whether the last writes could be stored (disk full turns this into a reason). */
+  readonly health: StorageHealth;
+  /**
+   * Runs `fn` in one `BEGIN IMMEDIATE` transaction (a savepoint when nested). Waits for another
+   * connection's lock up to 5 s, blocking: for short synchronous writes of requests.
+   */
   tx<T>(fn: () => T): T;
   /**
    * Runs `fn` in a transaction shared with the other batched work of this event-loop turn, inside
    * its own savepoint (a throw undoes only its own writes). Resolves after the shared commit, so a
-   * caller that answers afterwards never acknowledges what a crash could still lose.
+   * caller that answers afterwards never acknowledges what a crash could still lose. Waits for a
+   * lock held elsewhere without blocking the event loop, up to 5 s, then rejects with SQLITE_BUSY.
    */
   batch<T>(fn: () => T): Promise<T>;
+  /**
+   * Runs `fn` without waiting for locks: a lock held by another connection throws SQLITE_BUSY at
+   * once. For background work, which tries again later rather than stall every request.
+   */
+  background<T>(fn: () => T): T;
   close(): void;
 }
 
 export interface OpenStoreOptions {
   /** A file path, or ':memory:' for a throwaway database. */
   file: string;
+  /**
+   * Claim the file for this process's lifetime, in these words (`svc dev`): a second emulator on it
+   * is refused (CONTRACT §8). Without it the file is opened unclaimed (tools, tests).
+   */
+  claimAs?: string;
 }
 
-/** Opens (creating when needed) and migrates the database. */
-export async function openStore({ file }: OpenStoreOptions): Promise<Store> {
-  if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
-  const sqlite = new BetterSqlite3(file);
-  if (file !== ':memory:') sqlite.pragma('journal_mode = WAL');
-  // NORMAL is durable against a killed process in WAL mode (the log is in the OS already);
-  // only a power loss can take the last transactions, which an emulator can live with.
-  sqlite.pragma('synchronous = NORMAL');
-  sqlite.pragma('foreign_keys = ON');
-  sqlite.pragma('busy_timeout = 5000');
+export interface OpenedStore extends Store {
+  /** The claim, when one was asked for; released by close(). */
+  readonly claim: Claim | null;
+}
 
-  await migrate(sqlite);
+/**
+ * Opens (creating when needed) and migrates the database. A file is first checked without being
+ * changed (CONTRACT §8 "Not our database"), then claimed, then created mode 0600 when missing:
+ * SQLite gives its WAL and shared-memory files the main file's mode, and it holds webhook secrets.
+ */
+export async function openStore({ file, claimAs }: OpenStoreOptions): Promise<OpenedStore> {
+  if (file === ':memory:') return openConnection(new BetterSqlite3(':memory:'), file, null);
+  file = path.resolve(file);
+  const state = checkDatabaseFile(file);
+  if (state === 'missing') fs.mkdirSync(path.dirname(file), { recursive: true });
+  const claim = claimAs ? claimDatabase(file, claimAs) : null;
+  try {
+    if (state === 'missing') createPrivate(file);
+    else makePrivate(file);
+    return await openConnection(new BetterSqlite3(file, { fileMustExist: true }), file, claim);
+  } catch (error) {
+    claim?.release();
+    if (error instanceof DatabaseFileError) throw error;
+    if (error instanceof UnknownMigrationsError) throw new DatabaseFileError(file, `was made by a newer version of svc (${error.message})`);
+    if (error instanceof MigrationError) {
+      throw new DatabaseFileError(
+        file,
+        `could not be migrated: ${error.message} (it was left as it was before that migration; a database an earlier svc left half-migrated must be moved away)`,
+        'database_migration_failed',
+      );
+    }
+    throw new DatabaseFileError(file, describeSqliteFailure(error));
+  }
+}
 
+async function openConnection(sqlite: BetterSqlite3.Database, file: string, claim: Claim | null): Promise<OpenedStore> {
+  try {
+    if (file !== ':memory:') sqlite.pragma('journal_mode = WAL');
+    // NORMAL is durable against a killed process in WAL mode (the log is in the OS already);
+    // only a power loss can take the last transactions, which an emulator can live with.
+    sqlite.pragma('synchronous = NORMAL');
+    sqlite.pragma('foreign_keys = ON');
+    sqlite.pragma(`busy_timeout = ${LOCK_WAIT_MS}`);
+    await migrate(sqlite);
+  } catch (error) {
+    sqlite.close();
+    throw error;
+  }
+
+  const health = new StorageHealth();
   // One transaction wrapper for every call: `sqlite.transaction(fn)` builds a new wrapper (and its
   // deferred/immediate/exclusive variants) each time, which showed in profiles of the create path.
   const inTransaction = sqlite.transaction((fn: () => unknown) => fn());
-  const batcher = groupCommit(sqlite, inTransaction);
+  const immediate = inTransaction.immediate;
+  // Switching the wait off and on around background work: prepared once, a few microseconds each.
+  const noWait = sqlite.prepare('PRAGMA busy_timeout = 0');
+  const wait = sqlite.prepare(`PRAGMA busy_timeout = ${LOCK_WAIT_MS}`);
+  let backgroundDepth = 0;
+  const background = <T>(fn: () => T): T => {
+    if (backgroundDepth++ === 0) noWait.run();
+    try {
+      return fn();
+    } finally {
+      if (--backgroundDepth === 0 && sqlite.open) wait.run();
+    }
+  };
   return {
     sqlite,
     file,
-    tx: <T>(fn: () => T) => inTransaction(fn) as T,
-    batch: batcher,
+    health,
+    claim,
+    tx: <T>(fn: () => T): T => {
+      const outer = !sqlite.inTransaction;
+      try {
+        const result = immediate(fn) as T;
+        if (outer) health.committed();
+        return result;
+      } catch (error) {
+        health.failed(error);
+        throw error;
+      }
+    },
+    batch: groupCommit(sqlite, { wrap: inTransaction, noWait: background, health, waitMs: LOCK_WAIT_MS }),
+    background,
     close: () => {
       if (sqlite.open) sqlite.close();
+      claim?.release();
     },
   };
 }
 
-async function migrate(sqlite: BetterSqlite3.Database): Promise<void> {
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
-  // Kysely's driver would close the database on destroy(); migrations borrow it instead.
-  const { error, results } = await new Migrator({ db, provider: staticMigrationProvider }).migrateToLatest();
-  const failed = results?.find((r) => r.status === 'Error');
-  if (error) {
-    throw new Error(`database migration ${failed?.migrationName ?? ''} failed: ${String(error)}`, { cause: error });
+/**
+ * Databases made by earlier releases were created with the umask's mode (often 0644): readable by
+ * every local user, webhook secrets included. Tighten them, and their log files, to 0600.
+ */
+function makePrivate(file: string): void {
+  for (const f of [file, `${file}-wal`, `${file}-shm`]) {
+    try {
+      const mode = fs.statSync(f).mode & 0o777;
+      if (mode & 0o077) fs.chmodSync(f, mode & 0o700);
+    } catch {
+      // Missing (no log yet), or not ours to change: SQLite reports what matters when it opens.
+    }
   }
 }
 
-interface Queued {
-  fn: () => unknown;
-  resolve(value: unknown): void;
-  reject(error: unknown): void;
-}
-
-/**
- * Group commit: a committed transaction costs page writes (every index page an insert touched), and
- * concurrent creates touch many of the same pages. Batching the creates of one event-loop turn into
- * one transaction, each in its own savepoint, pays for those pages once per batch.
- */
-function groupCommit(sqlite: BetterSqlite3.Database, inTransaction: (fn: () => unknown) => unknown) {
-  let queue: Queued[] = [];
-  const flush = () => {
-    const batch = queue;
-    queue = [];
-    let outcomes: ({ ok: true; value: unknown } | { ok: false; error: unknown })[];
-    try {
-      outcomes = inTransaction(() =>
-        batch.map((item) => {
-          try {
-            return { ok: true as const, value: inTransaction(item.fn) };
-          } catch (error) {
-            return { ok: false as const, error };
-          }
-        }),
-      ) as typeof outcomes;
-    } catch (error) {
-      // The commit itself failed: nothing of the batch is stored.
-      for (const item of batch) item.reject(error);
-      return;
-    }
-    batch.forEach((item, i) => {
-      const outcome = outcomes[i]!;
-      if (outcome.ok) item.resolve(outcome.value);
-      else item.reject(outcome.error);
-    });
-  };
-  return <T>(fn: () => T): Promise<T> =>
-    new Promise<T>((resolve, reject) => {
-      if (!sqlite.open) return reject(new Error('the database is closed'));
-      if (queue.length === 0) setImmediate(flush);
-      queue.push({ fn, resolve: resolve as (v: unknown) => void, reject });
-    });
+/** Creates the file empty with mode 0600 if it does not exist (never opens an existing one). */
+function createPrivate(file: string): void {
+  try {
+    fs.closeSync(fs.openSync(file, 'wx', 0o600));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw new DatabaseFileError(file, `cannot be created (${(error as NodeJS.ErrnoException).code})`);
+  }
 }

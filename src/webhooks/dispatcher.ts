@@ -1,7 +1,17 @@
 import type { Clock } from '../clock/clock.js';
 import { wallClockSeconds } from '../clock/clock.js';
 import type { EmulatorConfig } from '../config/defaults.js';
-import { claimDue, claimDueForUrl, findDelivery, nextDeliveryDueAfter, nextDeliveryDueAt, recordAttempt, type DeliveryRow } from '../store/repos/deliveries.js';
+import { RetryLater } from '../store/backoff.js';
+import {
+  claimDue,
+  claimDueForUrl,
+  findDelivery,
+  nextDeliveryDueAfter,
+  nextDeliveryDueAt,
+  recordAttempt,
+  releaseDelivery,
+  type DeliveryRow,
+} from '../store/repos/deliveries.js';
 import { findEvent } from '../store/repos/events.js';
 import { findWebhookConfig } from '../store/repos/webhook-configs.js';
 import type { Store } from '../store/store.js';
@@ -27,6 +37,8 @@ export interface DispatcherDeps {
   schedule?: (at: number) => void;
   /** Sends a listener delivery (`svc webhook listen`); without one, listener deliveries fail and retry. */
   sendToListener?: (delivery: DeliveryRow, body: string, timeoutMs: number) => Promise<AttemptResult>;
+  /** Background work failed on the database (a lock held elsewhere, a full disk); it is tried again. */
+  onError?: (error: unknown) => void;
 }
 
 type Trigger = 'scheduled' | 'manual';
@@ -61,6 +73,23 @@ export class Dispatcher {
   private claimTimer: NodeJS.Timeout | undefined;
   /** The last general claim filled every free slot: other receivers may still have due work. */
   private globallyShort = false;
+  /** Claimed deliveries whose attempt could not start: handed back (in_flight = 0) by the next flush. */
+  private toRelease: string[] = [];
+  /**
+   * Claims and writes run in timers and microtasks, where a throw would end the process: a database
+   * error is reported and everything pending is tried again after a backoff delay.
+   */
+  private readonly retry = new RetryLater(
+    'dispatcher',
+    () => {
+      this.flush();
+      if (this.freedCount > 0) this.claimFreed();
+      this.kick();
+    },
+    (error) => this.deps.onError?.(error),
+  );
+  /** Background database work without waiting for locks; false when it failed or a retry is pending. */
+  private readonly inBackground = (work: () => void): boolean => this.retry.attempt(() => this.deps.store.background(work));
 
   constructor(private readonly deps: DispatcherDeps) {}
 
@@ -73,7 +102,7 @@ export class Dispatcher {
     // loop turns to the next batch of requests (event-to-receipt latency, bench #6).
     queueMicrotask(() => {
       this.pumpScheduled = false;
-      this.pump();
+      this.inBackground(() => this.pump());
     });
   }
 
@@ -99,18 +128,22 @@ export class Dispatcher {
   private claimFreed(): void {
     clearTimeout(this.claimTimer);
     this.claimTimer = undefined;
-    const urls = [...this.freed.keys()];
-    this.freed.clear();
-    this.freedCount = 0;
     if (this.closed) return;
-    const now = this.deps.clock.now();
-    for (const url of urls) {
-      const room = Math.min(MAX_IN_FLIGHT - this.running.size, MAX_IN_FLIGHT_PER_URL - (this.perUrl.get(url) ?? 0));
-      if (room <= 0) continue;
-      for (const delivery of claimDueForUrl(this.deps.store, url, now, room)) this.start(delivery, 'scheduled');
+    // On a failure the freed slots stay recorded, and the retry claims for them.
+    const claimed = this.inBackground(() => {
+      const now = this.deps.clock.now();
+      for (const url of this.freed.keys()) {
+        const room = Math.min(MAX_IN_FLIGHT - this.running.size, MAX_IN_FLIGHT_PER_URL - (this.perUrl.get(url) ?? 0));
+        if (room <= 0) continue;
+        for (const delivery of claimDueForUrl(this.deps.store, url, now, room)) this.start(delivery, 'scheduled');
+      }
+      // Receivers that never had a slot (the global cap was full) get theirs from a general claim.
+      if (this.globallyShort && this.running.size < MAX_IN_FLIGHT) this.pump();
+    });
+    if (claimed) {
+      this.freed.clear();
+      this.freedCount = 0;
     }
-    // Receivers that never had a slot (the global cap was full) get theirs from a general claim.
-    if (this.globallyShort && this.running.size < MAX_IN_FLIGHT) this.pump();
   }
 
   /** When the next delivery is due, for the scheduler's timer. */
@@ -144,7 +177,9 @@ export class Dispatcher {
   /** A manual attempt (resend): awaited, written, and returned. A success ends the schedule; a failure leaves it. */
   async resend(delivery: DeliveryRow): Promise<DeliveryRow> {
     await this.attemptNow(delivery, 'manual');
-    this.flush();
+    // A result the database refuses now is kept for the retry; the caller hears why (503, 507).
+    const failure = this.flush(true);
+    if (failure) throw failure;
     return findDelivery(this.deps.store, delivery.id)!;
   }
 
@@ -157,22 +192,29 @@ export class Dispatcher {
     this.closed = true;
     const timeout = new Promise((resolve) => setTimeout(resolve, graceMs).unref());
     await Promise.race([Promise.allSettled(this.running.values()), timeout]);
-    this.flush();
+    this.flush(true);
     this.completions = [];
     this.abandoned = true;
+    this.retry.cancel();
   }
 
   private start(delivery: DeliveryRow, trigger: Trigger): void {
     // Counted by the URL the claim partitioned by (the delivery's), so the per-URL cap agrees with it.
     const url = delivery.url;
     this.perUrl.set(url, (this.perUrl.get(url) ?? 0) + 1);
-    const run = this.attemptNow(delivery, trigger).finally(() => {
-      this.running.delete(delivery.id);
-      const left = (this.perUrl.get(url) ?? 1) - 1;
-      if (left > 0) this.perUrl.set(url, left);
-      else this.perUrl.delete(url);
-      this.slotFreed(url);
-    });
+    const run = this.attemptNow(delivery, trigger)
+      .catch((error: unknown) => {
+        // It could not start (reading the event failed): nothing was sent; the delivery goes back, due.
+        this.toRelease.push(delivery.id);
+        this.retry.failed(error);
+      })
+      .finally(() => {
+        this.running.delete(delivery.id);
+        const left = (this.perUrl.get(url) ?? 1) - 1;
+        if (left > 0) this.perUrl.set(url, left);
+        else this.perUrl.delete(url);
+        this.slotFreed(url);
+      });
     this.running.set(delivery.id, run);
   }
 
@@ -229,14 +271,32 @@ export class Dispatcher {
     setImmediate(() => this.flush());
   }
 
-  /** Writes every finished attempt and its delivery's new state, in one transaction. */
-  private flush(): void {
+  /** Writes every finished attempt and its delivery's new state, in one transaction; the error, if not. */
+  private flush(now = false): unknown {
     this.flushScheduled = false;
-    if (this.abandoned) return;
+    if (this.abandoned || (this.retry.waiting && !now)) return null;
     const batch = this.completions;
+    const release = this.toRelease;
     this.completions = [];
-    if (batch.length) {
-      const finished = this.deps.store.tx(() => batch.map((c) => this.write(c)));
+    this.toRelease = [];
+    if (batch.length || release.length) {
+      let finished: ReturnType<Dispatcher['write']>[];
+      try {
+        finished = this.deps.store.background(() =>
+          this.deps.store.tx(() => {
+            for (const id of release) releaseDelivery(this.deps.store, id);
+            return batch.map((c) => this.write(c));
+          }),
+        );
+        this.retry.succeeded();
+      } catch (error) {
+        // Nothing of it is written: kept, in order, for the retry.
+        this.completions = [...batch, ...this.completions];
+        this.toRelease = [...release, ...this.toRelease];
+        this.retry.failed(error);
+        return error;
+      }
+      if (release.length) this.kick();
       for (const event of finished) {
         if (!event) continue;
         this.deps.emit(event);
@@ -246,6 +306,7 @@ export class Dispatcher {
     if (this.running.size === 0 && this.completions.length === 0) {
       for (const resolve of this.idleWaiters.splice(0)) resolve();
     }
+    return null;
   }
 
   private write(c: Completion): Extract<DeliveryEvent, { type: 'delivery.result' }> | null {

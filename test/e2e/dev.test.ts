@@ -25,6 +25,8 @@ describe('svc dev --json', () => {
     expect(ready).toEqual({
       type: 'ready',
       baseUrl: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/),
+      address: expect.stringMatching(/^127\.0\.0\.1:\d+$/),
+      configFile: null,
       test: {
         partnerKey: expect.stringMatching(/^pt_test_[0-9A-Za-z]{32}$/),
         merchantKey: expect.stringMatching(/^test_[0-9A-Za-z]{32}$/),

@@ -72,8 +72,9 @@ describe('loadConfig: cosmiconfig search on real files', () => {
     expect(loaded.file).toEqual({ port: 5006 });
   });
 
-  it('searches upwards from a subfolder', async () => {
+  it('searches upwards from a subfolder, up to the project root', async () => {
     const dir = freshDir();
+    write(dir, 'package.json', { name: 'shop' });
     const file = write(dir, 'svc.config.json', { port: 5007 });
     const sub = path.join(dir, 'packages', 'api');
     fs.mkdirSync(sub, { recursive: true });

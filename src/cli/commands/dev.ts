@@ -3,6 +3,7 @@ import { DEFAULT_DATABASE, type EmulatorConfig } from '../../config/defaults.js'
 import { loadConfig, resolveConfig } from '../../config/load.js';
 import { allowedHostProblem } from '../../domain/allowed-hosts.js';
 import { UsageError } from '../../errors.js';
+import { isLoopback } from '../../server/http/loopback.js';
 import type { Emulator } from '../../server/start.js';
 import type { Context } from '../context.js';
 import { removeLocalState, writeLocalState } from '../local-emulator.js';
@@ -25,10 +26,12 @@ export const devCommand: Handler<typeof devSpec> = async ({ options: opts }, ctx
   const c = styleFor(ctx.color);
   const write = (line: string) => ctx.stdout.write(`${line}\n`);
   const { startEmulator } = await import('../../server/start.js');
+  // A database file, a claim on it, then a port: each refusal is one line and exit 1 (CONTRACT §8).
   const emulator = await startEmulator({
     port: config.port,
     host: config.host,
     db,
+    owner: 'svc dev',
     config,
     reset: opts.reset === true,
     onEvent: (event) => {
@@ -45,12 +48,15 @@ export const devCommand: Handler<typeof devSpec> = async ({ options: opts }, ctx
     await emulator.stop();
     return { streamed: true, exitCode: 130 };
   }
-  writeLocalState(ctx.cwd, { baseUrl: emulator.url, pid: process.pid, startedAt: new Date().toISOString(), database: db, keys: emulator.keys });
+  const other = writeLocalState(ctx.cwd, { baseUrl: emulator.url, pid: process.pid, startedAt: new Date().toISOString(), database: db, keys: emulator.keys });
+  if (other) {
+    ctx.stderr.write(`warning: .svc/dev.json belongs to another svc dev (pid ${other.pid}, ${other.baseUrl}); other commands here keep using that one\n`);
+  }
   // Watched from before the ready line: whoever reads it may send SIGINT at once.
   const stopped = untilAborted(emulator, ctx);
 
-  if (ctx.json) write(JSON.stringify(readyEvent(emulator)));
-  else write(banner(emulator, db, c));
+  if (ctx.json) write(JSON.stringify(readyEvent(emulator, loaded.filepath)));
+  else write(banner(emulator, db, loaded.filepath, c));
   if (opts.fixtures) await seed(opts.fixtures, emulator, ctx);
   return { streamed: true, exitCode: await stopped };
 };
@@ -90,15 +96,19 @@ function allowedHostFlag(value: string): string {
   return value;
 }
 
-export function readyEvent(emulator: Emulator) {
+/** The first NDJSON line (CONTRACT §1), with the address bound and the config file in use (§8). */
+export function readyEvent(emulator: Emulator, configFile: string | null = null) {
   const { test, live } = emulator.keys;
-  return { type: 'ready', baseUrl: emulator.url, test: { ...test }, live: { ...live } };
+  return { type: 'ready', baseUrl: emulator.url, address: emulator.address, configFile, test: { ...test }, live: { ...live } };
 }
 
-function banner(emulator: Emulator, db: string, c: ReturnType<typeof styleFor>): string {
+function banner(emulator: Emulator, db: string, configFile: string | null, c: ReturnType<typeof styleFor>): string {
   const { test, live } = emulator.keys;
+  const host = emulator.address.slice(0, emulator.address.lastIndexOf(':')).replace(/^\[|\]$/g, '');
   const rows: [string, string][] = [
     ['Base URL', emulator.url],
+    ['Listening on', emulator.address],
+    ['Config', configFile ?? 'none (defaults)'],
     ['Checkout', `${emulator.url}/checkout/<invoiceId>`],
     ['Database', db === ':memory:' ? 'in memory (gone when stopped)' : db],
     ['Test partner key', test.partnerKey],
@@ -107,9 +117,14 @@ function banner(emulator: Emulator, db: string, c: ReturnType<typeof styleFor>):
     ['Live merchant key', `${live.merchantKey}  (merchant ${live.merchantId})`],
   ];
   const width = Math.max(...rows.map(([k]) => k.length));
+  // Bound beyond this machine (a config's `host: 0.0.0.0`, `--host`): say so where it cannot be missed.
+  const exposed = isLoopback(host)
+    ? []
+    : [c.yellow(`warning: listening on ${emulator.address}, reachable from other machines on the network; anyone who reaches it can use the keys above`)];
   return [
     c.bold('svc emulator is running'),
     ...rows.map(([k, v]) => `  ${c.dim(k.padEnd(width))}  ${v}`),
+    ...exposed,
     '',
     c.dim('Other svc commands in this folder use it (.svc/dev.json). Press Ctrl-C to stop.'),
     '',

@@ -41,11 +41,14 @@ export const controlRoutes: RouteDef[] = [
     path: '/__emulator/health',
     auth: 'none',
     control: true,
-    doc: control('Health of the emulator', { status: 200 }),
-    handle: (_input, deps) => ({
-      status: 200,
-      body: { status: 'ok', version: deps.version, now: iso(deps.clock.now()), baseUrl: deps.baseUrl() },
-    }),
+    doc: control('Health of the emulator: 503 "degraded" with a reason while writes cannot be stored', { status: 200 }),
+    handle: (_input, deps) => {
+      const problem = deps.store.health.problem();
+      const base = { version: deps.version, now: iso(deps.clock.now()), baseUrl: deps.baseUrl() };
+      // CONTRACT §8: a full disk shows here until a write succeeds again.
+      if (problem) return { status: 503, body: { status: 'degraded', reason: problem, ...base } };
+      return { status: 200, body: { status: 'ok', ...base } };
+    },
   },
   {
     method: 'POST',

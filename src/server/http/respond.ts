@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { isBusy, isStorageFull } from '../../store/errors.js';
 import { ApiError } from '../api-error.js';
 import type { RouteResult } from '../route.js';
 
@@ -53,7 +54,8 @@ export function sendError(req: IncomingMessage, res: ServerResponse, error: unkn
   const apiError =
     error instanceof ApiError
       ? error
-      : new ApiError(500, 'internal_error', `Something went wrong inside the emulator; it was logged with request id ${String(res.getHeader('Request-Id'))}.`);
+      : (storageError(error) ??
+        new ApiError(500, 'internal_error', `Something went wrong inside the emulator; it was logged with request id ${String(res.getHeader('Request-Id'))}.`));
   if (res.headersSent) {
     res.destroy();
     return;
@@ -66,4 +68,24 @@ export function sendError(req: IncomingMessage, res: ServerResponse, error: unkn
   res.setHeader('Content-Type', JSON_TYPE);
   res.setHeader('Content-Length', Buffer.byteLength(body));
   res.writeHead(apiError.status).end(body);
+}
+
+/**
+ * Database conditions a client can do something about (CONTRACT §8): another program holds the
+ * write lock past the 5 s wait (503, try again), or nothing more can be stored (507).
+ */
+export function storageError(error: unknown): ApiError | null {
+  if (isBusy(error)) {
+    return new ApiError(503, 'database_busy', "The emulator's database is locked by another program; nothing was changed. Try again in a moment.", undefined, {
+      'Retry-After': '1',
+    });
+  }
+  if (isStorageFull(error)) {
+    return new ApiError(
+      507,
+      'storage_full',
+      "The emulator's database cannot be written: the disk is full (or a file size limit was reached). Nothing was changed.",
+    );
+  }
+  return null;
 }

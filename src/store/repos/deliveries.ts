@@ -102,6 +102,13 @@ export function nextDeliveryDueAfter(store: Store, now: number): number | null {
   return (nextDueAfter.get(store, { now })?.at as number | null | undefined) ?? null;
 }
 
+const releaseOne = prepared(() => qb.updateTable('deliveries').set({ in_flight: 0 }).where('id', '=', param('id')).where('in_flight', '=', 1));
+
+/** A claimed delivery whose attempt could not start (a database error): due again, unchanged. */
+export function releaseDelivery(store: Store, id: string): void {
+  releaseOne.run(store, { id });
+}
+
 /** At start: attempts that were running when the process died are due again. */
 export function releaseInFlight(store: Store): number {
   return clearInFlight.run(store).changes;

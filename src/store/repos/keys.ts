@@ -48,6 +48,13 @@ export function insertKey(store: Store, key: string, owner: KeyOwner, now: numbe
   });
 }
 
+const removeByHash = prepared(() => qb.deleteFrom('api_keys').where('hash', '=', param('hash')));
+
+/** Revokes a key: requests with it are refused from now on. */
+export function deleteKey(store: Store, key: string): void {
+  removeByHash.run(store, { hash: hashKey(key) });
+}
+
 export function listPartnerKeys(store: Store, partnerId: string): KeyRow[] {
   return byPartner.all(store, { partner_id: partnerId });
 }

@@ -1,0 +1,99 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { ConfigError } from '../errors.js';
+import { SEARCH_PLACES } from './search-places.js';
+
+/** What a search found: the file's contents as cosmiconfig loaded them, or null. */
+export interface FoundConfig {
+  config: unknown;
+  filepath: string;
+  isEmpty?: boolean;
+}
+
+export interface FindResult {
+  found: FoundConfig | null;
+  /** Places that could not be read and were skipped: for the caller to show. */
+  warnings: string[];
+}
+
+/**
+ * The folders searched for a config, nearest first: from `cwd` up to the project root (the nearest
+ * folder holding `package.json` or `.git`), never above it (CONTRACT §8). Outside any project only
+ * `cwd` itself. A config file can run code (`svc.config.mjs`) and switch the server to every
+ * interface, so a file in some parent folder (a shared /tmp, a home folder) must not be picked up.
+ */
+export function projectFolders(cwd: string): string[] {
+  const start = path.resolve(cwd);
+  const folders: string[] = [];
+  for (let dir = start; ; dir = path.dirname(dir)) {
+    folders.push(dir);
+    if (isProjectRoot(dir)) return folders;
+    if (path.dirname(dir) === dir) return [start];
+  }
+}
+
+function isProjectRoot(dir: string): boolean {
+  return fs.existsSync(path.join(dir, 'package.json')) || fs.existsSync(path.join(dir, '.git'));
+}
+
+/** The user's own config folder (`$XDG_CONFIG_HOME/svc`, `~/.config/svc`): searched last. */
+export function userConfigFolder(env: NodeJS.ProcessEnv = process.env): string {
+  const base = env.XDG_CONFIG_HOME || path.join(os.homedir(), '.config');
+  return path.join(base, 'svc');
+}
+
+const USER_SEARCH_PLACES = ['config', 'config.json', 'config.yaml', 'config.yml', 'config.js', 'config.mjs', 'config.cjs'];
+
+/**
+ * Finds the config (project folders, then the user's config folder), or loads `explicitPath` (which
+ * may be anywhere). A folder that cannot be read is skipped with a warning; a file that exists but
+ * does not parse is a ConfigError naming it.
+ */
+export async function findConfig(cwd: string, explicitPath?: string): Promise<FindResult> {
+  // cosmiconfig pulls in loaders for every format; load it only when a config is needed.
+  const { cosmiconfig } = await import('cosmiconfig');
+  const warnings: string[] = [];
+  if (explicitPath) {
+    const file = path.resolve(cwd, explicitPath);
+    try {
+      return { found: await cosmiconfig('svc', { searchStrategy: 'none' }).load(file), warnings };
+    } catch (error) {
+      throw new ConfigError(explicitPath, '', `cannot be read: ${(error as Error).message}`);
+    }
+  }
+  const places: [string, string[]][] = projectFolders(cwd).map((dir) => [dir, SEARCH_PLACES]);
+  places.push([userConfigFolder(), USER_SEARCH_PLACES]);
+  for (const [dir, searchPlaces] of places) {
+    const access = folderAccess(dir);
+    if (access === 'denied') warnings.push(`${dir} cannot be read (permission denied); its config files were skipped`);
+    if (access !== 'ok') continue;
+    // 'none': this folder only; the walk up is ours, bounded by the project root.
+    const explorer = cosmiconfig('svc', { searchPlaces, searchStrategy: 'none' });
+    try {
+      const found = await explorer.search(dir);
+      if (found) return { found, warnings };
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'EACCES' || code === 'EPERM') {
+        warnings.push(`${dir} cannot be read (permission denied); its config files were skipped`);
+        continue;
+      }
+      const file = (error as { filepath?: string }).filepath ?? dir;
+      throw new ConfigError(path.relative(cwd, file) || file, '', `cannot be read: ${(error as Error).message}`);
+    }
+  }
+  return { found: null, warnings };
+}
+
+/** Whether the folder's files can be listed and read; 'denied' when it exists but cannot be. */
+function folderAccess(dir: string): 'ok' | 'missing' | 'denied' {
+  try {
+    if (!fs.statSync(dir).isDirectory()) return 'missing';
+    fs.accessSync(dir, fs.constants.R_OK | fs.constants.X_OK);
+    return 'ok';
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return code === 'EACCES' || code === 'EPERM' ? 'denied' : 'missing';
+  }
+}

@@ -1,0 +1,94 @@
+import fs from 'node:fs';
+import BetterSqlite3 from 'better-sqlite3';
+import { DatabaseFileError, DatabaseInUseError, isBusy } from './errors.js';
+
+/** Who holds a database, as a second emulator reads it to say so. */
+export interface ClaimOwner {
+  /** What holds it, in the words of the message: `svc dev`, `startEmulator`. */
+  by: string;
+  pid: number;
+  /** The base URL once the emulator listens; null while it starts. */
+  url: string | null;
+  startedAt: string;
+}
+
+export interface Claim {
+  /** Records the URL for the next one who finds the database taken. */
+  setUrl(url: string): void;
+  /** Gives the database up (also done by the OS when the process dies). */
+  release(): void;
+}
+
+/**
+ * One emulator per database (CONTRACT §8). Node has no flock, but SQLite's locks are POSIX locks that
+ * die with the process: the claim is an EXCLUSIVE lock on `<db>-lock`, a small SQLite file of its own,
+ * held by a dedicated connection for the emulator's lifetime. A second emulator fails to take it at
+ * once (no wait) and reads the owner from `<db>-lock.json`, written by the holder once it has the lock.
+ *
+ * The lock file is never deleted: removing a path someone else may hold open would let two processes
+ * lock two different files of the same name. `journal_mode = MEMORY` keeps SQLite from creating a
+ * journal next to it.
+ */
+export function claimDatabase(file: string, by: string): Claim {
+  const lockFile = `${file}-lock`;
+  const infoFile = `${file}-lock.json`;
+  try {
+    // Created 0600 only when missing; an existing one is never opened outside SQLite (closing our own
+    // descriptor would drop the locks SQLite holds on it in this process).
+    fs.closeSync(fs.openSync(lockFile, 'wx', 0o600));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') {
+      throw new DatabaseFileError(file, `cannot be claimed: ${lockFile} cannot be created (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+    }
+  }
+  let lock: BetterSqlite3.Database | undefined;
+  try {
+    lock = new BetterSqlite3(lockFile, { timeout: 0 });
+    lock.pragma('journal_mode = MEMORY');
+    lock.exec('BEGIN EXCLUSIVE');
+  } catch (error) {
+    lock?.close();
+    if (isBusy(error)) throw new DatabaseInUseError(file, readOwner(infoFile));
+    throw new DatabaseFileError(file, `cannot be claimed: ${lockFile}: ${(error as Error).message}`);
+  }
+
+  const owner: ClaimOwner = { by, pid: process.pid, url: null, startedAt: new Date().toISOString() };
+  const write = () => {
+    const tmp = `${infoFile}.${process.pid}.tmp`;
+    fs.writeFileSync(tmp, `${JSON.stringify(owner)}\n`, { mode: 0o600 });
+    fs.renameSync(tmp, infoFile);
+  };
+  write();
+  let held = true;
+  return {
+    setUrl(url) {
+      owner.url = url;
+      if (held) write();
+    },
+    release() {
+      if (!held) return;
+      held = false;
+      // The owner file first, while the lock still keeps everyone else from writing theirs.
+      if (readOwner(infoFile)?.pid === process.pid) fs.rmSync(infoFile, { force: true });
+      lock.close();
+    },
+  };
+}
+
+function readOwner(infoFile: string): ClaimOwner | null {
+  try {
+    const owner = JSON.parse(fs.readFileSync(infoFile, 'utf8')) as ClaimOwner;
+    return typeof owner.pid === 'number' && isAlive(owner.pid) ? owner : null;
+  } catch {
+    return null;
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
