@@ -1,16 +1,8 @@
 import type { Readable, Writable } from 'node:stream';
+import type { GlobalOptions } from './spec.js';
 
-/** Options every command accepts (commander's global options). */
-export interface GlobalOptions {
-  baseUrl?: string;
-  apiKey?: string;
-  profile?: string;
-  config?: string;
-  json?: boolean;
-  color?: boolean;
-  quiet?: boolean;
-  verbose?: boolean;
-}
+/** Options every command accepts (commander's global options), typed from their specs. */
+export type { GlobalOptions } from './spec.js';
 
 /** What a command handler may use; nothing else reaches the terminal or the environment. */
 export interface Context {

@@ -2,10 +2,11 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { UsageError } from '../errors.js';
 import { VERSION } from '../version.js';
 import { ALL_COMMANDS } from './commands/index.js';
-import { createContext, type Context, type ContextInput, type GlobalOptions } from './context.js';
+import { createContext, type Context, type ContextInput } from './context.js';
 import { renderError, renderOutput } from './output/render.js';
 import { prepareStyle } from './output/style.js';
-import { GROUPS, type CommandSpec, type HandlerInput, type OptionSpec } from './spec.js';
+import { GLOBAL_OPTIONS, GROUPS, type CommandSpec, type HandlerInput, type LazyCommand, type OptionSpec } from './spec.js';
+import { isOptionsOf, optionsProblem } from './spec-input.js';
 import { didYouMean } from './suggest.js';
 
 export interface ProgramOptions {
@@ -16,22 +17,16 @@ export interface ProgramOptions {
   /** Told which command is about to run (main.ts decides what a signal means for it). */
   onCommand?: (spec: CommandSpec) => void;
   /** Replaces running the handler: the argv → handler mapping tests record what would run. */
-  invoke?: (spec: CommandSpec, input: HandlerInput, ctx: Context) => Promise<number>;
+  invoke?: (spec: LazyCommand, input: HandlerInput, ctx: Context) => Promise<number>;
 }
 
 /** The whole command tree, built from the command specs. Handlers are imported when they run. */
-export function buildProgram(options: ProgramOptions, commands: readonly CommandSpec[] = ALL_COMMANDS): Command {
+export function buildProgram(options: ProgramOptions, commands: readonly LazyCommand[] = ALL_COMMANDS): Command {
   const program = new Command('svc')
     .description('Run the crypto payment invoicing service locally, and drive it.')
-    .version(VERSION, '-V, --version', 'print the version')
-    .option('--base-url <url>', 'the service to talk to (default: the local emulator started by `svc dev`)')
-    .option('--api-key <key>', 'API key to use; its prefix says partner (pt_…) or merchant')
-    .option('--profile <name>', 'a profile from the config file')
-    .option('--config <file>', 'config file (default: searched from the current folder up)')
-    .option('--json', 'print one JSON document on stdout (NDJSON for streams)')
-    .option('--no-color', 'no colours (also NO_COLOR)')
-    .option('-q, --quiet', 'print less')
-    .option('-v, --verbose', 'print more (request ids, idempotency keys)')
+    .version(VERSION, '-V, --version', 'print the version');
+  for (const opt of GLOBAL_OPTIONS) program.addOption(toOption(opt));
+  program
     .showHelpAfterError('(add --help for usage)')
     .configureHelp({ sortSubcommands: false, showGlobalOptions: true })
     .addHelpText('after', '\nExit codes: 0 success, 1 the service refused or a user error, 2 usage error, 3 service unreachable.');
@@ -75,14 +70,17 @@ export function buildProgram(options: ProgramOptions, commands: readonly Command
     }
     for (const opt of spec.options ?? []) cmd.addOption(toOption(opt));
     if (spec.examples?.length) cmd.addHelpText('after', `\nExamples:\n${spec.examples.map((e) => `  $ ${e}`).join('\n')}`);
-    cmd.action(async (...actionArgs: unknown[]) => {
-      const command = actionArgs.at(-1) as Command;
+    cmd.action(async () => {
+      // What commander parsed, still untyped: withHandler checks it against the spec before the handler
+      // gets it. Global options are the program's own, wherever they were given.
       const input: HandlerInput = {
-        args: Object.fromEntries((spec.args ?? []).map((a, i) => [a.name, actionArgs[i] as string | undefined])),
-        options: command.opts(),
+        args: Object.fromEntries((spec.args ?? []).map((a, i) => [a.name, cmd.processedArgs[i]])),
+        options: cmd.opts(),
       };
       options.onCommand?.(spec);
-      const ctx = createContext({ ...options.io, globals: command.optsWithGlobals() as GlobalOptions, command: spec.name });
+      const globals = program.opts();
+      if (!isOptionsOf(GLOBAL_OPTIONS, globals)) throw new Error(`svc bug: the global options are not as declared: ${optionsProblem(GLOBAL_OPTIONS, globals)}`);
+      const ctx = createContext({ ...options.io, globals, command: spec.name });
       const missing = missingChoice(spec, input);
       if (missing) {
         options.setExitCode(renderError(missing, ctx));
@@ -125,7 +123,7 @@ function toOption(spec: OptionSpec): Option {
   if (spec.defaultValue !== undefined) option.default(spec.defaultValue);
   const flag = spec.flags.split(/[ ,]/).find((f) => f.startsWith('--'))!;
   const parse = spec.parse ? parser(spec.parse, flag) : spec.choices ? choiceParser(spec.choices) : (v: string) => v;
-  if (spec.repeatable) option.argParser((value: string, previous: unknown) => [...((previous as unknown[] | undefined) ?? []), parse(value)]);
+  if (spec.repeatable) option.argParser((value: string, previous: unknown) => [...(Array.isArray(previous) ? previous : []), parse(value)]);
   else if (spec.parse || spec.choices) option.argParser(parse);
   return option;
 }

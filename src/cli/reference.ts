@@ -1,7 +1,6 @@
-import type { Option } from 'commander';
 import { ALL_COMMANDS } from './commands/index.js';
 import { buildProgram } from './program.js';
-import type { CommandSpec, OptionSpec } from './spec.js';
+import type { CommandSpec, LazyCommand } from './spec.js';
 
 /** The markers the generated reference sits between, in docs/cli.md. */
 export const REFERENCE_START = '<!-- cli-reference:start -->';
@@ -39,7 +38,7 @@ function commandSection(spec: CommandSpec): string {
     parts.push('', '| Argument | |', '|---|---|');
     for (const a of args) parts.push(`| ${code(`<${a.name}>`)} | ${cell(a.description)}${a.choices ? `: ${a.choices.map(code).join(', ')}` : ''} |`);
   }
-  const options: OptionSpec[] = spec.options ?? [];
+  const options = spec.options ?? [];
   if (options.length) {
     parts.push('', '| Option | |', '|---|---|');
     for (const o of options)
@@ -55,9 +54,9 @@ const anchor = (name: string): string => `svc-${name.replace(/ /g, '-')}`;
  * The command reference (docs/cli.md), generated from the command specs and the program's global
  * options (the same definitions commander is built from), so the two cannot drift apart.
  */
-export function cliReference(commands: readonly CommandSpec[] = ALL_COMMANDS): string {
+export function cliReference(commands: readonly LazyCommand[] = ALL_COMMANDS): string {
   const program = buildProgram({ setExitCode: () => {} }, commands);
-  const globals = (program.options as readonly Option[]).map((o) => optionRow(o.flags, o.description));
+  const globals = program.options.map((o) => optionRow(o.flags, o.description));
   return [
     REFERENCE_START,
     `<!-- Generated from the command definitions (src/cli/commands/) by \`${REFERENCE_COMMAND}\`; edit those, not this. -->`,

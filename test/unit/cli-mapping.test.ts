@@ -5,7 +5,8 @@ import { ALL_COMMANDS } from '../../src/cli/commands/index.js';
 import type { Context } from '../../src/cli/context.js';
 import { main } from '../../src/cli/main.js';
 import { buildProgram } from '../../src/cli/program.js';
-import type { CommandSpec, HandlerInput } from '../../src/cli/spec.js';
+import { GLOBAL_OPTIONS, type CommandSpec, type HandlerInput } from '../../src/cli/spec.js';
+import { inputProblem, optionsProblem } from '../../src/cli/spec-input.js';
 
 /**
  * The argv → handler mapping, for every command: which spec runs, with which positional arguments
@@ -157,6 +158,8 @@ describe('argv → handler', () => {
     expect(spec.name).toBe(name);
     expect(input.args).toEqual(Object.fromEntries((spec.args ?? []).map((a) => [a.name, args[a.name]])));
     expect(input.options).toEqual(options);
+    // What commander parsed is what the spec's types say the handler gets (withHandler checks it too).
+    expect(inputProblem(spec, input)).toBeNull();
     // No global option given: the defaults.
     expect({ json: ctx.json, quiet: ctx.quiet, verbose: ctx.verbose, color: ctx.color, interactive: ctx.interactive }).toEqual({
       json: false,
@@ -209,6 +212,7 @@ describe('global options', () => {
       config: 'svc.config.json',
     });
     expect({ json: ctx.json, quiet: ctx.quiet, verbose: ctx.verbose, color: ctx.color }).toEqual({ json: true, quiet: true, verbose: true, color: false });
+    expect(optionsProblem(GLOBAL_OPTIONS, ctx.globals)).toBeNull();
   });
 
   it('short forms -q and -v', async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ALL_COMMANDS } from '../../src/cli/commands/index.js';
 import { cliReference, REFERENCE_END, REFERENCE_START, withReference } from '../../src/cli/reference.js';
-import type { CommandSpec } from '../../src/cli/spec.js';
+import type { LazyCommand } from '../../src/cli/spec.js';
 
 /** The command reference is generated from the command specs (docs/cli.md holds it; test/integration/docs-cli-reference checks it is current). */
 describe('command reference', () => {
@@ -27,7 +27,7 @@ describe('command reference', () => {
   });
 
   it('is generated from the specs it is given: choices, defaults, repeatable options, examples', () => {
-    const spec: CommandSpec = {
+    const spec: LazyCommand = {
       name: 'demo run',
       summary: 'a demo | with a pipe',
       description: 'Longer text.',

@@ -9,7 +9,7 @@ import { bashScript } from '../../src/cli/completion/bash.js';
 import { fishScript } from '../../src/cli/completion/fish.js';
 import { completionModel } from '../../src/cli/completion/model.js';
 import { zshScript } from '../../src/cli/completion/zsh.js';
-import type { CommandSpec } from '../../src/cli/spec.js';
+import type { LazyCommand } from '../../src/cli/spec.js';
 
 describe('svc completion zsh and fish', () => {
   const model = completionModel();
@@ -36,7 +36,7 @@ describe('svc completion zsh and fish', () => {
 });
 
 describe('generated from the command specs', () => {
-  const spec: CommandSpec = {
+  const spec: LazyCommand = {
     name: 'demo go',
     summary: "a demo's command",
     args: [{ name: 'colour', description: 'a colour', choices: ['red', 'green'] }],

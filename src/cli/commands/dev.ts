@@ -9,26 +9,15 @@ import type { Context } from '../context.js';
 import { removeLocalState, writeLocalState } from '../local-emulator.js';
 import { humanDevLine } from '../output/dev-events.js';
 import { styleFor } from '../output/style.js';
-import type { Handler } from '../spec.js';
-
-interface DevOptions {
-  port?: number;
-  host?: string;
-  db?: string;
-  memory?: boolean;
-  reset?: boolean;
-  fixtures?: string;
-  exposeControlPlane?: boolean;
-  allowedHost?: string[];
-}
+import type { Handler, Input } from '../spec.js';
+import type { devSpec } from './top.js';
 
 /**
  * `svc dev`: runs the emulator in the foreground until Ctrl-C or SIGTERM. Human mode prints a banner
  * then one line per request and delivery; `--json` prints NDJSON whose first line is the ready event
  * (CONTRACT §1). Records itself in .svc/dev.json for the other commands.
  */
-export const devCommand: Handler = async ({ options }, ctx) => {
-  const opts = options as DevOptions;
+export const devCommand: Handler<typeof devSpec> = async ({ options: opts }, ctx) => {
   const loaded = await loadConfig({ cwd: ctx.cwd, explicitPath: ctx.globals.config });
   for (const warning of loaded.warnings) ctx.stderr.write(`warning: ${warning}\n`);
   const config = applyFlags(resolveConfig(loaded.file), opts);
@@ -90,7 +79,7 @@ async function seed(file: string, emulator: Emulator, ctx: Context): Promise<voi
   }
 }
 
-function applyFlags(config: EmulatorConfig, options: DevOptions): EmulatorConfig {
+function applyFlags(config: EmulatorConfig, options: Input<typeof devSpec>['options']): EmulatorConfig {
   return {
     ...config,
     port: options.port ?? config.port,

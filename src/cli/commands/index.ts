@@ -1,4 +1,4 @@
-import type { CommandSpec } from '../spec.js';
+import type { LazyCommand } from '../spec.js';
 import { fixtureCommands } from './fixtures/index.js';
 import { invoiceCommands } from './invoices/index.js';
 import { keyCommands } from './keys/index.js';
@@ -8,7 +8,7 @@ import { topCommands } from './top.js';
 import { webhookCommands } from './webhook/index.js';
 
 /** Every command, in the order `svc --help` and the README list them. */
-export const ALL_COMMANDS: readonly CommandSpec[] = [
+export const ALL_COMMANDS: readonly LazyCommand[] = [
   ...topCommands,
   ...merchantCommands,
   ...invoiceCommands,

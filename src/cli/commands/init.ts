@@ -8,7 +8,8 @@ import { SEARCH_PLACES } from '../../config/load.js';
 import { parseDuration } from '../../domain/duration.js';
 import { UserError } from '../../errors.js';
 import type { Context } from '../context.js';
-import type { Handler } from '../spec.js';
+import type { Handler, Input } from '../spec.js';
+import type { initSpec } from './top.js';
 
 /**
  * templates/ sits next to src/ and dist/ alike (both are one level below the package root, and this
@@ -33,7 +34,7 @@ interface Answers {
  * files. `--yes`, or no terminal (or --json), takes the defaults without asking; without --yes it says
  * so. Files that exist are left alone unless --force: nothing is written if any would be overwritten.
  */
-export const initCommand: Handler = async ({ options }, ctx) => {
+export const initCommand: Handler<typeof initSpec> = async ({ options }, ctx) => {
   const answers: Answers = {
     port: DEFAULT_PORT,
     database: DEFAULT_DATABASE,
@@ -63,7 +64,7 @@ export const initCommand: Handler = async ({ options }, ctx) => {
   return { data: { files: names }, human: (c) => summary(names, answers, c), notes };
 };
 
-async function ask(defaults: Answers, options: Record<string, unknown>): Promise<Partial<Answers>> {
+async function ask(defaults: Answers, options: Input<typeof initSpec>['options']): Promise<Partial<Answers>> {
   const { input, confirm } = await import('@inquirer/prompts');
   const port = await input({
     message: 'Port for svc dev:',

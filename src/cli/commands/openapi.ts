@@ -4,6 +4,7 @@ import { UserError } from '../../errors.js';
 import { escJson } from '../output/escape.js';
 import { call, connect } from '../service.js';
 import type { Handler } from '../spec.js';
+import type { openapiSpec } from './top.js';
 
 interface OpenApiDocument {
   openapi?: string;
@@ -15,11 +16,11 @@ interface OpenApiDocument {
  * both modes (it is JSON already), or written to `--output` (YAML when the name ends in .yaml/.yml),
  * which then prints what was written: `{"file", "openapi", "paths"}` with --json.
  */
-export const openapiCommand: Handler = async ({ options }, ctx) => {
+export const openapiCommand: Handler<typeof openapiSpec> = async ({ options }, ctx) => {
   const { client } = await connect(ctx);
   const res = await call(ctx, 'Fetching the OpenAPI document', client.openapi());
   const doc = res.data as OpenApiDocument;
-  const output = options.output as string | undefined;
+  const output = options.output;
   if (output === undefined) return { data: doc, human: () => escJson(JSON.stringify(doc, null, 2)) };
 
   const file = path.resolve(ctx.cwd, output);

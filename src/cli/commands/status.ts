@@ -10,6 +10,7 @@ import { keyValue, styled } from '../output/human.js';
 import { EXIT } from '../output/render.js';
 import { call } from '../service.js';
 import type { Handler } from '../spec.js';
+import type { statusSpec } from './top.js';
 import { resolveTarget, type Source, type Target } from '../target.js';
 
 interface KeyStatus {
@@ -45,7 +46,7 @@ export interface StatusData {
  * (nothing configured and no `svc dev` running here: a user error, as for every other command).
  * Other errors (an unknown --profile, a malformed --api-key) fail as usual.
  */
-export const statusCommand: Handler = async (_input, ctx) => {
+export const statusCommand: Handler<typeof statusSpec> = async (_input, ctx) => {
   const found = findLocalState(ctx.cwd);
   let target: Target;
   try {

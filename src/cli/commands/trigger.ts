@@ -5,6 +5,7 @@ import { UsageError } from '../../errors.js';
 import { call, connect, idempotencyKey, variantFor } from '../service.js';
 import type { Context } from '../context.js';
 import type { Handler } from '../spec.js';
+import type { triggerSpec } from './top.js';
 import { esc } from '../output/escape.js';
 import { statusColour } from '../output/human.js';
 import type { InvoiceData } from '../views/invoice.js';
@@ -38,9 +39,9 @@ const PLANS: Record<TriggerEvent, Plan[]> = {
  * test helpers until it emits `event`. `--json` prints `{invoice, steps, event}`: the final invoice
  * as the service returned it, what was done, and the event.
  */
-export const triggerCommand: Handler = async ({ args, options }, ctx) => {
-  const event = args.event as TriggerEvent;
-  const amount = (options.amount as string | undefined) ?? '10.00';
+export const triggerCommand: Handler<typeof triggerSpec> = async ({ args, options }, ctx) => {
+  const event = args.event;
+  const amount = options.amount ?? '10.00';
   if (!isValidAmount(amount)) throw new UsageError(`--amount must be a positive decimal such as 10.00, not "${amount}"`, '--amount');
   if (event === 'invoice.partially_paid' && half(amount) === '0') {
     throw new UsageError(`--amount ${amount} is too small to pay in part`, '--amount');

@@ -1,7 +1,6 @@
-import type { Option } from 'commander';
 import { ALL_COMMANDS } from '../commands/index.js';
 import { buildProgram } from '../program.js';
-import { GROUPS, type CommandSpec } from '../spec.js';
+import { GROUPS, type LazyCommand } from '../spec.js';
 
 /**
  * What shell completion needs to know, derived from the command specs (and, for the global
@@ -53,12 +52,9 @@ export function parseFlags(flags: string): { names: string[]; value: string | nu
   return { names: tokens.filter((t) => t.startsWith('-')), value: value ? value.slice(1, -1) : null };
 }
 
-export function completionModel(commands: readonly CommandSpec[] = ALL_COMMANDS): CompletionModel {
+export function completionModel(commands: readonly LazyCommand[] = ALL_COMMANDS): CompletionModel {
   const program = buildProgram({ setExitCode: () => {} }, commands);
-  const globals: OptionModel[] = [
-    ...(program.options as readonly Option[]).map((o) => option(o.flags, o.description, null, false)),
-    option('-h, --help', 'show help', null, false),
-  ];
+  const globals: OptionModel[] = [...program.options.map((o) => option(o.flags, o.description, null, false)), option('-h, --help', 'show help', null, false)];
   const groups = new Map<string, Word[]>();
   const add = (group: string, word: Word) => {
     const list = groups.get(group) ?? [];

@@ -2,11 +2,12 @@ import { isValidAmount } from '../../../domain/money.js';
 import { required } from '../../prompt.js';
 import { call, connect, idempotencyKey, variantFor } from '../../service.js';
 import type { Handler } from '../../spec.js';
+import type { createInvoiceSpec } from './index.js';
 import { invoiceView, type InvoiceData } from '../../views/invoice.js';
 
 /** `svc invoices create`: the partner variant with --merchant, the merchant variant without. */
-export const createInvoiceCommand: Handler = async ({ options }, ctx) => {
-  const amount = await required(ctx, options.amount as string | undefined, {
+export const createInvoiceCommand: Handler<typeof createInvoiceSpec> = async ({ options }, ctx) => {
+  const amount = await required(ctx, options.amount, {
     flag: '--amount',
     message: 'Amount (e.g. 25.00):',
     what: 'a decimal amount such as 25.00',

@@ -6,6 +6,7 @@ import { esc } from '../../output/escape.js';
 import { keyValue, styled, table } from '../../output/human.js';
 import { call, connect } from '../../service.js';
 import type { Handler } from '../../spec.js';
+import type { listKeysSpec } from './index.js';
 import type { Source, Target } from '../../target.js';
 
 interface KeyInUse {
@@ -21,7 +22,7 @@ interface KeyInUse {
  * start in full (GET /__emulator/keys: readable on purpose, so that local tools and curl find them).
  * `--json`: `{"baseUrl", "inUse": [...], "emulatorDefaults": <GET /__emulator/keys> | null}`.
  */
-export const listKeysCommand: Handler = async (_input, ctx) => {
+export const listKeysCommand: Handler<typeof listKeysSpec> = async (_input, ctx) => {
   const { client, target } = await connect(ctx);
   const inUse = [inUseKey('partner', target.partnerKey, target.partnerKeySource), inUseKey('merchant', target.merchantKey, target.merchantKeySource)].filter(
     (k): k is KeyInUse => k !== null,

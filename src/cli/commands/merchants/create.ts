@@ -1,17 +1,18 @@
 import { required } from '../../prompt.js';
 import { call, connect, idempotencyKey } from '../../service.js';
 import type { Handler } from '../../spec.js';
+import type { createMerchantSpec } from './index.js';
 import { merchantView, type MerchantData } from '../../views/merchant.js';
 
 /** `svc merchants create`: asks for what is missing on a terminal, a usage error otherwise. */
-export const createMerchantCommand: Handler = async ({ options }, ctx) => {
-  const externalTenantId = await required(ctx, options.externalTenantId as string | undefined, {
+export const createMerchantCommand: Handler<typeof createMerchantSpec> = async ({ options }, ctx) => {
+  const externalTenantId = await required(ctx, options.externalTenantId, {
     flag: '--external-tenant-id',
     message: 'External tenant id:',
     what: 'your own identifier for the tenant',
   });
-  const name = await required(ctx, options.name as string | undefined, { flag: '--name', message: 'Merchant name:', what: 'the merchant name' });
-  const email = await required(ctx, options.email as string | undefined, {
+  const name = await required(ctx, options.name, { flag: '--name', message: 'Merchant name:', what: 'the merchant name' });
+  const email = await required(ctx, options.email, {
     flag: '--email',
     message: 'Contact e-mail:',
     what: 'a contact e-mail address',

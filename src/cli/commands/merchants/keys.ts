@@ -1,6 +1,7 @@
 import { keyValue } from '../../output/human.js';
 import { connect, controlPlane } from '../../service.js';
 import type { Handler } from '../../spec.js';
+import type { merchantKeysSpec } from './index.js';
 
 interface IssuedKey {
   merchantId: string;
@@ -13,9 +14,9 @@ interface IssuedKey {
  * emulator keeps only its hash, so this is the one time it can be shown; the note says so (on
  * stderr, and even with --quiet, so that it is not missed).
  */
-export const merchantKeysCommand: Handler = async ({ args }, ctx) => {
+export const merchantKeysCommand: Handler<typeof merchantKeysSpec> = async ({ args }, ctx) => {
   const { client, target } = await connect(ctx);
-  const res = await controlPlane(ctx, target, 'Issuing merchant key', client.newMerchantKey(args.merchantId!));
+  const res = await controlPlane(ctx, target, 'Issuing merchant key', client.newMerchantKey(args.merchantId));
   const issued = res.data as IssuedKey;
   return {
     data: issued,

@@ -2,14 +2,15 @@ import { parseDuration } from '../../../domain/duration.js';
 import { UsageError } from '../../../errors.js';
 import { connect, controlPlane } from '../../service.js';
 import type { Handler } from '../../spec.js';
+import type { advanceTimeSpec } from './index.js';
 import { advanceView, type AdvanceData } from '../../views/clock.js';
 
 /**
  * `svc time advance <duration>`: moves the emulator's clock forward; the emulator runs what falls
  * due (expiries, delivery retries) before it answers, so the report says what ran.
  */
-export const advanceTimeCommand: Handler = async ({ args }, ctx) => {
-  const text = args.duration!;
+export const advanceTimeCommand: Handler<typeof advanceTimeSpec> = async ({ args }, ctx) => {
+  const text = args.duration;
   const ms = parseDuration(text);
   if (ms === null || ms <= 0) {
     throw new UsageError(`<duration> must be a positive duration such as 90s, 15m, 2h, 1d (or a number of seconds), not "${text}"`, '<duration>');

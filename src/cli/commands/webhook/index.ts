@@ -1,103 +1,103 @@
 import { INVOICE_EVENT_TYPES } from '../../../webhooks/envelope.js';
-import type { CommandSpec } from '../../spec.js';
+import { defineCommand, defineOptions, withHandler } from '../../spec.js';
 import { listOptions } from '../shared-options.js';
 
-const DELIVERY_STATUSES = ['pending', 'retrying', 'succeeded', 'failed'];
-const EVENT_TYPES = INVOICE_EVENT_TYPES;
-const deliveryFilters = [
-  { flags: '--status <status>', description: 'only deliveries in this status', choices: DELIVERY_STATUSES },
-  { flags: '--event-type <type>', description: 'only this event type', choices: EVENT_TYPES },
+const deliveryFilters = defineOptions([
+  { flags: '--status <status>', description: 'only deliveries in this status', choices: ['pending', 'retrying', 'succeeded', 'failed'] },
+  { flags: '--event-type <type>', description: 'only this event type', choices: INVOICE_EVENT_TYPES },
   { flags: '--invoice <invoiceId>', description: "only this invoice's deliveries" },
-];
+]);
 
-export const webhookCommands: CommandSpec[] = [
-  {
-    name: 'webhook get',
-    summary: "show the partner's webhook configuration for the key's environment",
-    load: async () => (await import('./get.js')).getWebhookCommand,
-  },
-  {
-    name: 'webhook set',
-    summary: 'create or update the webhook (a secret is generated and printed once if you give none)',
-    options: [
-      { flags: '--url <url>', description: 'receiving endpoint (asked on a terminal when missing)' },
-      { flags: '--secret <secret>', description: 'signing secret, 16–255 characters' },
-      { flags: '--enable', description: 'enable deliveries' },
-      { flags: '--disable', description: 'disable deliveries (events are still recorded)' },
-      { flags: '--header <line>', description: "custom header 'Name: value' (repeatable)", repeatable: true },
-    ],
-    examples: [
-      'svc webhook set --url http://localhost:3000/hooks',
-      "svc webhook set --url https://example.com/hooks --secret $SECRET --header 'X-Env: staging'",
-    ],
-    load: async () => (await import('./set.js')).setWebhookCommand,
-  },
-  {
-    name: 'webhook verify',
-    summary: 'check a signature offline with the exported verifyWebhook helper',
-    options: [
-      { flags: '--secret <secret>', description: 'the webhook secret' },
-      { flags: '--signature <header>', description: 'the X-Service-Signature value (t=…,v1=…)' },
-      { flags: '--payload-file <file>', description: 'the raw body (default: stdin)' },
-      { flags: '--tolerance <seconds>', description: 'maximum age of the timestamp (default 300)', parse: 'int' },
-    ],
-    examples: ["svc webhook verify --secret $SECRET --signature 't=…,v1=…' --payload-file body.json"],
-    load: async () => (await import('./verify.js')).verifyWebhookCommand,
-  },
-  {
-    name: 'webhook listen',
-    summary: 'forward webhooks to your app: a listener on the local emulator, a cloudflared tunnel to a remote service',
-    description:
-      'Against the local emulator, registers an extra delivery target (your webhook configuration is left alone) and forwards each delivery, signed with a stable listener secret. Against a remote deployment (test keys only), starts a local relay behind a cloudflared quick tunnel, points the test webhook at it, and restores the previous configuration on exit.',
-    options: [
-      { flags: '--forward-to <target>', description: 'where to forward: 3000, localhost:3000/hooks, or a full URL' },
-      { flags: '--events <types>', description: 'only these event types, comma-separated (e.g. invoice.paid,invoice.expired)' },
-      { flags: '--header <line>', description: "header 'Name: value' added when forwarding (repeatable)", repeatable: true },
-      { flags: '--timeout <seconds>', description: 'how long your app may take to answer (default 30)', parse: 'positive-int' },
-      { flags: '--print-secret', description: 'print the signing secret and exit' },
-      {
-        flags: '--tunnel <mode>',
-        description: 'auto (tunnel only for a remote service), cloudflared, or none',
-        choices: ['auto', 'cloudflared', 'none'],
-        defaultValue: 'auto',
-      },
-    ],
-    examples: [
-      'svc webhook listen --forward-to localhost:3000/hooks',
-      'svc webhook listen --forward-to 3000 --events invoice.paid,invoice.expired',
-      'svc webhook listen --print-secret',
-    ],
-    stopsOnSignal: true,
-    load: async () => (await import('./listen.js')).listenCommand,
-  },
-  {
-    name: 'webhook deliveries list',
-    summary: 'list webhook deliveries, newest first',
-    options: [...deliveryFilters, ...listOptions],
-    examples: ['svc webhook deliveries list --status failed', 'svc webhook deliveries list --invoice 5b0e… --json'],
-    load: async () => (await import('./deliveries/list.js')).listDeliveriesCommand,
-  },
-  {
-    name: 'webhook deliveries get',
-    summary: 'one delivery: its attempts, their response bodies, and the payload',
-    args: [{ name: 'deliveryId', description: 'delivery id' }],
-    load: async () => (await import('./deliveries/get.js')).getDeliveryCommand,
-  },
-  {
-    name: 'webhook deliveries resend',
-    summary: "resend a delivery now and print the new attempt's result",
-    args: [{ name: 'deliveryId', description: 'delivery id' }],
-    load: async () => (await import('./deliveries/resend.js')).resendDeliveryCommand,
-  },
-  {
-    name: 'webhook deliveries tail',
-    summary: 'show every delivery attempt as it happens (a stream from the emulator, polling elsewhere)',
-    options: [
-      ...deliveryFilters,
-      { flags: '--interval <seconds>', description: 'polling interval against a remote service (default 2)', parse: 'positive-int' },
-    ],
-    examples: ['svc webhook deliveries tail', 'svc webhook deliveries tail --status failed --json'],
-    stopsOnSignal: true,
-    load: async () => (await import('./deliveries/tail.js')).tailDeliveriesCommand,
-  },
+export const getWebhookSpec = defineCommand({
+  name: 'webhook get',
+  summary: "show the partner's webhook configuration for the key's environment",
+});
+
+export const setWebhookSpec = defineCommand({
+  name: 'webhook set',
+  summary: 'create or update the webhook (a secret is generated and printed once if you give none)',
+  options: [
+    { flags: '--url <url>', description: 'receiving endpoint (asked on a terminal when missing)' },
+    { flags: '--secret <secret>', description: 'signing secret, 16–255 characters' },
+    { flags: '--enable', description: 'enable deliveries' },
+    { flags: '--disable', description: 'disable deliveries (events are still recorded)' },
+    { flags: '--header <line>', description: "custom header 'Name: value' (repeatable)", repeatable: true },
+  ],
+  examples: ['svc webhook set --url http://localhost:3000/hooks', "svc webhook set --url https://example.com/hooks --secret $SECRET --header 'X-Env: staging'"],
+});
+
+export const verifyWebhookSpec = defineCommand({
+  name: 'webhook verify',
+  summary: 'check a signature offline with the exported verifyWebhook helper',
+  options: [
+    { flags: '--secret <secret>', description: 'the webhook secret' },
+    { flags: '--signature <header>', description: 'the X-Service-Signature value (t=…,v1=…)' },
+    { flags: '--payload-file <file>', description: 'the raw body (default: stdin)' },
+    { flags: '--tolerance <seconds>', description: 'maximum age of the timestamp (default 300)', parse: 'int' },
+  ],
+  examples: ["svc webhook verify --secret $SECRET --signature 't=…,v1=…' --payload-file body.json"],
+});
+
+export const listenSpec = defineCommand({
+  name: 'webhook listen',
+  summary: 'forward webhooks to your app: a listener on the local emulator, a cloudflared tunnel to a remote service',
+  description:
+    'Against the local emulator, registers an extra delivery target (your webhook configuration is left alone) and forwards each delivery, signed with a stable listener secret. Against a remote deployment (test keys only), starts a local relay behind a cloudflared quick tunnel, points the test webhook at it, and restores the previous configuration on exit.',
+  options: [
+    { flags: '--forward-to <target>', description: 'where to forward: 3000, localhost:3000/hooks, or a full URL' },
+    { flags: '--events <types>', description: 'only these event types, comma-separated (e.g. invoice.paid,invoice.expired)' },
+    { flags: '--header <line>', description: "header 'Name: value' added when forwarding (repeatable)", repeatable: true },
+    { flags: '--timeout <seconds>', description: 'how long your app may take to answer (default 30)', parse: 'positive-int' },
+    { flags: '--print-secret', description: 'print the signing secret and exit' },
+    {
+      flags: '--tunnel <mode>',
+      description: 'auto (tunnel only for a remote service), cloudflared, or none',
+      choices: ['auto', 'cloudflared', 'none'],
+      defaultValue: 'auto',
+    },
+  ],
+  examples: [
+    'svc webhook listen --forward-to localhost:3000/hooks',
+    'svc webhook listen --forward-to 3000 --events invoice.paid,invoice.expired',
+    'svc webhook listen --print-secret',
+  ],
+  stopsOnSignal: true,
+});
+
+export const listDeliveriesSpec = defineCommand({
+  name: 'webhook deliveries list',
+  summary: 'list webhook deliveries, newest first',
+  options: [...deliveryFilters, ...listOptions],
+  examples: ['svc webhook deliveries list --status failed', 'svc webhook deliveries list --invoice 5b0e… --json'],
+});
+
+export const getDeliverySpec = defineCommand({
+  name: 'webhook deliveries get',
+  summary: 'one delivery: its attempts, their response bodies, and the payload',
+  args: [{ name: 'deliveryId', description: 'delivery id' }],
+});
+
+export const resendDeliverySpec = defineCommand({
+  name: 'webhook deliveries resend',
+  summary: "resend a delivery now and print the new attempt's result",
+  args: [{ name: 'deliveryId', description: 'delivery id' }],
+});
+
+export const tailDeliveriesSpec = defineCommand({
+  name: 'webhook deliveries tail',
+  summary: 'show every delivery attempt as it happens (a stream from the emulator, polling elsewhere)',
+  options: [...deliveryFilters, { flags: '--interval <seconds>', description: 'polling interval against a remote service (default 2)', parse: 'positive-int' }],
+  examples: ['svc webhook deliveries tail', 'svc webhook deliveries tail --status failed --json'],
+  stopsOnSignal: true,
+});
+
+export const webhookCommands = [
+  withHandler(getWebhookSpec, async () => (await import('./get.js')).getWebhookCommand),
+  withHandler(setWebhookSpec, async () => (await import('./set.js')).setWebhookCommand),
+  withHandler(verifyWebhookSpec, async () => (await import('./verify.js')).verifyWebhookCommand),
+  withHandler(listenSpec, async () => (await import('./listen.js')).listenCommand),
+  withHandler(listDeliveriesSpec, async () => (await import('./deliveries/list.js')).listDeliveriesCommand),
+  withHandler(getDeliverySpec, async () => (await import('./deliveries/get.js')).getDeliveryCommand),
+  withHandler(resendDeliverySpec, async () => (await import('./deliveries/resend.js')).resendDeliveryCommand),
+  withHandler(tailDeliveriesSpec, async () => (await import('./deliveries/tail.js')).tailDeliveriesCommand),
 ];

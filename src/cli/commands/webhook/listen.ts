@@ -1,5 +1,5 @@
 import { safeEmit, type ListenEvent } from '../../../listen/events.js';
-import { chooseMode, listenSecret, runListen, toFatal, type TunnelChoice } from '../../../listen/index.js';
+import { chooseMode, listenSecret, runListen, toFatal } from '../../../listen/index.js';
 import { stateDirFor } from '../../../listen/restore.js';
 import { parseEvents, parseForwardTo, parseHeaders, parseTimeout } from '../../../listen/target.js';
 import { reconnectPolicy } from '../../../client/reconnect.js';
@@ -8,6 +8,7 @@ import { humanListenLines } from '../../output/listen-events.js';
 import { styleFor } from '../../output/style.js';
 import { connect } from '../../service.js';
 import type { Handler } from '../../spec.js';
+import type { listenSpec } from './index.js';
 
 /**
  * `svc webhook listen`: runs the core in src/listen/ and renders its events: human lines, or with
@@ -16,10 +17,10 @@ import type { Handler } from '../../spec.js';
  * second Ctrl-C leaves at once, main.ts decides (a remote webhook is then repaired by the next run,
  * from its restore file). Failures end with one `fatal` event and a non-zero exit, never silently.
  */
-export const listenCommand: Handler = async ({ options }, ctx) => {
+export const listenCommand: Handler<typeof listenSpec> = async ({ options }, ctx) => {
   const printSecret = options.printSecret === true;
-  const tunnelChoice = (options.tunnel ?? 'auto') as TunnelChoice;
-  const forwardTo = printSecret ? '' : parseForwardTo(options.forwardTo as string | undefined);
+  const tunnelChoice = options.tunnel;
+  const forwardTo = printSecret ? '' : parseForwardTo(options.forwardTo);
   const events = parseEvents(options.events);
   const headers = parseHeaders(options.header);
   const timeoutSeconds = parseTimeout(options.timeout);

@@ -4,10 +4,14 @@ import { UsageError } from '../../../errors.js';
 import type { Context } from '../../context.js';
 import { required } from '../../prompt.js';
 import { call, connect } from '../../service.js';
-import type { Handler } from '../../spec.js';
+import type { Handler, Input } from '../../spec.js';
+import type { setWebhookSpec } from './index.js';
 import { webhookView, type WebhookConfigData } from '../../views/webhook.js';
 
 const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+
+/** The options that change a saved configuration (which then needs no --url). */
+const CHANGES = ['enable', 'disable', 'secret', 'header'] satisfies (keyof Input<typeof setWebhookSpec>['options'])[];
 
 /**
  * `svc webhook set`: creates or updates the partner's webhook (PUT, partner key). Without --secret,
@@ -21,11 +25,11 @@ const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
  * people type to pause deliveries. With nothing saved there is nothing to change: a usage error
  * asking for --url. With no change and no --url, the URL is asked for (a usage error off a terminal).
  */
-export const setWebhookCommand: Handler = async ({ options }, ctx) => {
+export const setWebhookCommand: Handler<typeof setWebhookSpec> = async ({ options }, ctx) => {
   if (options.enable && options.disable) throw new UsageError('--enable and --disable cannot be used together', '--enable');
-  const customHeaders = options.header === undefined ? undefined : parseHeaders(options.header as string[]);
-  const given = options.url as string | undefined;
-  const changes = ['enable', 'disable', 'secret', 'header'].filter((o) => options[o] !== undefined);
+  const customHeaders = options.header === undefined ? undefined : parseHeaders(options.header);
+  const given = options.url;
+  const changes = CHANGES.filter((o) => options[o] !== undefined);
   // Asked before connecting when it must be: a missing --url fails fast, with or without a service.
   const asked = given === undefined && changes.length === 0 ? await askUrl(ctx, undefined) : given === undefined ? undefined : await askUrl(ctx, given);
   const { client } = await connect(ctx);
@@ -39,7 +43,7 @@ export const setWebhookCommand: Handler = async ({ options }, ctx) => {
     url = current.url;
   }
 
-  let secret = options.secret as string | undefined;
+  let secret = options.secret;
   let generated = false;
   if (secret === undefined && current?.secretConfigured !== true) {
     secret = generateSecret();
@@ -79,7 +83,7 @@ async function readCurrent(read: () => Promise<{ data: unknown }>): Promise<Webh
 }
 
 /** `Name: value` lines to an object; anything else is a usage error naming --header. */
-function parseHeaders(lines: string[]): Record<string, string> {
+function parseHeaders(lines: readonly string[]): Record<string, string> {
   const headers: Record<string, string> = {};
   for (const line of lines) {
     const colon = line.indexOf(':');

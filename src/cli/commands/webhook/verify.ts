@@ -6,6 +6,7 @@ import { verifyWebhook, WebhookVerificationError } from '../../../webhooks/signa
 import { keyValue } from '../../output/human.js';
 import { required } from '../../prompt.js';
 import type { Handler } from '../../spec.js';
+import type { verifyWebhookSpec } from './index.js';
 
 /**
  * `svc webhook verify`: checks a delivery offline with the exported `verifyWebhook`, exactly as a
@@ -14,19 +15,19 @@ import type { Handler } from '../../spec.js';
  * and the contract-shaped error whose code is the WebhookVerificationError's (`signature_mismatch`,
  * `timestamp_too_old`, …).
  */
-export const verifyWebhookCommand: Handler = async ({ options }, ctx) => {
-  const secret = await required(ctx, options.secret as string | undefined, {
+export const verifyWebhookCommand: Handler<typeof verifyWebhookSpec> = async ({ options }, ctx) => {
+  const secret = await required(ctx, options.secret, {
     flag: '--secret',
     message: 'Webhook secret:',
     what: 'the webhook secret',
     secret: true,
   });
-  const signature = await required(ctx, options.signature as string | undefined, {
+  const signature = await required(ctx, options.signature, {
     flag: '--signature',
     message: 'X-Service-Signature header (t=…,v1=…):',
     what: 'the X-Service-Signature header, t=…,v1=…',
   });
-  const file = options.payloadFile as string | undefined;
+  const file = options.payloadFile;
   let body: Buffer;
   if (file !== undefined) {
     try {
@@ -41,7 +42,7 @@ export const verifyWebhookCommand: Handler = async ({ options }, ctx) => {
   }
 
   try {
-    const event = verifyWebhook(body, signature, secret, options.tolerance !== undefined ? { toleranceSeconds: options.tolerance as number } : {});
+    const event = verifyWebhook(body, signature, secret, options.tolerance !== undefined ? { toleranceSeconds: options.tolerance } : {});
     return {
       data: { valid: true, event },
       human: (c) =>

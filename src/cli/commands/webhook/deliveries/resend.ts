@@ -1,6 +1,7 @@
 import { EXIT } from '../../../output/render.js';
 import { call, connect } from '../../../service.js';
 import type { Handler } from '../../../spec.js';
+import type { resendDeliverySpec } from '../index.js';
 import { resendView, type DeliveryDetailData } from '../../../views/delivery.js';
 
 /**
@@ -13,9 +14,9 @@ import { resendView, type DeliveryDetailData } from '../../../views/delivery.js'
  * why); the refusals of the API itself (404 delivery_not_found, 409 webhook_disabled) print the
  * error document as every command does, also with exit 1.
  */
-export const resendDeliveryCommand: Handler = async ({ args }, ctx) => {
+export const resendDeliveryCommand: Handler<typeof resendDeliverySpec> = async ({ args }, ctx) => {
   const { client } = await connect(ctx);
-  const res = await call(ctx, 'Resending', client.resend(args.deliveryId!));
+  const res = await call(ctx, 'Resending', client.resend(args.deliveryId));
   const delivery = res.data as DeliveryDetailData;
   const last = delivery.attempts.at(-1);
   const accepted = last !== undefined && last.responseStatus !== null && last.responseStatus >= 200 && last.responseStatus < 300;

@@ -6,6 +6,7 @@ import { esc } from '../../../output/escape.js';
 import { styleFor } from '../../../output/style.js';
 import { connect } from '../../../service.js';
 import type { Handler } from '../../../spec.js';
+import type { tailDeliveriesSpec } from '../index.js';
 import { attemptLine, type AttemptLine } from '../../../views/delivery.js';
 import { AttemptPoller } from './attempt-poller.js';
 import { followStream, isFatal, type TailSink } from './attempt-stream.js';
@@ -23,13 +24,13 @@ interface TailFilters {
  * Human lines or NDJSON (`AttemptLine`, the same shape in both modes) on stdout; what is tailed, and
  * connection trouble, on stderr.
  */
-export const tailDeliveriesCommand: Handler = async ({ options }, ctx) => {
+export const tailDeliveriesCommand: Handler<typeof tailDeliveriesSpec> = async ({ options }, ctx) => {
   const filters: TailFilters = {
-    status: options.status as string | undefined,
-    eventType: options.eventType as string | undefined,
-    invoiceId: options.invoice as string | undefined,
+    status: options.status,
+    eventType: options.eventType,
+    invoiceId: options.invoice,
   };
-  const intervalSeconds = (options.interval as number | undefined) ?? 2;
+  const intervalSeconds = options.interval ?? 2;
   const reconnect = reconnectPolicy(ctx.env);
   const { client, target } = await connect(ctx);
   // keyFor throws a clear user error when there is no partner key; it only returns undefined for 'none'.

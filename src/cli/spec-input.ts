@@ -1,0 +1,148 @@
+import type { ArgSpec, CommandSpec, OptionSpec } from './spec.js';
+
+/**
+ * What a handler receives, derived from its command's spec: at the type level (`Input<typeof spec>`,
+ * for the handler's parameter) and at run time (`inputProblem`, which checks what commander parsed
+ * against the same spec before the handler sees it). The two mirror each other rule for rule: change
+ * one, change the other (test/unit/cli-spec-types.test.ts holds them together).
+ */
+
+/** `expose-control-plane` → `exposeControlPlane`, as commander names an option's value. */
+type CamelCase<S extends string> = S extends `${infer Head}-${infer Tail}` ? `${Head}${Capitalize<CamelCase<Tail>>}` : S;
+
+/** The long name in commander syntax: `-p, --port <port>` → `port`. */
+type LongName<F extends string> = F extends `${string}--${infer Rest}` ? (Rest extends `${infer Name} ${string}` ? Name : Rest) : never;
+
+/** The key of an option's value in `input.options`: `--network-id <id>` → `networkId`, `--no-color` → `color`. */
+export type OptionKey<F extends string> = CamelCase<LongName<F> extends `no-${infer Name}` ? Name : LongName<F>>;
+
+type Negated<F extends string> = LongName<F> extends `no-${string}` ? true : false;
+
+/** `<value>`: the option takes a value; `[value]`: it may; neither: a switch. */
+type Placeholder<F extends string> = F extends `${string}<${string}>${string}` ? 'value' : F extends `${string}[${string}]${string}` ? 'maybe' : 'switch';
+
+/** One value as parsed: a choice, a whole number (`parse: 'int' | 'positive-int'`), or the text. */
+type OneValue<O extends OptionSpec> = O extends { choices: readonly (infer C)[] } ? C : O extends { parse: 'int' | 'positive-int' } ? number : string;
+
+type OptionValue<O extends OptionSpec> =
+  Placeholder<O['flags']> extends 'switch' ? boolean : Placeholder<O['flags']> extends 'maybe' ? OneValue<O> | true : OneValue<O>;
+
+/** Repeatable options collect their values, in order. */
+type Collected<O extends OptionSpec> = O extends { repeatable: true } ? readonly OptionValue<O>[] : OptionValue<O>;
+
+/** Set even when not given: a default, or a `--no-…` switch (true unless given). */
+type AlwaysSet<O extends OptionSpec> = O extends { defaultValue: string | number | boolean } ? true : Negated<O['flags']>;
+
+/** No keys: what a command without arguments or options gets (`{}` would accept anything non-null). */
+type Empty = Record<never, never>;
+
+/** One object type instead of an intersection (readable in editors and errors). */
+type Simplify<T> = { [K in keyof T]: T[K] };
+
+/**
+ * `input.options` of a command declaring `Os`: optional unless always set. (No options: said
+ * outright; mapped over nothing, the key's template type would leave an index signature behind.)
+ */
+export type OptionsOf<Os extends readonly OptionSpec[]> = [Os[number]] extends [never]
+  ? Empty
+  : Simplify<
+      { readonly [O in Os[number] as AlwaysSet<O> extends true ? OptionKey<O['flags']> : never]: Collected<O> } & {
+        readonly [O in Os[number] as AlwaysSet<O> extends true ? never : OptionKey<O['flags']>]?: Collected<O>;
+      }
+    >;
+
+type ArgValue<A extends ArgSpec> = A extends { choices: readonly (infer C)[] } ? C : string;
+
+/** `input.args` of a command declaring `As`: by name, optional only with `required: false`. */
+export type ArgsOf<As extends readonly ArgSpec[]> = [As[number]] extends [never]
+  ? Empty
+  : Simplify<
+      { readonly [A in As[number] as A extends { required: false } ? never : A['name']]: ArgValue<A> } & {
+        readonly [A in As[number] as A extends { required: false } ? A['name'] : never]?: ArgValue<A>;
+      }
+    >;
+
+/** What the handler of `S` receives: `Handler<typeof spec>` takes it. */
+export type Input<S> = S extends CommandSpec<infer As, infer Os> ? { readonly args: ArgsOf<As>; readonly options: OptionsOf<Os> } : never;
+
+/** What the program hands over, before it is checked against the spec: commander's values. */
+export interface HandlerInput {
+  /** Positional arguments by name. */
+  args: Record<string, unknown>;
+  /** Options by camel-cased name (`--network-id` → `networkId`). */
+  options: Record<string, unknown>;
+}
+
+// ---- The same rules at run time ----
+
+const longName = (flags: string): string =>
+  flags
+    .split(/[ ,|]+/)
+    .find((f) => f.startsWith('--'))
+    ?.slice(2) ?? '';
+
+/** OptionKey, at run time: commander's `attributeName()` of the option. */
+export function optionKey(flags: string): string {
+  return longName(flags)
+    .replace(/^no-/, '')
+    .replace(/-([^-])/g, (_, c: string) => c.toUpperCase());
+}
+
+function placeholder(flags: string): 'value' | 'maybe' | 'switch' {
+  return /<[^>]*>/.test(flags) ? 'value' : /\[[^\]]*\]/.test(flags) ? 'maybe' : 'switch';
+}
+
+function valueProblem(o: OptionSpec, value: unknown): string | null {
+  const kind = placeholder(o.flags);
+  if (kind === 'switch') return typeof value === 'boolean' ? null : 'not a boolean';
+  if (kind === 'maybe' && value === true) return null;
+  if (o.choices) return typeof value === 'string' && o.choices.includes(value) ? null : `not one of ${o.choices.join(', ')}`;
+  if (o.parse === 'int' || o.parse === 'positive-int') return Number.isSafeInteger(value) ? null : 'not a whole number';
+  return typeof value === 'string' ? null : 'not a string';
+}
+
+/** What is wrong with `values` as the options `specs` declare (OptionsOf), or null. */
+export function optionsProblem(specs: readonly OptionSpec[], values: Record<string, unknown>): string | null {
+  const byKey = new Map(specs.map((o) => [optionKey(o.flags), o]));
+  const unknown = Object.keys(values).find((k) => !byKey.has(k));
+  if (unknown !== undefined) return `option "${unknown}" is not declared`;
+  for (const [key, o] of byKey) {
+    const value = values[key];
+    const flag = `--${longName(o.flags)}`;
+    if (value === undefined) {
+      if (o.defaultValue !== undefined || longName(o.flags).startsWith('no-')) return `${flag} has no value, though it is always set`;
+      continue;
+    }
+    const each = o.repeatable ? value : [value];
+    if (!Array.isArray(each)) return `${flag} is not a list`;
+    for (const v of each) {
+      const problem = valueProblem(o, v);
+      if (problem) return `${flag} is ${JSON.stringify(v)}: ${problem}`;
+    }
+  }
+  return null;
+}
+
+/** What is wrong with `input` as the spec declares it (Input), or null. */
+export function inputProblem(spec: CommandSpec, input: HandlerInput): string | null {
+  const args = spec.args ?? [];
+  const unknown = Object.keys(input.args).find((k) => !args.some((a) => a.name === k));
+  if (unknown !== undefined) return `argument "${unknown}" is not declared`;
+  for (const a of args) {
+    const value = input.args[a.name];
+    if (value === undefined && a.required === false) continue;
+    if (typeof value !== 'string') return `<${a.name}> is ${JSON.stringify(value)}: not a string`;
+    if (a.choices && !a.choices.includes(value)) return `<${a.name}> is "${value}": not one of ${a.choices.join(', ')}`;
+  }
+  return optionsProblem(spec.options ?? [], input.options);
+}
+
+/** `input` holds what `spec` declares, typed accordingly. */
+export function isInputOf<S extends CommandSpec>(spec: S, input: HandlerInput): input is HandlerInput & Input<S> {
+  return inputProblem(spec, input) === null;
+}
+
+/** `values` holds the options `specs` declare, typed accordingly. */
+export function isOptionsOf<Os extends readonly OptionSpec[]>(specs: Os, values: Record<string, unknown>): values is Record<string, unknown> & OptionsOf<Os> {
+  return optionsProblem(specs, values) === null;
+}
