@@ -10,7 +10,7 @@ import { Dispatcher } from '../webhooks/dispatcher.js';
 import { ListenerHub } from '../webhooks/listener-hub.js';
 import { expireDue } from './actions/lifecycle.js';
 import { Scheduler } from './scheduler.js';
-import { openStore, type OpenedStore, type Store } from '../store/store.js';
+import { openStore, type OpenedStore } from '../store/store.js';
 import { UserError } from '../errors.js';
 import { DatabaseFileError, sqliteCode } from '../store/errors.js';
 import { describeSqliteFailure } from '../store/file-check.js';
