@@ -48,7 +48,7 @@ export function claimDatabase(file: string, by: string): Claim {
     lock.exec('BEGIN EXCLUSIVE');
   } catch (error) {
     lock?.close();
-    if (isBusy(error)) throw new DatabaseInUseError(file, readOwner(infoFile));
+    if (isBusy(error)) throw new DatabaseInUseError(file, awaitOwner(infoFile));
     throw new DatabaseFileError(file, `cannot be claimed: ${lockFile}: ${(error as Error).message}`);
   }
 
@@ -73,6 +73,20 @@ export function claimDatabase(file: string, by: string): Claim {
       lock.close();
     },
   };
+}
+
+/**
+ * The holder writes its owner file just after it takes the lock: a second emulator started at the same
+ * moment can find the lock taken and the file not yet written. Look again for a moment (a start is
+ * synchronous here, so the wait is too) before saying only "another process".
+ */
+function awaitOwner(infoFile: string, waitMs = 2000): ClaimOwner | null {
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  for (let waited = 0; ; waited += 25) {
+    const owner = readOwner(infoFile);
+    if (owner || waited >= waitMs) return owner;
+    Atomics.wait(pause, 0, 0, 25);
+  }
 }
 
 function readOwner(infoFile: string): ClaimOwner | null {
