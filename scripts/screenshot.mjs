@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Writes docs/checkout.png, the screenshot shown in the README: a real emulator, a real invoice,
+// Writes docs/checkout.png, the screenshot shown in docs/api.md: a real emulator, a real invoice,
 // Debian's Chromium. Run after `npm run build`: `node scripts/screenshot.mjs`.
 import { chromium } from 'playwright-core';
 import { startEmulator } from '../dist/index.js';

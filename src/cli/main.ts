@@ -9,7 +9,7 @@ const STOP_SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 const INTERRUPTED = 130;
 
 /**
- * Runs `svc` with `argv` and sets the exit code (documented in the README): 0 success, 1 the service
+ * Runs `svc` with `argv` and sets the exit code (documented in docs/cli.md): 0 success, 1 the service
  * refused or a user error, 2 usage error, 3 service unreachable. The only place that decides it, and
  * the only place that exits.
  *

@@ -117,7 +117,7 @@ interface RouteBase {
 export interface RouteDoc {
   summary: string;
   tag: string;
-  /** Served beyond the interface document (CONTRACT: marked in OpenAPI and README). */
+  /** Served beyond the interface document (CONTRACT: marked in OpenAPI and in docs/api.md). */
   extension?: boolean;
   /** Success status and schema of the response body. */
   response?: { status: number; schema?: z.ZodType; description?: string; contentType?: string };

@@ -6,7 +6,7 @@ import { esc } from './escape.js';
 import { plain } from './human.js';
 import { styleFor } from './style.js';
 
-/** Exit codes, documented in the README. */
+/** Exit codes, documented in docs/cli.md ("Output and exit codes"); 130 for a signal is main.ts's. */
 export const EXIT = { ok: 0, refused: 1, usage: 2, unreachable: 3 } as const;
 
 /** Prints a command's result: one JSON document with --json, a human rendering otherwise. */
