@@ -120,7 +120,7 @@ export const GLOBAL_OPTIONS = defineOptions([
   { flags: '--base-url <url>', description: 'the service to talk to (default: the local emulator started by `svc dev`)' },
   { flags: '--api-key <key>', description: 'API key to use; its prefix says partner (pt_…) or merchant' },
   { flags: '--profile <name>', description: 'a profile from the config file' },
-  { flags: '--config <file>', description: 'config file (default: searched from the current folder up)' },
+  { flags: '--config <file>', description: 'config file (default: searched from the current folder up to the project root)' },
   { flags: '--json', description: 'print one JSON document on stdout (NDJSON for streams)' },
   { flags: '--no-color', description: 'no colours (also NO_COLOR)' },
   { flags: '-q, --quiet', description: 'print less' },

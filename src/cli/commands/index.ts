@@ -7,7 +7,7 @@ import { timeCommands } from './time/index.js';
 import { topCommands } from './top.js';
 import { webhookCommands } from './webhook/index.js';
 
-/** Every command, in the order `svc --help` and the README list them. */
+/** Every command, in the order `svc --help` and docs/cli.md's command reference list them. */
 export const ALL_COMMANDS: readonly LazyCommand[] = [
   ...topCommands,
   ...merchantCommands,
