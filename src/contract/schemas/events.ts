@@ -1,0 +1,75 @@
+import { z } from 'zod';
+import { ENVIRONMENTS, EVENT_CATALOG, type InvoiceEventType } from '../enums.js';
+
+/**
+ * The webhook event envelope of each event type (interface document §2.4, CONTRACT §4): what a
+ * receiver gets, signed. Each type fixes the invoice status it reports (CONTRACT §4's table) and
+ * whether a payment caused it. Read by the OpenAPI document's `webhooks`, the types, and the checker.
+ */
+
+type TokenRule = (typeof EVENT_CATALOG)[InvoiceEventType]['token'];
+type TokenSchema<K extends TokenRule> = K extends 'never' ? z.ZodNull : K extends 'always' ? z.ZodString : z.ZodNullable<z.ZodString>;
+
+const TOKEN_DESCRIPTION = 'Symbol of the payment that caused the event; null when no payment did.';
+
+function tokenSchema<K extends TokenRule>(rule: K): TokenSchema<K> {
+  const schema = rule === 'never' ? z.null() : rule === 'always' ? z.string() : z.string().nullable();
+  // The three branches are the three members of TokenSchema; TypeScript cannot follow `rule` into them.
+  return schema.meta({ description: TOKEN_DESCRIPTION }) as TokenSchema<K>;
+}
+
+/** `invoice.paid` → `InvoicePaidEvent`. */
+export const eventSchemaName = (type: InvoiceEventType) =>
+  `Invoice${type
+    .slice('invoice.'.length)
+    .split('_')
+    .map((w) => w[0]!.toUpperCase() + w.slice(1))
+    .join('')}Event`;
+
+function envelope<T extends InvoiceEventType>(type: T) {
+  const entry: (typeof EVENT_CATALOG)[T] = EVENT_CATALOG[type];
+  return z
+    .object({
+      id: z.string().meta({ description: '`<invoiceId>-<sequence>`: the key to process idempotently on.' }),
+      type: z.literal(type),
+      createdAt: z.iso.datetime().meta({ description: 'Emulator time.' }),
+      environment: z.enum(ENVIRONMENTS),
+      partnerId: z.guid(),
+      data: z.object({
+        invoiceId: z.guid(),
+        merchantId: z.guid(),
+        externalTenantId: z.string(),
+        status: z.literal(entry.status),
+        amount: z.string(),
+        amountReceived: z.string(),
+        token: tokenSchema(entry.token),
+        sequence: z.number().int().min(1).meta({ description: 'Starts at 1 per invoice and grows by one per event, without gaps.' }),
+      }),
+    })
+    .meta({ id: eventSchemaName(type), description: entry.when });
+}
+
+export const EVENT_SCHEMAS = {
+  'invoice.created': envelope('invoice.created'),
+  'invoice.payment_detected': envelope('invoice.payment_detected'),
+  'invoice.partially_paid': envelope('invoice.partially_paid'),
+  'invoice.paid': envelope('invoice.paid'),
+  'invoice.overpaid': envelope('invoice.overpaid'),
+  'invoice.expired': envelope('invoice.expired'),
+  'invoice.paid_late': envelope('invoice.paid_late'),
+} as const satisfies Record<InvoiceEventType, z.ZodObject>;
+
+export const webhookEvent = z
+  .discriminatedUnion('type', [
+    EVENT_SCHEMAS['invoice.created'],
+    EVENT_SCHEMAS['invoice.payment_detected'],
+    EVENT_SCHEMAS['invoice.partially_paid'],
+    EVENT_SCHEMAS['invoice.paid'],
+    EVENT_SCHEMAS['invoice.overpaid'],
+    EVENT_SCHEMAS['invoice.expired'],
+    EVENT_SCHEMAS['invoice.paid_late'],
+  ])
+  .meta({ id: 'WebhookEvent', description: 'Any event envelope, by `type`.' });
+
+/** One webhook event envelope; switch on `type`. */
+export type WebhookEvent = z.output<typeof webhookEvent>;
