@@ -9,8 +9,11 @@ import { pageRoutes } from './pages.js';
 import { testHelperHandlers } from './test-helpers.js';
 import { webhookHandlers } from './webhook.js';
 
-/** A handler for every operation of the contract: one missing is a compile error. */
-const HANDLERS: Handlers<OperationId> = {
+/**
+ * A handler for every operation of the contract: one missing is a compile error. Read at each
+ * emulator's start; the response checker's own test swaps an entry to prove it catches drift.
+ */
+export const HANDLERS: Handlers<OperationId> = {
   ...merchantHandlers,
   ...invoiceHandlers,
   ...webhookHandlers,
