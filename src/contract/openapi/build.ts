@@ -20,12 +20,22 @@ const SECURITY = {
 
 const EXTENSION_NOTE = 'Extension: served by the emulator beyond the interface document.';
 
+export interface OpenApiDocument {
+  openapi: string;
+  info: Record<string, unknown>;
+  servers: { url: string; description: string }[];
+  tags: { name: string; description: string }[];
+  paths: Record<string, Record<string, unknown>>;
+  webhooks: Record<string, unknown>;
+  components: Record<string, unknown>;
+}
+
 /**
  * The OpenAPI 3.1 document, from the operations and the schemas alone: what `GET /openapi.json`
  * serves (built on its first request, then cached) and what `svc openapi` prints without an
  * emulator. Everything beyond the interface document carries `x-svc-extension: true`.
  */
-export function buildOpenApi(version: string, serverUrl: string = DEFAULT_SERVER_URL): Record<string, unknown> {
+export function buildOpenApi(version: string, serverUrl: string = DEFAULT_SERVER_URL): OpenApiDocument {
   const schemas: Record<string, JsonSchema> = {};
   for (const [name, schema] of Object.entries(RESPONSE_SCHEMAS)) {
     // Each response schema is named by its own `.meta({ id })`, which must be its registry name.
