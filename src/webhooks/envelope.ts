@@ -1,9 +1,9 @@
 import type { Environment, InvoiceEventType, InvoiceStatus } from '../contract/enums.js';
-import type { WebhookEvent } from '../contract/schemas/events.js';
+import type { WebhookEvent } from '../contract/webhook-event.js';
 
 // The lists and the envelope's shape live in the contract (src/contract/); re-exported for their users.
 export { INVOICE_EVENT_TYPES, type InvoiceEventType, type InvoiceStatus } from '../contract/enums.js';
-export type { WebhookEvent } from '../contract/schemas/events.js';
+export type { WebhookEvent } from '../contract/webhook-event.js';
 
 export interface EnvelopeInput {
   invoiceId: string;

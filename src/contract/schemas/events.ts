@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { ENVIRONMENTS, EVENT_CATALOG, type InvoiceEventType } from '../enums.js';
+import { ENVIRONMENTS, EVENT_CATALOG, type InvoiceEventType, type InvoiceStatus } from '../enums.js';
+import type { WebhookEvent } from '../webhook-event.js';
 
 /**
  * The webhook event envelope of each event type (interface document §2.4, CONTRACT §4): what a
@@ -26,8 +27,9 @@ export const eventSchemaName = (type: InvoiceEventType) =>
     .map((w) => w[0]!.toUpperCase() + w.slice(1))
     .join('')}Event`;
 
-function envelope<T extends InvoiceEventType>(type: T) {
-  const entry: (typeof EVENT_CATALOG)[T] = EVENT_CATALOG[type];
+// Status and token rule are parameters of their own, read from EVENT_CATALOG at each call: inside a
+// generic function an indexed access to the catalog widens to every status, and the type is lost.
+function envelope<T extends InvoiceEventType, S extends InvoiceStatus, K extends TokenRule>(type: T, status: S, token: K) {
   return z
     .object({
       id: z.string().meta({ description: '`<invoiceId>-<sequence>`: the key to process idempotently on.' }),
@@ -39,24 +41,28 @@ function envelope<T extends InvoiceEventType>(type: T) {
         invoiceId: z.guid(),
         merchantId: z.guid(),
         externalTenantId: z.string(),
-        status: z.literal(entry.status),
+        status: z.literal(status),
         amount: z.string(),
         amountReceived: z.string(),
-        token: tokenSchema(entry.token),
+        token: tokenSchema(token),
         sequence: z.number().int().min(1).meta({ description: 'Starts at 1 per invoice and grows by one per event, without gaps.' }),
       }),
     })
-    .meta({ id: eventSchemaName(type), description: entry.when });
+    .meta({ id: eventSchemaName(type), description: EVENT_CATALOG[type].when });
 }
 
 export const EVENT_SCHEMAS = {
-  'invoice.created': envelope('invoice.created'),
-  'invoice.payment_detected': envelope('invoice.payment_detected'),
-  'invoice.partially_paid': envelope('invoice.partially_paid'),
-  'invoice.paid': envelope('invoice.paid'),
-  'invoice.overpaid': envelope('invoice.overpaid'),
-  'invoice.expired': envelope('invoice.expired'),
-  'invoice.paid_late': envelope('invoice.paid_late'),
+  'invoice.created': envelope('invoice.created', EVENT_CATALOG['invoice.created'].status, EVENT_CATALOG['invoice.created'].token),
+  'invoice.payment_detected': envelope(
+    'invoice.payment_detected',
+    EVENT_CATALOG['invoice.payment_detected'].status,
+    EVENT_CATALOG['invoice.payment_detected'].token,
+  ),
+  'invoice.partially_paid': envelope('invoice.partially_paid', EVENT_CATALOG['invoice.partially_paid'].status, EVENT_CATALOG['invoice.partially_paid'].token),
+  'invoice.paid': envelope('invoice.paid', EVENT_CATALOG['invoice.paid'].status, EVENT_CATALOG['invoice.paid'].token),
+  'invoice.overpaid': envelope('invoice.overpaid', EVENT_CATALOG['invoice.overpaid'].status, EVENT_CATALOG['invoice.overpaid'].token),
+  'invoice.expired': envelope('invoice.expired', EVENT_CATALOG['invoice.expired'].status, EVENT_CATALOG['invoice.expired'].token),
+  'invoice.paid_late': envelope('invoice.paid_late', EVENT_CATALOG['invoice.paid_late'].status, EVENT_CATALOG['invoice.paid_late'].token),
 } as const satisfies Record<InvoiceEventType, z.ZodObject>;
 
 export const webhookEvent = z
@@ -71,5 +77,10 @@ export const webhookEvent = z
   ])
   .meta({ id: 'WebhookEvent', description: 'Any event envelope, by `type`.' });
 
-/** One webhook event envelope; switch on `type`. */
-export type WebhookEvent = z.output<typeof webhookEvent>;
+type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
+/** The schema produces exactly the public type (webhook-event.ts): a field added to one only does not compile. */
+export type SchemaMatchesWebhookEvent = Equal<z.output<typeof webhookEvent>, WebhookEvent> extends true ? true : never;
+const matches: SchemaMatchesWebhookEvent = true;
+void matches;
+
+export type { WebhookEvent } from '../webhook-event.js';

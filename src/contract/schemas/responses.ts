@@ -35,4 +35,4 @@ export type WebhookConfiguration = ResponseBody<'WebhookConfiguration'>;
 export type DeliveryDetail = ResponseBody<'DeliveryDetail'>;
 export type Delivery = ResponseBody<'DeliveryList'>['data'][number];
 export type Payment = ResponseBody<'PaymentResult'>['payment'];
-export type { WebhookEvent } from './events.js';
+export type { WebhookEvent } from '../webhook-event.js';
