@@ -25,8 +25,14 @@ export default defineConfig({
       {
         extends: true,
         // In-process: a real emulator on port 0, real SQLite files, real receivers, real shells.
-        // Room for a 2-core machine.
-        test: { name: 'integration', include: ['test/integration/**/*.test.ts'], testTimeout: 20_000, hookTimeout: 30_000 },
+        // Room for a 2-core machine. Every response is checked against the OpenAPI document.
+        test: {
+          name: 'integration',
+          include: ['test/integration/**/*.test.ts'],
+          setupFiles: ['./test/helpers/check-responses.ts'],
+          testTimeout: 20_000,
+          hookTimeout: 30_000,
+        },
       },
       {
         extends: true,

@@ -1,3 +1,5 @@
+import type { ApiErrorBody, ErrorCode } from '../contract/errors.js';
+
 /**
  * An error the API answers with, in the contract's shape:
  * `{"error":{"code":"…","message":"…","param":"…"}}` (CONTRACT §2). Throw it anywhere below a route.
@@ -5,7 +7,8 @@
 export class ApiError extends Error {
   constructor(
     readonly status: number,
-    readonly code: string,
+    /** One of the contract's codes (src/contract/errors.ts), which the OpenAPI document lists. */
+    readonly code: ErrorCode,
     message: string,
     readonly param?: string,
     /** Extra response headers, e.g. `Allow` on a 405. */
@@ -14,7 +17,7 @@ export class ApiError extends Error {
     super(message);
   }
 
-  toBody(): { error: { code: string; message: string; param?: string } } {
+  toBody(): ApiErrorBody {
     return {
       error: this.param === undefined ? { code: this.code, message: this.message } : { code: this.code, message: this.message, param: this.param },
     };
@@ -23,4 +26,4 @@ export class ApiError extends Error {
 
 export const validationFailed = (param: string, message: string) => new ApiError(400, 'validation_failed', message, param);
 
-export const notFound = (code: string, message: string) => new ApiError(404, code, message);
+export const notFound = (code: ErrorCode, message: string) => new ApiError(404, code, message);

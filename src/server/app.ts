@@ -13,6 +13,7 @@ import { createHostCheck } from './http/host-check.js';
 import { fingerprint, IDEMPOTENCY_RETENTION_MS, idempotencyKeyOf, idempotencyScope, InFlight } from './idempotency.js';
 import { isLoopback } from './http/loopback.js';
 import type { AppDeps, Principal, RouteDef, RouteInput, RouteResult } from './route.js';
+import { responseObserver, type Seen, watchResponse } from './response-observer.js';
 import { Router } from './router.js';
 import { parseWith } from './validation/parse.js';
 
@@ -29,6 +30,8 @@ export function createApp(deps: AppDeps, routes: readonly RouteDef[]): RequestHa
   const router = new Router<RouteDef>();
   for (const route of routes) router.add(route.method, route.path, route);
   const inFlight = new InFlight();
+  // The integration suite's response checker, when installed; undefined otherwise.
+  const observe = responseObserver();
 
   // Request ids need to be unique, not secret: a random prefix per emulator and a counter, rather
   // than random bytes per request (which showed in profiles of the read path).
@@ -57,7 +60,8 @@ export function createApp(deps: AppDeps, routes: readonly RouteDef[]): RequestHa
         });
       });
     }
-    serve(req, res, path, queryAt === -1 ? '' : url.slice(queryAt + 1), requestId).catch((error: unknown) => {
+    const seen = observe && watchResponse(res, req.method ?? 'GET', path, observe);
+    serve(req, res, path, queryAt === -1 ? '' : url.slice(queryAt + 1), requestId, seen).catch((error: unknown) => {
       if (!(error instanceof ApiError)) {
         deps.emit({
           type: 'error',
@@ -70,7 +74,7 @@ export function createApp(deps: AppDeps, routes: readonly RouteDef[]): RequestHa
     });
   };
 
-  async function serve(req: IncomingMessage, res: ServerResponse, path: string, search: string, requestId: string) {
+  async function serve(req: IncomingMessage, res: ServerResponse, path: string, search: string, requestId: string, seen: Seen | undefined) {
     // DNS rebinding (CONTRACT §8): before the route lookup, so a foreign page learns nothing, not
     // even which paths exist.
     if (!hostAllowed) {
@@ -86,6 +90,7 @@ export function createApp(deps: AppDeps, routes: readonly RouteDef[]): RequestHa
       });
     }
     const { route, params } = found.match;
+    if (seen) seen.operationId = route.operationId;
     // Right after the lookup: whether a write needs the same origin depends on the route; an
     // unknown route or a wrong method changes nothing, whoever asks.
     if ((route.control || route.sameOriginWrites) && WRITE_METHODS.has(route.method)) refuseCrossSite(req.headers, publicOrigin);
@@ -119,9 +124,14 @@ export function createApp(deps: AppDeps, routes: readonly RouteDef[]): RequestHa
         warnUnknownFields(Object.keys(rawBody), route, res, deps, requestId);
         rawBody = undefined;
       }
-      const input: RouteInput<unknown> & { principal?: Principal } = {
+      const input: Omit<RouteInput<unknown>, 'query'> & { query: unknown; principal?: Principal } = {
         params,
-        query: new URLSearchParams(search),
+        // Operations get their query parsed (or none, without building anything); pages the raw one.
+        query: route.query
+          ? parseWith(route.query, Object.fromEntries(new URLSearchParams(search)))
+          : route.operationId
+            ? undefined
+            : new URLSearchParams(search),
         body: rawBody,
         headers: req.headers,
         requestId,
@@ -185,7 +195,7 @@ async function readRouteBody(req: IncomingMessage, route: RouteDef): Promise<Rec
   const present = hasBody(req);
   if (!present) {
     if (!route.body) return undefined;
-    if (route.method === 'POST' && route.doc.response && isOptionalBody(route)) return {};
+    if (route.optionalBody) return {};
     throw new ApiError(400, 'invalid_json', 'The request body is empty; send a JSON object.');
   }
   checkJsonContentType(req);
@@ -202,11 +212,6 @@ function hostNotAllowed(host: string): ApiError {
     `The Host "${shown}" is not one this emulator answers to (DNS rebinding protection). If you reach it by that name, allow it: ` +
       `allowedHosts in the config file, svc dev --allowed-host ${shown.replace(/:\d+$/, '')}, or startEmulator({ allowedHosts }).`,
   );
-}
-
-/** A body schema that accepts `{}` may be omitted entirely (test helpers, clock advance defaults). */
-function isOptionalBody(route: RouteDef): boolean {
-  return route.body?.safeParse({}).success === true;
 }
 
 function validate(route: RouteDef, body: unknown, res: ServerResponse, deps: AppDeps, requestId: string): unknown {

@@ -1,13 +1,20 @@
+import type { IntegrationStatus, InvoiceEventType, InvoiceStatus } from '../contract/enums.js';
+import type { Delivery, DeliveryDetail, Invoice, Merchant, PartnerInvoice, Payment, WebhookConfiguration } from '../contract/schemas/responses.js';
+import type { Json } from '../contract/types.js';
 import type { AttemptRow, DeliveryRow } from '../store/repos/deliveries.js';
 import type { InvoiceRow } from '../store/repos/invoices.js';
 import type { MerchantRow } from '../store/repos/merchants.js';
 import type { PaymentRow } from '../store/repos/payments.js';
 import type { WebhookConfigRow } from '../store/repos/webhook-configs.js';
 
-/** Rows become API shapes here, and only here: field names and formats of the interface document. */
+/**
+ * Rows become API shapes here, and only here. Each presenter returns the contract's response type
+ * (src/contract/schemas/), so a field added to or missing from a response is a compile error here.
+ * Rows keep closed lists as TEXT (status, integration status): narrowed where they are read.
+ */
 export const iso = (ms: number): string => new Date(ms).toISOString();
 
-export function presentMerchant(row: MerchantRow, baseUrl: string) {
+export function presentMerchant(row: MerchantRow, baseUrl: string): Merchant {
   return {
     merchantId: row.id,
     organizationId: row.organization_id,
@@ -15,7 +22,7 @@ export function presentMerchant(row: MerchantRow, baseUrl: string) {
     externalTenantId: row.external_tenant_id,
     name: row.name,
     email: row.email,
-    integrationStatus: row.integration_status,
+    integrationStatus: row.integration_status as IntegrationStatus,
     dashboardAccess: row.dashboard_access === 1,
     autoPayoutEnabled: row.auto_payout_enabled === 1,
     bindUrl: `${baseUrl}/bind/${row.id}`,
@@ -26,13 +33,34 @@ export function presentMerchant(row: MerchantRow, baseUrl: string) {
 
 export type InvoiceVariant = 'partner' | 'merchant';
 
-/** Every invoice field but `addresses`, in the interface document's order. */
-function invoiceHead(row: InvoiceRow, variant: InvoiceVariant, baseUrl: string) {
-  return {
+type InvoiceOf<V extends InvoiceVariant> = V extends 'partner' ? PartnerInvoice : Invoice;
+/** Every invoice field but `addresses`. */
+type InvoiceHead<V extends InvoiceVariant> = Omit<InvoiceOf<V>, 'addresses'>;
+
+/**
+ * Every invoice field but `addresses`, in the interface document's order; the partner variant
+ * carries merchantId right after id, the merchant variant does not (interface §2.2). Two literals,
+ * not a spread: this runs on every create and read (bench #1, #2).
+ */
+function invoiceHead<V extends InvoiceVariant>(row: InvoiceRow, variant: V, baseUrl: string): InvoiceHead<V> {
+  const status = row.status as InvoiceStatus;
+  if (variant === 'partner') {
+    const head: InvoiceHead<'partner'> = {
+      id: row.id,
+      merchantId: row.merchant_id,
+      status,
+      environment: row.environment,
+      amount: row.amount,
+      amountReceived: row.amount_received,
+      referenceId: row.reference_id,
+      checkoutUrl: `${baseUrl}/checkout/${row.id}`,
+      expiresAt: iso(row.expires_at),
+    };
+    return head as InvoiceHead<V>;
+  }
+  const head: InvoiceHead<'merchant'> = {
     id: row.id,
-    // The partner variant carries merchantId; the merchant variant does not (interface §2.2).
-    ...(variant === 'partner' ? { merchantId: row.merchant_id } : {}),
-    status: row.status,
+    status,
     environment: row.environment,
     amount: row.amount,
     amountReceived: row.amount_received,
@@ -40,21 +68,25 @@ function invoiceHead(row: InvoiceRow, variant: InvoiceVariant, baseUrl: string) 
     checkoutUrl: `${baseUrl}/checkout/${row.id}`,
     expiresAt: iso(row.expires_at),
   };
+  return head as InvoiceHead<V>;
 }
 
-export function presentInvoice(row: InvoiceRow, variant: InvoiceVariant, baseUrl: string) {
-  return { ...invoiceHead(row, variant, baseUrl), addresses: JSON.parse(row.addresses) as unknown[] };
+export function presentInvoice<V extends InvoiceVariant>(row: InvoiceRow, variant: V, baseUrl: string): InvoiceOf<V> {
+  // The stored `addresses` column is the contract's Address[] as JSON, written by createInvoice.
+  const addresses: Invoice['addresses'] = JSON.parse(row.addresses);
+  return { ...invoiceHead(row, variant, baseUrl), addresses } as InvoiceOf<V>;
 }
 
 /**
  * The same invoice, serialised: the stored `addresses` JSON is spliced in as is rather than parsed
- * and stringified again (it is most of the bytes, and every create and read returns it).
+ * and stringified again (it is most of the bytes, and every create and read returns it). The head is
+ * typed against the contract; the splice is held to `presentInvoice` byte for byte by a unit test.
  */
-export function presentInvoiceJson(row: InvoiceRow, variant: InvoiceVariant, baseUrl: string): string {
-  return `${JSON.stringify(invoiceHead(row, variant, baseUrl)).slice(0, -1)},"addresses":${row.addresses}}`;
+export function presentInvoiceJson<V extends InvoiceVariant>(row: InvoiceRow, variant: V, baseUrl: string): Json<InvoiceOf<V>> {
+  return `${JSON.stringify(invoiceHead(row, variant, baseUrl)).slice(0, -1)},"addresses":${row.addresses}}` as Json<InvoiceOf<V>>;
 }
 
-export function presentWebhookConfig(row: WebhookConfigRow) {
+export function presentWebhookConfig(row: WebhookConfigRow): WebhookConfiguration {
   return {
     id: row.id,
     environment: row.environment,
@@ -67,7 +99,7 @@ export function presentWebhookConfig(row: WebhookConfigRow) {
   };
 }
 
-export function presentPayment(row: PaymentRow) {
+export function presentPayment(row: PaymentRow): Payment {
   return {
     id: row.id,
     invoiceId: row.invoice_id,
@@ -84,11 +116,11 @@ export function presentPayment(row: PaymentRow) {
 const isoOrNull = (ms: number | null) => (ms === null ? null : iso(ms));
 
 /** CONTRACT §5's delivery record. */
-export function presentDelivery(row: DeliveryRow) {
+export function presentDelivery(row: DeliveryRow): Delivery {
   return {
     id: row.id,
     eventId: row.event_id,
-    eventType: row.event_type,
+    eventType: row.event_type as InvoiceEventType,
     invoiceId: row.invoice_id,
     merchantId: row.merchant_id,
     environment: row.environment,
@@ -107,7 +139,7 @@ export function presentDelivery(row: DeliveryRow) {
 }
 
 /** The single view adds the exact payload and every attempt. */
-export function presentDeliveryDetail(row: DeliveryRow, payload: string, attempts: AttemptRow[]) {
+export function presentDeliveryDetail(row: DeliveryRow, payload: string, attempts: AttemptRow[]): DeliveryDetail {
   return {
     ...presentDelivery(row),
     payload,

@@ -62,8 +62,10 @@ export interface Runtime {
 // Declared in public-types.ts so that the public API's types never reach the database layer.
 export type { AdvanceReport } from './public-types.js';
 
+/** What a route's handler receives. Operations get a typed view of it (`handler.ts`). */
 export interface RouteInput<Body> {
   params: Record<string, string>;
+  /** The parsed query for operations that declare one; the raw search parameters for pages. */
   query: URLSearchParams;
   body: Body;
   headers: Record<string, string | string[] | undefined>;
@@ -93,7 +95,10 @@ export type Auth = 'partner' | 'merchant' | 'either' | 'none';
 
 interface RouteBase {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  /** Router syntax: `:name` for a parameter. */
   path: string;
+  /** The contract's operation this route serves; pages and the document itself have none. */
+  operationId?: string;
   /** Loopback-only control plane (CONTRACT §7). */
   control?: boolean;
   /** Browser pages post here: writes from another origin are refused (CONTRACT §8); control routes always are. */
@@ -102,6 +107,10 @@ interface RouteBase {
   testOnly?: boolean;
   /** Schema of the JSON body; its keys are the known fields. Absent: the route takes no body. */
   body?: z.ZodType;
+  /** A POST whose body schema accepts `{}` may leave the body out (test helpers, clock defaults). */
+  optionalBody?: boolean;
+  /** Schema of the query; the handler receives it parsed (400 validation_failed naming the parameter). */
+  query?: z.ZodType;
   /**
    * An idempotent create (CONTRACT §2): `endpoint` names the scope. `optional` (test helpers, an
    * extension): the header may be left out, and then the request is not idempotent; `perPath`: the
@@ -110,27 +119,11 @@ interface RouteBase {
   idempotent?: { endpoint: string; tenantScoped?: boolean; optional?: boolean; perPath?: boolean };
   /** Reject fee fields in the body (create-merchant only). */
   rejectFeeFields?: boolean;
-  /** For the OpenAPI document. */
-  doc: RouteDoc;
-}
-
-export interface RouteDoc {
-  summary: string;
-  tag: string;
-  /** Served beyond the interface document (CONTRACT: marked in OpenAPI and in docs/api.md). */
-  extension?: boolean;
-  /** Success status and schema of the response body. */
-  response?: { status: number; schema?: z.ZodType; description?: string; contentType?: string };
-  query?: z.ZodObject;
-  /** Error codes this route can answer, beyond the ones every route shares. */
-  errors?: string[];
-  /** Leave out of the OpenAPI document (pages, the document itself). */
-  hidden?: boolean;
 }
 
 export interface AuthedRoute extends RouteBase {
   auth: 'partner' | 'merchant' | 'either';
-  // biome-ignore lint/suspicious/noExplicitAny: each route narrows its own body type (issue 12 derives it from the contract).
+  // biome-ignore lint/suspicious/noExplicitAny: operations are typed where they are declared (handler.ts); the table is not.
   handle(input: AuthedInput<any>, deps: AppDeps): RouteResult | Promise<RouteResult>;
 }
 

@@ -176,8 +176,7 @@ async function serve(store: OpenedStore, config: EmulatorConfig, options: StartE
     onError: (error) => hub.emit({ type: 'error', message: `scheduler: ${(error as Error)?.message ?? String(error)}`, stack: (error as Error)?.stack }),
   });
 
-  const routes: RouteDef[] = [...apiRoutes()];
-  routes.push(openApiRoute(() => routes));
+  const routes: RouteDef[] = [...apiRoutes(), openApiRoute()];
   const server = createServer({ keepAlive: true }, createApp(deps, routes));
   const stopBackground = () => {
     scheduler.stop();

@@ -141,8 +141,9 @@ export interface EventsTable {
   created_at: number;
 }
 
-export type DeliveryStatus = 'pending' | 'retrying' | 'succeeded' | 'failed';
-export type DeliveryTarget = 'webhook' | 'listener';
+// The closed lists are the contract's (src/contract/enums.ts).
+export type { DeliveryStatus, DeliveryTarget } from '../contract/enums.js';
+import type { DeliveryStatus, DeliveryTarget } from '../contract/enums.js';
 
 export interface DeliveriesTable {
   seq: Generated<number>;

@@ -1,13 +1,15 @@
+import type { AttemptTrigger, DeliveryStatus, DeliveryTarget, Environment } from '../contract/enums.js';
+
 /**
  * Where a delivery goes: the partner's webhook configuration, or the listener `svc webhook listen`
  * registered (an emulator extension).
  */
-export type DeliveryTarget = 'webhook' | 'listener';
+export type { DeliveryTarget } from '../contract/enums.js';
 
 /** Fields every delivery event carries: which event went where. */
 interface DeliveryEventBase {
   partnerId: string;
-  environment: 'test' | 'live';
+  environment: Environment;
   invoiceId: string;
   /** The delivery (one event to one target), as in `GET /v1/partner/webhook/deliveries/{id}`. */
   deliveryId: string;
@@ -22,7 +24,7 @@ interface DeliveryEventBase {
   /** 1-based number of this attempt within the delivery. */
   attempt: number;
   /** `scheduled` for the first attempt and automatic retries; `manual` for a resend. */
-  trigger: 'scheduled' | 'manual';
+  trigger: AttemptTrigger;
 }
 
 /** An attempt has started: the request is on its way. A `delivery.result` with the same `deliveryId` and `attempt` follows. */
@@ -43,7 +45,7 @@ export interface DeliveryResultEvent extends DeliveryEventBase {
   /** Why the attempt failed, as `<kind>: <detail>` (e.g. `http_status: 500 Internal Server Error`); null when ok. */
   error: string | null;
   /** The delivery's status after this attempt. */
-  status: 'pending' | 'retrying' | 'succeeded' | 'failed';
+  status: DeliveryStatus;
   /** When the next automatic attempt is due (emulator time, ISO 8601), or null when none is. */
   nextAttemptAt: string | null;
 }

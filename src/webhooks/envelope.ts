@@ -1,40 +1,9 @@
-import type { Environment } from '../domain/environment.js';
+import type { Environment, InvoiceEventType, InvoiceStatus } from '../contract/enums.js';
+import type { WebhookEvent } from '../contract/webhook-event.js';
 
-/** Event types of CONTRACT §4, in the order they can first occur. */
-export const INVOICE_EVENT_TYPES = [
-  'invoice.created',
-  'invoice.payment_detected',
-  'invoice.partially_paid',
-  'invoice.paid',
-  'invoice.overpaid',
-  'invoice.expired',
-  'invoice.paid_late',
-] as const;
-
-export type InvoiceEventType = (typeof INVOICE_EVENT_TYPES)[number];
-
-export type InvoiceStatus = 'CREATED' | 'CONFIRMING' | 'PARTIALLY_PAID' | 'PAID' | 'EXPIRED';
-
-/** The webhook event envelope of the interface document §2.4. */
-export interface WebhookEvent {
-  /** `<invoiceId>-<sequence>`: the key receivers deduplicate on. */
-  id: string;
-  type: InvoiceEventType;
-  createdAt: string;
-  environment: Environment;
-  partnerId: string;
-  data: {
-    invoiceId: string;
-    merchantId: string;
-    externalTenantId: string;
-    status: InvoiceStatus;
-    amount: string;
-    amountReceived: string;
-    /** Symbol of the payment that caused the event; null when no payment did. */
-    token: string | null;
-    sequence: number;
-  };
-}
+// The lists and the envelope's shape live in the contract (src/contract/); re-exported for their users.
+export { INVOICE_EVENT_TYPES, type InvoiceEventType, type InvoiceStatus } from '../contract/enums.js';
+export type { WebhookEvent } from '../contract/webhook-event.js';
 
 export interface EnvelopeInput {
   invoiceId: string;
@@ -51,9 +20,20 @@ export interface EnvelopeInput {
   token: string | null;
 }
 
-/** The envelope in the interface document's field order; the id is `<invoiceId>-<sequence>`. */
+/** The envelope with type, status and token as independent fields: every field, no correlation. */
+type LooseEvent = Omit<WebhookEvent, 'type' | 'data'> & {
+  type: InvoiceEventType;
+  data: Omit<WebhookEvent['data'], 'status' | 'token'> & { status: InvoiceStatus; token: string | null };
+};
+
+/**
+ * The envelope in the interface document's field order; the id is `<invoiceId>-<sequence>`. The
+ * contract's WebhookEvent ties each type to its status and token (CONTRACT §4); the state machine
+ * (domain/invoice-state.ts) keeps them together, which the compiler cannot follow from separate
+ * fields, hence the assertion. The integration suite checks every delivered payload against it.
+ */
 export function buildEnvelope(e: EnvelopeInput): WebhookEvent {
-  return {
+  const envelope: LooseEvent = {
     id: `${e.invoiceId}-${e.sequence}`,
     type: e.type,
     createdAt: e.createdAt,
@@ -70,4 +50,5 @@ export function buildEnvelope(e: EnvelopeInput): WebhookEvent {
       sequence: e.sequence,
     },
   };
+  return envelope as WebhookEvent;
 }

@@ -2,13 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { findMerchantIdByTenant, findMerchant, insertMerchant, type MerchantRow } from '../../store/repos/merchants.js';
 import { ApiError } from '../api-error.js';
 import type { AppDeps, Principal } from '../route.js';
-import type { CreateMerchantBody } from '../validation/merchants.js';
+import type { RequestOf } from '../../contract/schemas/requests.js';
 
 /**
  * A sub-merchant in the partner key's environment (CONTRACT §1), PENDING until its onboarding is
  * completed at bindUrl. One merchant per externalTenantId per partner and environment.
  */
-export function createMerchant(deps: AppDeps, principal: Principal, body: CreateMerchantBody): MerchantRow {
+export function createMerchant(deps: AppDeps, principal: Principal, body: RequestOf<'CreateMerchantRequest'>): MerchantRow {
   const { store, clock } = deps;
   if (findMerchantIdByTenant(store, principal.partnerId, principal.environment, body.externalTenantId)) {
     throw new ApiError(

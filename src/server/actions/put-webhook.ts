@@ -3,13 +3,13 @@ import { checkWebhookUrl } from '../../domain/url-rules.js';
 import { findWebhookConfig, saveWebhookConfig, type WebhookConfigRow } from '../../store/repos/webhook-configs.js';
 import { ApiError } from '../api-error.js';
 import type { AppDeps, Principal } from '../route.js';
-import type { PutWebhookBody } from '../validation/webhook.js';
+import type { RequestOf } from '../../contract/schemas/requests.js';
 
 /**
  * Creates or updates the partner's webhook for the key's environment (interface §4.4, §6.2):
  * the secret is required the first time and kept when omitted later.
  */
-export function putWebhook(deps: AppDeps, principal: Principal, body: PutWebhookBody): WebhookConfigRow {
+export function putWebhook(deps: AppDeps, principal: Principal, body: RequestOf<'PutWebhookRequest'>): WebhookConfigRow {
   const url = checkWebhookUrl(body.url, principal.environment);
   if (!url.ok) throw new ApiError(400, 'webhook_url_not_allowed', url.message, 'url');
   if (body.secret !== undefined && (body.secret.length < 16 || body.secret.length > 255)) {

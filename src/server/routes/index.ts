@@ -1,14 +1,28 @@
-import { listenerRoutes } from '../control/listener-routes.js';
-import { controlRoutes } from '../control/routes.js';
+import type { OperationId } from '../../contract/operations/index.js';
+import { controlHandlers } from '../control/handlers.js';
+import { listenerHandlers } from '../control/listener-handlers.js';
+import { type Handlers, operationRoutes } from '../handler.js';
 import type { RouteDef } from '../route.js';
-import { deliveryRoutes } from './deliveries.js';
-import { invoiceRoutes } from './invoices.js';
-import { merchantRoutes } from './merchants.js';
+import { invoiceHandlers } from './invoices.js';
+import { merchantHandlers } from './merchants.js';
 import { pageRoutes } from './pages.js';
-import { testHelperRoutes } from './test-helpers.js';
-import { webhookRoutes } from './webhook.js';
+import { testHelperHandlers } from './test-helpers.js';
+import { webhookHandlers } from './webhook.js';
 
-/** Every route the emulator serves, in the order the OpenAPI document lists them. */
+/**
+ * A handler for every operation of the contract: one missing is a compile error. Read at each
+ * emulator's start; the response checker's own test swaps an entry to prove it catches drift.
+ */
+export const HANDLERS: Handlers<OperationId> = {
+  ...merchantHandlers,
+  ...invoiceHandlers,
+  ...webhookHandlers,
+  ...testHelperHandlers,
+  ...controlHandlers,
+  ...listenerHandlers,
+};
+
+/** Every route the emulator serves: the contract's operations, then the pages. */
 export function apiRoutes(): RouteDef[] {
-  return [...merchantRoutes, ...invoiceRoutes, ...webhookRoutes, ...deliveryRoutes, ...testHelperRoutes, ...controlRoutes, ...listenerRoutes, ...pageRoutes];
+  return [...operationRoutes(HANDLERS), ...pageRoutes];
 }

@@ -1,17 +1,18 @@
-import { buildOpenApi } from '../openapi.js';
 import type { RouteDef } from '../route.js';
 
-/** `GET /openapi.json`, built once per emulator from the routes it serves. */
-export function openApiRoute(routes: () => readonly RouteDef[]): RouteDef {
-  let cached: string | undefined;
+/**
+ * `GET /openapi.json`, built from the contract on its first request and cached: the builder and the
+ * response schemas are imported then, never at start-up.
+ */
+export function openApiRoute(): RouteDef {
+  let cached: Promise<string> | undefined;
   return {
     method: 'GET',
     path: '/openapi.json',
     auth: 'none',
-    doc: { summary: 'This OpenAPI document', tag: 'Meta', hidden: true },
-    handle: (_input, deps) => {
-      cached ??= JSON.stringify(buildOpenApi(routes(), deps.version, deps.baseUrl()), null, 2);
-      return { status: 200, text: cached, contentType: 'application/json; charset=utf-8' };
+    handle: async (_input, deps) => {
+      cached ??= import('../../contract/openapi/build.js').then(({ buildOpenApi }) => JSON.stringify(buildOpenApi(deps.version, deps.baseUrl()), null, 2));
+      return { status: 200, text: await cached, contentType: 'application/json; charset=utf-8' };
     },
   };
 }

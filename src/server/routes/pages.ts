@@ -10,7 +10,6 @@ import { checkoutState, testAmount } from '../pages/checkout-state.js';
 import { notFoundPage, qrSvg, renderCheckout } from '../pages/checkout.js';
 import type { AppDeps, RouteDef, RouteInput } from '../route.js';
 
-const hidden = (summary: string) => ({ summary, tag: 'Pages', hidden: true });
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 // Pages are framed by nobody and load nothing from elsewhere.
 const PAGE_HEADERS = {
@@ -59,7 +58,6 @@ export const pageRoutes: RouteDef[] = [
     method: 'GET',
     path: '/checkout/:invoiceId',
     auth: 'none',
-    doc: hidden('Hosted checkout page'),
     handle: async (input: RouteInput<undefined>, deps) => {
       const invoice = invoiceOrNull(deps, input.params.invoiceId!);
       if (!invoice) return { status: 404, html: notFoundPage('There is no invoice at this address.'), headers: PAGE_HEADERS };
@@ -71,7 +69,6 @@ export const pageRoutes: RouteDef[] = [
     method: 'GET',
     path: '/checkout/:invoiceId/state',
     auth: 'none',
-    doc: hidden('Live state of the checkout page'),
     handle: (input: RouteInput<undefined>, deps) => {
       const invoice = invoiceOrNull(deps, input.params.invoiceId!);
       if (!invoice) throw new ApiError(404, 'invoice_not_found', 'No such invoice.');
@@ -82,7 +79,6 @@ export const pageRoutes: RouteDef[] = [
     method: 'GET',
     path: '/checkout/:invoiceId/qr/:route',
     auth: 'none',
-    doc: hidden('QR code of a route, SVG'),
     handle: async (input: RouteInput<undefined>, deps) => {
       const invoice = invoiceOrNull(deps, input.params.invoiceId!);
       const route = invoice && checkoutState(deps.store, invoice, deps.clock.now()).routes.find((r) => r.key === input.params.route);
@@ -96,7 +92,6 @@ export const pageRoutes: RouteDef[] = [
     auth: 'none',
     sameOriginWrites: true,
     body: testBody,
-    doc: hidden('Checkout test panel action'),
     handle: (input: RouteInput<TestBody>, deps) => {
       const invoice = testInvoice(deps, input.params.invoiceId!);
       const route = { networkId: input.body.networkId, token: input.body.token };
@@ -131,7 +126,6 @@ export const pageRoutes: RouteDef[] = [
     method: 'GET',
     path: '/bind/:merchantId',
     auth: 'none',
-    doc: hidden('Merchant onboarding page'),
     handle: (input: RouteInput<undefined>, deps) => {
       const id = input.params.merchantId!;
       const merchant = UUID.test(id) ? findMerchant(deps.store, id) : undefined;
@@ -144,7 +138,6 @@ export const pageRoutes: RouteDef[] = [
     path: '/bind/:merchantId/complete',
     auth: 'none',
     sameOriginWrites: true,
-    doc: hidden('Complete onboarding'),
     handle: (input: RouteInput<undefined>, deps) => {
       const id = input.params.merchantId!;
       const merchant = UUID.test(id) ? findMerchant(deps.store, id) : undefined;
@@ -159,7 +152,6 @@ export const pageRoutes: RouteDef[] = [
     method: 'GET',
     path: '/assets/:name',
     auth: 'none',
-    doc: hidden('Page assets'),
     handle: (input: RouteInput<undefined>) => {
       // Own keys only: `constructor` or `__proto__` must not reach the file system as a name.
       const type = Object.hasOwn(ASSETS, input.params.name!) ? ASSETS[input.params.name!] : undefined;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isValidAmount } from '../../domain/money.js';
+import { AMOUNT_PATTERN, isValidAmount, MAX_INTEGER_DIGITS } from '../../domain/money.js';
 
 /** A decimal string such as "10.00" (CONTRACT §2): a JSON number is refused, not coerced. */
 export const amountString = (field: string) =>
@@ -11,7 +11,11 @@ export const amountString = (field: string) =>
     .refine(isValidAmount, {
       error: `${field} must be a positive decimal string with at most 6 decimals, such as "10.00" (no exponent, no leading zeros, no sign).`,
     })
-    .meta({ description: 'Decimal amount as a string, greater than zero, at most 6 decimals.', examples: ['25.00'] });
+    .meta({
+      description: `Decimal amount as a string, greater than zero, at most 6 decimals and ${MAX_INTEGER_DIGITS} integer digits.`,
+      pattern: AMOUNT_PATTERN.source,
+      examples: ['25.00'],
+    });
 
 export const uuidString = (field: string) => z.guid({ error: (issue) => (issue.input === undefined ? `${field} is required.` : `${field} must be a UUID.`) });
 
@@ -20,16 +24,6 @@ export const boundedString = (field: string, max = 255) =>
     .string({ error: (issue) => (issue.input === undefined ? `${field} is required.` : `${field} must be a string.`) })
     .min(1, { error: `${field} must not be empty.` })
     .max(max, { error: `${field} must be at most ${max} characters.` });
-
-export const errorSchema = z
-  .object({
-    error: z.object({
-      code: z.string().meta({ examples: ['validation_failed'] }),
-      message: z.string(),
-      param: z.string().optional().meta({ description: 'The field at fault, when one is.' }),
-    }),
-  })
-  .meta({ id: 'Error' });
 
 export const listQuery = z.object({
   limit: z.coerce
@@ -40,5 +34,3 @@ export const listQuery = z.object({
     .default(20),
   startingAfter: z.string().min(1).max(255).optional().meta({ description: 'Id of the last item of the previous page.' }),
 });
-
-export const listOf = <T extends z.ZodType>(item: T, id: string) => z.object({ data: z.array(item), hasMore: z.boolean() }).meta({ id });

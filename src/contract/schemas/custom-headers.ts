@@ -43,33 +43,11 @@ export const customHeadersSchema = z
     }
   })
   .meta({
+    maxProperties: 20,
+    propertyNames: { type: 'string', pattern: TOKEN.source },
+    additionalProperties: { type: 'string', pattern: VALUE.source, maxLength: 4096 },
     description:
       'Extension: headers added to every delivery. At most 20; names are HTTP tokens, values visible ASCII, spaces and tabs; ' +
       'reserved (Content-Type, Content-Length, Host, User-Agent, X-Service-Signature) and connection headers (Connection, Keep-Alive, ' +
       'Transfer-Encoding, TE, Trailer, Upgrade, Expect, Proxy-*) are refused.',
   });
-
-export const putWebhookBody = z.object({
-  url: z.string({ error: (i) => (i.input === undefined ? 'url is required.' : 'url must be a string.') }),
-  // Length rules answer webhook_secret_invalid (CONTRACT §2), so they are checked by the route.
-  secret: z
-    .string({ error: 'secret must be a string.' })
-    .optional()
-    .meta({ description: '16 to 255 characters; required when the configuration is first created.' }),
-  enabled: z.boolean({ error: 'enabled must be true or false.' }).optional(),
-  customHeaders: customHeadersSchema.optional(),
-});
-export type PutWebhookBody = z.output<typeof putWebhookBody>;
-
-export const webhookConfigSchema = z
-  .object({
-    id: z.guid(),
-    environment: z.enum(['test', 'live']),
-    url: z.string(),
-    customHeaders: z.record(z.string(), z.string()),
-    enabled: z.boolean(),
-    secretConfigured: z.boolean(),
-    createdAt: z.iso.datetime(),
-    updatedAt: z.iso.datetime(),
-  })
-  .meta({ id: 'WebhookConfiguration' });

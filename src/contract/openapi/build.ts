@@ -1,0 +1,176 @@
+import type { z } from 'zod';
+import { ERRORS, type ErrorCode } from '../errors.js';
+import { errorCodesOf, type OperationSpec, type ResponseSpec, TAGS } from '../operation.js';
+import { operationEntries } from '../operations/index.js';
+import { REQUEST_SCHEMAS } from '../schemas/requests.js';
+import { RESPONSE_SCHEMAS } from '../schemas/responses.js';
+import { errorResponsesOf, errorSchema, HEADERS, sharedErrorResponses } from './errors.js';
+import { type JsonSchema, toJsonSchema } from './json-schema.js';
+import { webhooksSection } from './webhooks.js';
+
+/** Where `svc openapi` points the document when no emulator is known (the default port). */
+export const DEFAULT_SERVER_URL = 'http://127.0.0.1:4747';
+
+const SECURITY = {
+  partner: [{ partnerKey: [] }],
+  merchant: [{ merchantKey: [] }],
+  either: [{ partnerKey: [] }, { merchantKey: [] }],
+  none: [],
+} as const;
+
+const EXTENSION_NOTE = 'Extension: served by the emulator beyond the interface document.';
+
+export interface OpenApiDocument {
+  openapi: string;
+  info: Record<string, unknown>;
+  servers: { url: string; description: string }[];
+  tags: { name: string; description: string }[];
+  paths: Record<string, Record<string, unknown>>;
+  webhooks: Record<string, unknown>;
+  components: Record<string, unknown>;
+}
+
+/**
+ * The OpenAPI 3.1 document, from the operations and the schemas alone: what `GET /openapi.json`
+ * serves (built on its first request, then cached) and what `svc openapi` prints without an
+ * emulator. Everything beyond the interface document carries `x-svc-extension: true`.
+ */
+export function buildOpenApi(version: string, serverUrl: string = DEFAULT_SERVER_URL): OpenApiDocument {
+  const schemas: Record<string, JsonSchema> = {};
+  for (const [name, schema] of Object.entries(RESPONSE_SCHEMAS)) {
+    // Each response schema is named by its own `.meta({ id })`, which must be its registry name.
+    if (toJsonSchema(schema, 'output', schemas).$ref !== `#/components/schemas/${name}`)
+      throw new Error(`response schema ${name} needs .meta({ id: '${name}' })`);
+  }
+  for (const [name, schema] of Object.entries(REQUEST_SCHEMAS)) {
+    if (name.endsWith('Request')) schemas[name] = toJsonSchema(schema, 'input', schemas);
+  }
+  schemas.Error = errorSchema(Object.keys(ERRORS) as ErrorCode[]);
+
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const [id, op] of operationEntries()) {
+    paths[op.path] ??= {};
+    paths[op.path]![op.method.toLowerCase()] = operationObject(id, op, schemas);
+  }
+
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Crypto payment invoicing service (svc emulator)',
+      version,
+      description: [
+        'The partner and merchant API of the crypto payment invoicing service, as the svc emulator serves it.',
+        'Operations and schema fields marked `x-svc-extension: true` are served beyond the interface document.',
+        'Errors have the shape `{"error":{"code","message","param"?}}`; each response lists the codes it can carry. Every response carries `Request-Id`.',
+      ].join('\n\n'),
+      license: { name: 'MIT', identifier: 'MIT' },
+    },
+    servers: [{ url: serverUrl, description: 'The emulator' }],
+    tags: [
+      ...Object.entries(TAGS).map(([name, description]) => ({ name, description })),
+      { name: 'Webhook events', description: 'What the emulator sends to the webhook URL (interface §2.4, §6).' },
+    ],
+    paths,
+    webhooks: webhooksSection(),
+    components: {
+      securitySchemes: {
+        partnerKey: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'Partner API key: `pt_test_` or `pt_live_` and 32 letters and digits. The key fixes the environment.',
+        },
+        merchantKey: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'Merchant API key: `test_` or `live_` and 32 letters and digits. The key fixes the environment.',
+        },
+      },
+      schemas,
+      responses: sharedErrorResponses(),
+      headers: HEADERS,
+    },
+  };
+}
+
+function operationObject(id: string, op: OperationSpec, schemas: Record<string, JsonSchema>): Record<string, unknown> {
+  const parameters: unknown[] = [...op.path.matchAll(/\{(\w+)\}/g)].map((m) => ({
+    name: m[1],
+    in: 'path',
+    required: true,
+    schema: { type: 'string', format: 'uuid' },
+  }));
+  if (op.query) parameters.push(...queryParameters(REQUEST_SCHEMAS[op.query], schemas));
+  if (op.idempotency) parameters.push(idempotencyHeader(op.idempotency.optional === true));
+
+  const responses: Record<string, unknown> = {};
+  for (const [status, spec] of Object.entries(op.responses) as [string, ResponseSpec][]) {
+    responses[status] = successResponse(op, spec, status);
+  }
+  const success = Object.entries(op.responses).find(([s]) => s.startsWith('2'));
+  if (op.idempotency && success && !responses['200']) {
+    const first = successResponse(op, success[1] as ResponseSpec, success[0]);
+    responses['200'] = {
+      ...first,
+      description: 'Idempotent replay: the first response, byte for byte, with `Idempotent-Replayed: true`.',
+      headers: { ...(first.headers as object), 'Idempotent-Replayed': { $ref: '#/components/headers/IdempotentReplayed' } },
+    };
+  }
+  for (const [status, response] of Object.entries(errorResponsesOf(errorCodesOf(op)))) {
+    if (responses[status]) throw new Error(`${id}: status ${status} is both a response and an error`);
+    responses[status] = response;
+  }
+
+  const body = op.body ? REQUEST_SCHEMAS[op.body] : undefined;
+  return {
+    operationId: id,
+    summary: op.summary,
+    ...(op.description || op.extension ? { description: [op.description, op.extension ? EXTENSION_NOTE : ''].filter(Boolean).join('\n\n') } : {}),
+    tags: [op.tag],
+    security: SECURITY[op.auth],
+    ...(op.extension ? { 'x-svc-extension': true } : {}),
+    ...(op.control ? { 'x-svc-control-plane': true } : {}),
+    ...(op.testOnly ? { 'x-svc-test-keys-only': true } : {}),
+    ...(parameters.length ? { parameters } : {}),
+    ...(body && op.body
+      ? {
+          requestBody: {
+            required: !body.safeParse({}).success,
+            content: { 'application/json': { schema: { $ref: `#/components/schemas/${op.body}` } } },
+          },
+        }
+      : {}),
+    responses,
+  };
+}
+
+function successResponse(op: OperationSpec, spec: ResponseSpec, status: string): Record<string, unknown> {
+  const { schema, description, stream } = typeof spec === 'string' ? { schema: spec, description: undefined, stream: false } : spec;
+  const headers: Record<string, unknown> = { 'Request-Id': { $ref: '#/components/headers/RequestId' } };
+  if (op.method !== 'GET') headers.Warning = { $ref: '#/components/headers/Warning' };
+  const content = stream
+    ? { 'text/event-stream': { schema: { type: 'string', description: 'Server-sent events, kept open until either side closes.' } } }
+    : schema
+      ? { 'application/json': { schema: { $ref: `#/components/schemas/${schema}` } } }
+      : undefined;
+  return { description: description ?? (status === '201' ? 'Created' : 'Success'), headers, ...(content ? { content } : {}) };
+}
+
+function queryParameters(query: z.ZodObject, schemas: Record<string, JsonSchema>): unknown[] {
+  const json = toJsonSchema(query, 'input', schemas) as { properties?: Record<string, JsonSchema>; required?: string[] };
+  return Object.entries(json.properties ?? {}).map(([name, schema]) => {
+    const { description, ...rest } = schema;
+    return { name, in: 'query', required: json.required?.includes(name) ?? false, ...(description ? { description } : {}), schema: rest };
+  });
+}
+
+function idempotencyHeader(optional: boolean) {
+  return {
+    name: 'Idempotency-Key',
+    in: 'header',
+    required: !optional,
+    schema: { type: 'string', minLength: 1, maxLength: 255 },
+    description: optional
+      ? 'Optional (extension): with a key, a repeat of the same request on the same path returns the first response instead of acting again (fixtures use this).'
+      : 'Unique per create attempt; a replay with the same body returns the first response (200, `Idempotent-Replayed: true`) for 24 hours.',
+  };
+}

@@ -1,0 +1,93 @@
+import { ERRORS, type ErrorCode } from '../errors.js';
+import type { JsonSchema } from './json-schema.js';
+
+/** The error body of CONTRACT §2, with every code (components.schemas.Error). */
+export function errorSchema(codes: readonly ErrorCode[]): JsonSchema {
+  return {
+    type: 'object',
+    required: ['error'],
+    additionalProperties: false,
+    properties: {
+      error: {
+        type: 'object',
+        required: ['code', 'message'],
+        additionalProperties: false,
+        properties: {
+          code: { type: 'string', enum: [...codes] },
+          message: { type: 'string', description: 'For people: what went wrong and how to fix it.' },
+          param: { type: 'string', description: 'The field (or query parameter) at fault, when one is.' },
+        },
+      },
+    },
+  };
+}
+
+/** `Error`, with `code` narrowed to the codes one response can carry (a union in generated types). */
+export function errorWithCodes(codes: readonly ErrorCode[]): JsonSchema {
+  return {
+    allOf: [{ $ref: '#/components/schemas/Error' }],
+    required: ['error'],
+    properties: { error: { type: 'object', required: ['code'], properties: { code: { type: 'string', enum: [...codes] } } } },
+  };
+}
+
+const HEADER = (description: string, schema: JsonSchema, required = false) => ({ description, required, schema });
+
+/** Response headers, by name (components.headers). */
+export const HEADERS = {
+  RequestId: HEADER('Unique per response; quote it when reporting a problem.', { type: 'string' }, true),
+  IdempotentReplayed: HEADER('`true` when this is the replay of an earlier create with the same Idempotency-Key.', { type: 'string', const: 'true' }, true),
+  Warning: HEADER('Present when the body held fields the operation does not know; they were ignored.', {
+    type: 'string',
+    examples: ['299 svc-emulator "Unknown fields ignored: colour"'],
+  }),
+  RetryAfter: HEADER('Seconds to wait before retrying.', { type: 'integer', minimum: 0 }, true),
+};
+
+const requestId = { 'Request-Id': { $ref: '#/components/headers/RequestId' } };
+
+/**
+ * Shared error responses (components.responses): a status whose only code is the same on every
+ * operation that can answer it. Other statuses are written per operation, with that operation's codes.
+ */
+export const SHARED_ERROR_RESPONSES: Partial<Record<ErrorCode, { name: string; extraHeaders?: Record<string, unknown> }>> = {
+  unauthorized: { name: 'Unauthorized' },
+  request_timeout: { name: 'RequestTimeout' },
+  payload_too_large: { name: 'PayloadTooLarge' },
+  unsupported_media_type: { name: 'UnsupportedMediaType' },
+  idempotency_key_reused: { name: 'IdempotencyKeyReused' },
+  headers_too_large: { name: 'HeadersTooLarge' },
+  internal_error: { name: 'InternalError' },
+  database_busy: { name: 'DatabaseBusy', extraHeaders: { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } } },
+  storage_full: { name: 'StorageFull' },
+};
+
+/** A response of one status carrying `codes`, with each code's meaning in its description. */
+export function errorResponse(codes: readonly ErrorCode[], extraHeaders: Record<string, unknown> = {}): JsonSchema {
+  return {
+    description: codes.map((c) => `\`${c}\`: ${ERRORS[c].description}`).join('\n\n'),
+    headers: { ...requestId, ...extraHeaders },
+    content: { 'application/json': { schema: errorWithCodes(codes) } },
+  };
+}
+
+export function sharedErrorResponses(): Record<string, JsonSchema> {
+  const out: Record<string, JsonSchema> = {};
+  for (const [code, shared] of Object.entries(SHARED_ERROR_RESPONSES)) out[shared!.name] = errorResponse([code as ErrorCode], shared!.extraHeaders);
+  return out;
+}
+
+/** The operation's errors as responses by status: a shared one where it fits, else its own codes. */
+export function errorResponsesOf(codes: readonly ErrorCode[]): Record<string, unknown> {
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of codes) {
+    const status = ERRORS[code].status;
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  const out: Record<string, unknown> = {};
+  for (const [status, list] of [...byStatus].sort(([a], [b]) => a - b)) {
+    const shared = list.length === 1 ? SHARED_ERROR_RESPONSES[list[0]!] : undefined;
+    out[String(status)] = shared ? { $ref: `#/components/responses/${shared.name}` } : errorResponse(list);
+  }
+  return out;
+}

@@ -1,0 +1,25 @@
+import type { OperationSpec } from '../operation.js';
+import { controlOperations } from './control.js';
+import { invoiceOperations } from './invoices.js';
+import { listenerOperations } from './listener.js';
+import { merchantOperations } from './merchants.js';
+import { testHelperOperations } from './test-helpers.js';
+import { webhookOperations } from './webhook.js';
+
+/** Every operation the emulator serves, keyed by operation id, in the order the document lists them. */
+export const OPERATIONS = {
+  ...merchantOperations,
+  ...invoiceOperations,
+  ...webhookOperations,
+  ...testHelperOperations,
+  ...controlOperations,
+  ...listenerOperations,
+};
+
+export type Operations = typeof OPERATIONS;
+export type OperationId = keyof Operations;
+
+/** `[id, operation]` pairs, in document order. */
+export function operationEntries(): [OperationId, OperationSpec][] {
+  return Object.entries(OPERATIONS) as [OperationId, OperationSpec][];
+}

@@ -1,0 +1,60 @@
+import type { ServerResponse } from 'node:http';
+import { ApiError } from '../api-error.js';
+import type { Handlers } from '../handler.js';
+
+/**
+ * CONTRACT §7's listener stream for `svc webhook listen`, and the attempt stream for
+ * `svc webhook deliveries tail`. Loopback only, and a partner key says whose deliveries they are.
+ */
+export const listenerHandlers = {
+  registerListener: (input, deps) => {
+    const { partnerId, environment } = input.principal;
+    const events = input.body.events ?? null;
+    const row = deps.runtime.listeners.register(partnerId, environment, input.body.forwardTo, events);
+    return { status: 200, body: { partnerId, environment, secret: row.secret, forwardTo: row.forward_to, events } };
+  },
+  unregisterListener: (input, deps) => {
+    deps.runtime.listeners.unregister(input.principal.partnerId, input.principal.environment);
+    return { status: 200, body: { unregistered: true } };
+  },
+  getListenerSecret: (input, deps) => ({
+    status: 200,
+    body: { secret: deps.runtime.listeners.secret(input.principal.partnerId, input.principal.environment) },
+  }),
+  streamListener: (input, deps) => {
+    const timeoutMs = input.query.timeoutSeconds * 1000;
+    const { partnerId, environment } = input.principal;
+    return { status: 200, stream: (res: ServerResponse) => deps.runtime.listeners.attach(partnerId, environment, res, timeoutMs) };
+  },
+  reportListenerResult: (input, deps) => {
+    const b = input.body;
+    const accepted = deps.runtime.listeners.report(
+      b.requestId,
+      { status: b.status, body: b.body ?? null, error: b.error ?? null, durationMs: b.durationMs },
+      input.principal,
+    );
+    if (!accepted) throw new ApiError(409, 'result_not_expected', 'Nothing waits for this result any more (it came too late, or twice).');
+    return { status: 200, body: { accepted: true } };
+  },
+  streamDeliveryAttempts: (input, deps) => {
+    const { partnerId, environment } = input.principal;
+    const f = input.query;
+    return {
+      status: 200,
+      stream: (res: ServerResponse) => {
+        res.write(`event: ready\ndata: {}\n\n`);
+        const off = deps.runtime.subscribe((event) => {
+          if (event.type !== 'delivery.result' || event.partnerId !== partnerId || event.environment !== environment) return;
+          if ((f.status && event.status !== f.status) || (f.eventType && event.eventType !== f.eventType) || (f.invoiceId && event.invoiceId !== f.invoiceId))
+            return;
+          res.write(`event: attempt\ndata: ${JSON.stringify(event)}\n\n`);
+        });
+        const ping = setInterval(() => res.write(': ping\n\n'), 15_000).unref();
+        res.on('close', () => {
+          off();
+          clearInterval(ping);
+        });
+      },
+    };
+  },
+} satisfies Handlers<'registerListener' | 'unregisterListener' | 'getListenerSecret' | 'streamListener' | 'reportListenerResult' | 'streamDeliveryAttempts'>;
