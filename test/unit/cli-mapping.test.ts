@@ -80,6 +80,12 @@ const ROWS: [string, string, Record<string, string | readonly string[] | undefin
   ['openapi --output api.yaml', 'openapi', {}, { output: 'api.yaml' }],
   ['trigger invoice.paid', 'trigger', { event: 'invoice.paid' }, {}],
   ['trigger invoice.paid_late --merchant m-1 --amount 5.00', 'trigger', { event: 'invoice.paid_late' }, { merchant: 'm-1', amount: '5.00' }],
+  [
+    'trigger invoice.paid --reference-id order-7 --network-id 84532 --token USDC',
+    'trigger',
+    { event: 'invoice.paid' },
+    { referenceId: 'order-7', networkId: 84532, token: 'USDC' },
+  ],
   ['exec -- npm test', 'exec', { command: ['npm', 'test'] }, {}],
   [
     // Everything after -- is the command's, svc's own flags included.

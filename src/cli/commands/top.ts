@@ -85,8 +85,15 @@ export const triggerSpec = defineCommand({
   options: [
     { flags: '--merchant <merchantId>', description: 'the sub-merchant to use (default: the merchant key’s own, or the local default)' },
     { flags: '--amount <amount>', description: 'invoice amount (default 10.00)' },
+    { flags: '--reference-id <ref>', description: 'the invoice’s referenceId (default "svc trigger <event>")' },
+    { flags: '--network-id <id>', description: 'lock the invoice to this network; payments are made on it', parse: 'int' },
+    { flags: '--token <symbol>', description: 'lock the invoice to this token (USDC, USDT); payments are made in it' },
   ],
-  examples: ['svc trigger invoice.paid', 'svc trigger invoice.overpaid --json'],
+  examples: [
+    'svc trigger invoice.paid',
+    'svc trigger invoice.overpaid --json',
+    'svc trigger invoice.paid --network-id 84532 --token USDC --reference-id order-42',
+  ],
 });
 
 export const completionSpec = defineCommand({
