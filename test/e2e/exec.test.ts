@@ -214,6 +214,20 @@ describe('what fails before or instead of the command', () => {
     expect(fs.readdirSync(dir)).toEqual([]);
   });
 
+  it('SIGTERM while the emulator starts: it is stopped, the command never runs, exit 143', async () => {
+    const dir = tempDir();
+    const controller = new AbortController();
+    // What main.ts does on a signal before the command runs (in-process: there is no main here).
+    setImmediate(() => controller.abort('SIGTERM'));
+    const r = await runInProcess(['exec', '--', process.execPath, '-e', `require('fs').writeFileSync('ran', '')`], {
+      cwd: dir,
+      env: NO_TARGET,
+      signal: controller.signal,
+    });
+    expect(r).toEqual({ code: 143, stdout: '', stderr: '' });
+    expect(fs.readdirSync(dir)).toEqual([]);
+  });
+
   it('a command that does not exist: exit 127, one line; one that cannot be executed: 126', async () => {
     const dir = tempDir();
     expect(await exec(['--', 'svc-exec-no-such-command', '--flag'], dir)).toEqual({
