@@ -86,6 +86,15 @@ describe('the command, its environment and the emulator', () => {
     expect(await exec(['--', process.execPath, '-e', 'process.exit(3)'], dir)).toEqual({ code: 3, stdout: '', stderr: '' });
   });
 
+  it('the command reads svc’s stdin (nothing of svc reads it first)', async () => {
+    const r = await runCli(['exec', '--', process.execPath, '-e', 'process.stdin.pipe(process.stdout)'], {
+      cwd: tempDir(),
+      env: NO_TARGET,
+      input: 'line one\nline two\n',
+    });
+    expect(r).toEqual({ code: 0, stdout: 'line one\nline two\n', stderr: '' });
+  });
+
   it('never touches the .svc/dev.json of a svc dev running in the folder; svc commands inside exec use exec’s emulator (from the environment)', async () => {
     const dir = tempDir();
     const dev = each.track(spawnCli(['dev', '--port', '0', '--memory', '--json'], { cwd: dir, env: NO_TARGET }));
