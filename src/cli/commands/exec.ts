@@ -50,11 +50,12 @@ export const execCommand: Handler<typeof execSpec> = async ({ args, options: opt
     log?.close();
     throw error;
   }
-  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-exec-'));
+  // A folder of our own (mode 0700) for the fixtures' output, removed when the command ends.
+  const scratch = opts.fixtures === undefined ? null : fs.mkdtempSync(path.join(os.tmpdir(), 'svc-exec-'));
+  const fixturesOutput = scratch === null ? undefined : path.join(scratch, 'fixtures.json');
   try {
     log?.write(readyEvent(emulator, loaded.filepath));
-    const fixturesOutput = opts.fixtures === undefined ? undefined : path.join(scratch, 'fixtures.json');
-    if (opts.fixtures !== undefined && fixturesOutput) await seed(opts.fixtures, fixturesOutput, emulator, ctx, log);
+    if (opts.fixtures !== undefined && fixturesOutput !== undefined) await seed(opts.fixtures, fixturesOutput, emulator, ctx, log);
     // Ctrl-C or SIGTERM while the emulator started: the command never runs.
     if (ctx.signal.aborted) return stopped(signalExitCode(ctx.signal.reason), log);
 
@@ -71,7 +72,7 @@ export const execCommand: Handler<typeof execSpec> = async ({ args, options: opt
   } finally {
     await emulator.stop();
     log?.close();
-    fs.rmSync(scratch, { recursive: true, force: true });
+    if (scratch !== null) fs.rmSync(scratch, { recursive: true, force: true });
   }
 };
 
