@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { bigDatabase } from './cases/big-database.mjs';
 import { cliSpeed } from './cases/cli.mjs';
 import { deliveryLatency, deliveryThroughput } from './cases/delivery.mjs';
+import { execOverhead } from './cases/exec.mjs';
 import { httpThroughput, memoryGrowth } from './cases/http.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -34,6 +35,7 @@ const cases = [
   [[6, 7], () => deliveryLatency(report)],
   [[8, 9, 10], () => cliSpeed(report)],
   [[11], () => memoryGrowth(report)],
+  [[16], () => execOverhead(report)],
 ];
 for (const [ids, run] of cases) {
   if (only && !ids.some((id) => only.has(id))) continue;

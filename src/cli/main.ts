@@ -16,7 +16,8 @@ const INTERRUPTED = 130;
  * Signals: one handler, installed before any command runs, turns SIGINT, SIGTERM and SIGHUP into
  * `ctx.signal` aborting. A command that stops cleanly on it (`stopsOnSignal`: dev, listen, tail)
  * winds down and returns its own exit code; any other command, or a second signal while one winds
- * down ("now"), ends the process at once with 130.
+ * down ("now"), ends the process at once with 130. A command that runs a child (`forwardsSignals`:
+ * exec) passes every signal on to it and waits for it.
  */
 export async function main(argv: string[]): Promise<void> {
   // `svc … | head` closes our stdout early: that is the reader's choice, not a crash.
@@ -29,6 +30,11 @@ export async function main(argv: string[]): Promise<void> {
   const controller = new AbortController();
   let running: CommandSpec | null = null;
   const onSignal = (signal: NodeJS.Signals) => {
+    // `svc exec` passes each signal on to its child and exits when the child does, as a shell waits.
+    if (running?.forwardsSignals) {
+      if (!controller.signal.aborted) controller.abort(signal);
+      return;
+    }
     if (controller.signal.aborted || !running?.stopsOnSignal) process.exit(INTERRUPTED);
     controller.abort(signal);
   };

@@ -61,13 +61,15 @@ export function buildProgram(options: ProgramOptions, commands: readonly LazyCom
       // A required argument with choices is optional to commander, whose "missing required argument"
       // cannot list the choices; the action checks it instead (missingChoice), and the usage line
       // still shows it as required.
-      const a = cmd.createArgument(arg.required === false || arg.choices ? `[${arg.name}]` : `<${arg.name}>`, arg.description);
+      const name = arg.variadic ? `${arg.name}...` : arg.name;
+      const a = cmd.createArgument(arg.required === false || arg.choices ? `[${name}]` : `<${name}>`, arg.description);
       if (arg.choices) a.choices(arg.choices).argParser(choiceParser(arg.choices));
       cmd.addArgument(a);
     }
     if (spec.args?.some((a) => a.required !== false && a.choices)) {
       cmd.usage([...(spec.options?.length ? ['[options]'] : []), ...spec.args.map((a) => (a.required === false ? `[${a.name}]` : `<${a.name}>`))].join(' '));
     }
+    if (spec.args?.some((a) => a.variadic)) cmd.usage(argsUsage(spec));
     for (const opt of spec.options ?? []) cmd.addOption(toOption(opt));
     if (spec.examples?.length) cmd.addHelpText('after', `\nExamples:\n${spec.examples.map((e) => `  $ ${e}`).join('\n')}`);
     cmd.action(async () => {
@@ -81,7 +83,7 @@ export function buildProgram(options: ProgramOptions, commands: readonly LazyCom
       const globals = program.opts();
       if (!isOptionsOf(GLOBAL_OPTIONS, globals)) throw new Error(`svc bug: the global options are not as declared: ${optionsProblem(GLOBAL_OPTIONS, globals)}`);
       const ctx = createContext({ ...options.io, globals, command: spec.name });
-      const missing = missingChoice(spec, input);
+      const missing = missingChoice(spec, input) ?? notAfterDashes(spec, input, rawArgsOf(program));
       if (missing) {
         options.setExitCode(renderError(missing, ctx));
         return;
@@ -107,6 +109,32 @@ function missingChoice(spec: CommandSpec, input: HandlerInput): UsageError | nul
   const arg = spec.args?.find((a) => a.required !== false && a.choices && input.args[a.name] === undefined);
   if (!arg?.choices) return null;
   return new UsageError(`missing required argument <${arg.name}>: one of ${arg.choices.join(', ')}`, `<${arg.name}>`);
+}
+
+/**
+ * A variadic argument is the rest of the line after `--` (`svc exec -- node server.js --port 3000`):
+ * without `--`, commander would take `--port 3000` for svc's own option and run `node server.js`.
+ */
+function notAfterDashes(spec: CommandSpec, input: HandlerInput, rawArgs: readonly string[]): UsageError | null {
+  const arg = spec.args?.find((a) => a.variadic);
+  const given = arg ? input.args[arg.name] : undefined;
+  if (!arg || !Array.isArray(given)) return null;
+  const dashes = rawArgs.indexOf('--');
+  const rest = dashes === -1 ? [] : rawArgs.slice(dashes + 1);
+  if (rest.length === given.length && rest.every((word, i) => word === given[i])) return null;
+  return new UsageError(`put -- before the ${arg.name}, so that its options are not taken for svc's: svc ${spec.name} [options] -- ${given.join(' ')}`, '--');
+}
+
+/** The words commander parsed: its `rawArgs`, set by parse() (not in its typings); tests hold it (cli-mapping). */
+function rawArgsOf(program: Command): readonly string[] {
+  const raw: unknown = Reflect.get(program, 'rawArgs');
+  return Array.isArray(raw) ? raw.map(String) : [];
+}
+
+/** The usage line of a command whose last argument takes the rest of the line: `[options] -- <command> [args...]`. */
+export function argsUsage(spec: CommandSpec): string {
+  const words = (spec.args ?? []).map((a) => (a.variadic ? `-- <${a.name}> [args...]` : a.required === false ? `[${a.name}]` : `<${a.name}>`));
+  return [...(spec.options?.length ? ['[options]'] : []), ...words].join(' ');
 }
 
 /** commander's check of `choices`, plus the closest choice when the value looks like a typo of one. */

@@ -1,5 +1,5 @@
 import { ALL_COMMANDS } from './commands/index.js';
-import { buildProgram } from './program.js';
+import { argsUsage, buildProgram } from './program.js';
 import type { CommandSpec, LazyCommand } from './spec.js';
 
 /** The markers the generated reference sits between, in docs/cli.md. */
@@ -25,6 +25,7 @@ function optionRow(
 }
 
 function usage(spec: CommandSpec): string {
+  if (spec.args?.some((a) => a.variadic)) return ['svc', spec.name, argsUsage(spec)].join(' ');
   const args = (spec.args ?? []).map((a) => (a.required === false ? `[${a.name}]` : `<${a.name}>`));
   return ['svc', spec.name, ...args, ...(spec.options?.length ? ['[options]'] : [])].join(' ');
 }

@@ -51,7 +51,10 @@ export type OptionsOf<Os extends readonly OptionSpec[]> = [Os[number]] extends [
       }
     >;
 
-type ArgValue<A extends ArgSpec> = A extends { choices: readonly (infer C)[] } ? C : string;
+type OneArg<A extends ArgSpec> = A extends { choices: readonly (infer C)[] } ? C : string;
+
+/** A variadic argument collects the rest of the line (`svc exec -- node test.js`): a list. */
+type ArgValue<A extends ArgSpec> = A extends { variadic: true } ? readonly OneArg<A>[] : OneArg<A>;
 
 /** `input.args` of a command declaring `As`: by name, optional only with `required: false`. */
 export type ArgsOf<As extends readonly ArgSpec[]> = [As[number]] extends [never]
@@ -131,8 +134,11 @@ export function inputProblem(spec: CommandSpec, input: HandlerInput): string | n
   for (const a of args) {
     const value = input.args[a.name];
     if (value === undefined && a.required === false) continue;
-    if (typeof value !== 'string') return `<${a.name}> is ${JSON.stringify(value)}: not a string`;
-    if (a.choices && !a.choices.includes(value)) return `<${a.name}> is "${value}": not one of ${a.choices.join(', ')}`;
+    if (a.variadic && !Array.isArray(value)) return `<${a.name}…> is ${JSON.stringify(value)}: not a list`;
+    for (const v of a.variadic ? (value as unknown[]) : [value]) {
+      if (typeof v !== 'string') return `<${a.name}> is ${JSON.stringify(v)}: not a string`;
+      if (a.choices && !a.choices.includes(v)) return `<${a.name}> is "${v}": not one of ${a.choices.join(', ')}`;
+    }
   }
   return optionsProblem(spec.options ?? [], input.options);
 }

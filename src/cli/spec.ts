@@ -24,6 +24,12 @@ export interface CommandSpec<As extends readonly ArgSpec[] = readonly ArgSpec[],
    * exit code. Without it, a signal ends the command at once (exit 130).
    */
   readonly stopsOnSignal?: boolean;
+  /**
+   * The handler runs a child process and passes every stop signal on to it (`svc exec`), then waits
+   * for it: main.ts then never exits on a signal itself. The first signal still aborts `ctx.signal`
+   * (for the time before the child runs).
+   */
+  readonly forwardsSignals?: boolean;
 }
 
 export interface ArgSpec {
@@ -33,6 +39,11 @@ export interface ArgSpec {
   readonly required?: boolean;
   /** The value is one of these (`args.name` is their union). */
   readonly choices?: readonly string[];
+  /**
+   * The rest of the command line, after `--` (`svc exec -- node test.js`): `args.name` is the list of
+   * words, and they must follow `--`, so that their options are never taken for svc's. The last argument only.
+   */
+  readonly variadic?: boolean;
 }
 
 export type OptionParser = 'int' | 'positive-int' | 'string';

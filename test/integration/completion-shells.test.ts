@@ -57,6 +57,7 @@ describe('svc completion bash (run in bash)', () => {
   it('offers the commands, then the subcommands of a group', () => {
     expect(bashComplete('svc', '')).toEqual([
       'dev',
+      'exec',
       'init',
       'status',
       'openapi',

@@ -63,7 +63,7 @@ async function parseError(argv: string[]): Promise<CommanderError> {
 const PARTNER_KEY = `pt_test_${'a'.repeat(32)}`;
 
 /** [argv, spec name, args, options]: every command at least once, every option of each. */
-const ROWS: [string, string, Record<string, string | undefined>, Record<string, unknown>][] = [
+const ROWS: [string, string, Record<string, string | readonly string[] | undefined>, Record<string, unknown>][] = [
   ['dev', 'dev', {}, {}],
   [
     'dev --port 0 --host 0.0.0.0 --db data.sqlite --memory --reset --fixtures f.yaml --expose-control-plane',
@@ -80,6 +80,30 @@ const ROWS: [string, string, Record<string, string | undefined>, Record<string, 
   ['openapi --output api.yaml', 'openapi', {}, { output: 'api.yaml' }],
   ['trigger invoice.paid', 'trigger', { event: 'invoice.paid' }, {}],
   ['trigger invoice.paid_late --merchant m-1 --amount 5.00', 'trigger', { event: 'invoice.paid_late' }, { merchant: 'm-1', amount: '5.00' }],
+  [
+    'trigger invoice.paid --reference-id order-7 --network-id 84532 --token USDC',
+    'trigger',
+    { event: 'invoice.paid' },
+    { referenceId: 'order-7', networkId: 84532, token: 'USDC' },
+  ],
+  ['exec -- npm test', 'exec', { command: ['npm', 'test'] }, {}],
+  [
+    // Everything after -- is the command's, svc's own flags included.
+    'exec -p 0 --host 0.0.0.0 --db x.sqlite --memory --reset --fixtures f.yaml --expose-control-plane --allowed-host a.test --log l.ndjson -- node t.js --port 1 --json -- x',
+    'exec',
+    { command: ['node', 't.js', '--port', '1', '--json', '--', 'x'] },
+    {
+      port: 0,
+      host: '0.0.0.0',
+      db: 'x.sqlite',
+      memory: true,
+      reset: true,
+      fixtures: 'f.yaml',
+      exposeControlPlane: true,
+      allowedHost: ['a.test'],
+      log: 'l.ndjson',
+    },
+  ],
   ['completion bash', 'completion', { shell: 'bash' }, {}],
   ['completion fish', 'completion', { shell: 'fish' }, {}],
   [
@@ -234,6 +258,8 @@ describe('usage errors', () => {
     ['bad shell', 'completion powershell', 'commander.invalidArgument', /Allowed choices are bash, zsh, fish/],
     ['unknown command', 'merchants frobnicate', 'commander.unknownCommand', /unknown command 'frobnicate'/],
     ['too many arguments', 'invoices expire i-1 i-2', 'commander.excessArguments', /too many arguments/],
+    ['no command to exec', 'exec', 'commander.missingArgument', /missing required argument 'command'/],
+    ['nothing after --', 'exec --memory --', 'commander.missingArgument', /missing required argument 'command'/],
   ])('%s: svc %s', async (_what, argv, code, message) => {
     const error = await parseError(argv.split(' '));
     expect(error.code).toBe(code);

@@ -51,6 +51,19 @@ describe('command reference', () => {
     expect(text).toContain('```sh\nsvc demo run a\n```');
   });
 
+  it('a command taking the rest of the line shows -- in its usage', () => {
+    const spec: LazyCommand = {
+      name: 'demo exec',
+      summary: 'runs a command',
+      args: [{ name: 'command', description: 'what to run', variadic: true }],
+      options: [{ flags: '--log <file>', description: 'a log' }],
+      load: async () => async () => ({}),
+    };
+    const text = cliReference([spec]);
+    expect(text).toContain('```\nsvc demo exec [options] -- <command> [args...]\n```');
+    expect(text).toContain('| `<command>` | what to run |');
+  });
+
   it('replaces only what is between the markers', () => {
     const doc = `before\n${REFERENCE_START}\nold\n${REFERENCE_END}\nafter\n`;
     expect(withReference(doc, `${REFERENCE_START}\nnew\n${REFERENCE_END}`)).toBe(`before\n${REFERENCE_START}\nnew\n${REFERENCE_END}\nafter\n`);

@@ -9,7 +9,7 @@ import { Option } from 'commander';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { ALL_COMMANDS } from '../../src/cli/commands/index.js';
 import { createInvoiceSpec, getInvoiceSpec, listInvoicesSpec } from '../../src/cli/commands/invoices/index.js';
-import { completionSpec, type devSpec, triggerSpec } from '../../src/cli/commands/top.js';
+import { completionSpec, type devSpec, execSpec, triggerSpec } from '../../src/cli/commands/top.js';
 import { listenSpec, setWebhookSpec } from '../../src/cli/commands/webhook/index.js';
 import { createContext, type GlobalOptions } from '../../src/cli/context.js';
 import { defineCommand, GLOBAL_OPTIONS, type Handler, type Input, type OptionSpec, withHandler } from '../../src/cli/spec.js';
@@ -78,6 +78,14 @@ describe('types: a handler reads what its spec declares, as declared', () => {
       expectTypeOf(args.event).toEqualTypeOf<InvoiceEventType>();
       return {};
     });
+    typed(execSpec, async ({ args, options }) => {
+      // The rest of the line, after --.
+      expectTypeOf(args.command).toEqualTypeOf<readonly string[]>();
+      expectTypeOf(options.log).toEqualTypeOf<string | undefined>();
+      // @ts-expect-error: a list, not one word.
+      const word: string = args.command;
+      return { data: word };
+    });
     typed(completionSpec, async ({ args }) => {
       expectTypeOf(args.shell).toEqualTypeOf<'bash' | 'zsh' | 'fish'>();
       return {};
@@ -95,6 +103,11 @@ describe('types: a handler reads what its spec declares, as declared', () => {
         { flags: '--tag <t>', description: 'a tag', repeatable: true, parse: 'int' },
       ],
     });
+    const rest = defineCommand({ name: 'rest', summary: 'a demo', args: [{ name: 'words', description: 'after --', variadic: true, choices: ['x', 'y'] }] });
+    expectTypeOf<Input<typeof rest>['args']>().toEqualTypeOf<{ readonly words: readonly ('x' | 'y')[] }>();
+    expect(inputProblem(rest, { args: { words: ['x', 'y'] }, options: {} })).toBeNull();
+    expect(inputProblem(rest, { args: { words: 'x' }, options: {} })).toMatch(/not a list/);
+    expect(inputProblem(rest, { args: { words: ['x', 'z'] }, options: {} })).toMatch(/"z": not one of x, y/);
     expectTypeOf<Input<typeof demo>>().toEqualTypeOf<{
       readonly args: { readonly kind: 'a' | 'b'; readonly extra?: string };
       readonly options: { readonly cache: boolean; readonly level?: string | true; readonly tag?: readonly number[] };

@@ -79,7 +79,8 @@ async function seed(file: string, emulator: Emulator, ctx: Context): Promise<voi
   }
 }
 
-function applyFlags(config: EmulatorConfig, options: Input<typeof devSpec>['options']): EmulatorConfig {
+/** The flags over the config file; `svc exec` applies them the same way. */
+export function applyFlags(config: EmulatorConfig, options: Input<typeof devSpec>['options']): EmulatorConfig {
   return {
     ...config,
     port: options.port ?? config.port,

@@ -26,6 +26,35 @@ export const devSpec = defineCommand({
   stopsOnSignal: true,
 });
 
+/**
+ * `svc exec`: the options of `svc dev` (the same flags, handled the same way: test/unit/exec.test.ts
+ * holds the two lists together), with exec's own defaults, and `--log`.
+ */
+export const execSpec = defineCommand({
+  name: 'exec',
+  summary: "start an emulator, run a command against it (SVC_* variables set), stop it; exit with the command's code",
+  description:
+    'For CI and scripts: a throwaway emulator (in memory, on a free port) for the length of one command. The command gets SVC_BASE_URL, SVC_PARTNER_KEY, SVC_MERCHANT_KEY, SVC_MERCHANT_ID and their SVC_LIVE_… counterparts, and SVC_FIXTURES_OUTPUT with --fixtures; svc passes Ctrl-C and SIGTERM on to it. Put -- before the command.',
+  args: [{ name: 'command', description: 'the command to run, then its arguments (no shell: use sh -c for one)', variadic: true }],
+  options: [
+    { flags: '-p, --port <port>', description: 'port to listen on (default: a free one)', parse: 'int' },
+    { flags: '--host <host>', description: 'address to bind (default 127.0.0.1)' },
+    { flags: '--db <file>', description: 'SQLite database file (default: a throwaway in-memory database)' },
+    { flags: '--memory', description: 'use a throwaway in-memory database (the default)' },
+    { flags: '--reset', description: 'start with an empty database (the default keys are kept)' },
+    { flags: '--fixtures <file>', description: 'apply a fixtures file before the command runs; its --json output is in the file $SVC_FIXTURES_OUTPUT names' },
+    { flags: '--expose-control-plane', description: 'serve /__emulator/ to non-loopback clients too' },
+    {
+      flags: '--allowed-host <host>',
+      description: 'also answer requests for this host name (LAN name, container service; `all` lifts the check)',
+      repeatable: true,
+    },
+    { flags: '--log <file>', description: "write the emulator's events to this file, as NDJSON (what `svc dev --json` prints)" },
+  ],
+  examples: ['svc exec -- npm test', 'svc exec --fixtures fixtures.yaml -- node --test', 'svc exec --log svc.ndjson -- sh -c "npm run build && npm test"'],
+  forwardsSignals: true,
+});
+
 export const initSpec = defineCommand({
   name: 'init',
   summary: 'write a config file, and on request a fixtures example and a webhook receiver example',
@@ -56,8 +85,15 @@ export const triggerSpec = defineCommand({
   options: [
     { flags: '--merchant <merchantId>', description: 'the sub-merchant to use (default: the merchant key’s own, or the local default)' },
     { flags: '--amount <amount>', description: 'invoice amount (default 10.00)' },
+    { flags: '--reference-id <ref>', description: 'the invoice’s referenceId (default "svc trigger <event>")' },
+    { flags: '--network-id <id>', description: 'lock the invoice to this network; payments are made on it', parse: 'int' },
+    { flags: '--token <symbol>', description: 'lock the invoice to this token (USDC, USDT); payments are made in it' },
   ],
-  examples: ['svc trigger invoice.paid', 'svc trigger invoice.overpaid --json'],
+  examples: [
+    'svc trigger invoice.paid',
+    'svc trigger invoice.overpaid --json',
+    'svc trigger invoice.paid --network-id 84532 --token USDC --reference-id order-42',
+  ],
 });
 
 export const completionSpec = defineCommand({
@@ -69,6 +105,7 @@ export const completionSpec = defineCommand({
 
 export const topCommands = [
   withHandler(devSpec, async () => (await import('./dev.js')).devCommand),
+  withHandler(execSpec, async () => (await import('./exec.js')).execCommand),
   withHandler(initSpec, async () => (await import('./init.js')).initCommand),
   withHandler(statusSpec, async () => (await import('./status.js')).statusCommand),
   withHandler(openapiSpec, async () => (await import('./openapi.js')).openapiCommand),

@@ -35,8 +35,8 @@ const PLANS: Record<TriggerEvent, Plan[]> = {
 
 /**
  * `svc trigger <event>`: creates a fresh invoice (for --merchant with the partner key, else the
- * merchant key's own merchant, else the local emulator's default merchant) and drives it with the
- * test helpers until it emits `event`. `--json` prints `{invoice, steps, event}`: the final invoice
+ * merchant key's own merchant, else the local emulator's default merchant; with --reference-id,
+ * --network-id and --token as given) and drives it with the test helpers until it emits `event`. `--json` prints `{invoice, steps, event}`: the final invoice
  * as the service returned it, what was done, and the event.
  */
 export const triggerCommand: Handler<typeof triggerSpec> = async ({ args, options }, ctx) => {
@@ -49,28 +49,33 @@ export const triggerCommand: Handler<typeof triggerSpec> = async ({ args, option
   const { client, target } = await connect(ctx);
   const { variant, merchantId } = variantFor(ctx, target, options.merchant);
 
+  // The route lock, given to the invoice and to every payment: a locked invoice is paid on its route.
+  const route = {
+    ...(options.networkId !== undefined ? { networkId: options.networkId } : {}),
+    ...(options.token !== undefined ? { token: options.token } : {}),
+  };
+  const body = { ...(merchantId ? { merchantId } : {}), amount, referenceId: options.referenceId ?? `svc trigger ${event}`, ...route };
+
   const steps: Step[] = [];
-  const created = await call(
-    ctx,
-    'Creating invoice',
-    client.createInvoice(variant, { ...(merchantId ? { merchantId } : {}), amount, referenceId: `svc trigger ${event}` }, idempotencyKey(ctx, undefined)),
-  );
+  const created = await call(ctx, 'Creating invoice', client.createInvoice(variant, body, idempotencyKey(ctx, undefined)));
   let invoice = created.data as InvoiceData;
   steps.push({ action: 'create', invoiceId: invoice.id, merchantId: invoice.merchantId ?? null, amount: invoice.amount });
   for (const plan of PLANS[event]) {
-    const { step, after } = await run(plan, invoice, { client, variant, ctx });
+    const { step, after } = await run(plan, invoice, { client, variant, ctx, route });
     steps.push(step);
     invoice = after;
   }
   return { data: { invoice, steps, event }, human: (c) => report(c, { invoice, steps, event }) };
 };
 
-async function run(plan: Plan, invoice: InvoiceData, env: { client: ServiceClient; variant: 'partner' | 'merchant'; ctx: Context }) {
+type Route = { networkId?: number; token?: string };
+
+async function run(plan: Plan, invoice: InvoiceData, env: { client: ServiceClient; variant: 'partner' | 'merchant'; ctx: Context; route: Route }) {
   if (plan.kind === 'expire') {
     const res = await call(env.ctx, 'Expiring invoice', env.client.expire(env.variant, invoice.id));
     return { step: { action: 'expire', invoiceId: invoice.id } as Step, after: (res.data as { invoice: InvoiceData }).invoice };
   }
-  const body = { ...(plan.amount ? { amount: plan.amount(invoice.amount) } : {}), ...(plan.confirmed === false ? { confirmed: false } : {}) };
+  const body = { ...(plan.amount ? { amount: plan.amount(invoice.amount) } : {}), ...(plan.confirmed === false ? { confirmed: false } : {}), ...env.route };
   const res = await call(env.ctx, 'Paying invoice', env.client.pay(env.variant, invoice.id, body));
   const { payment, invoice: after } = res.data as PaymentResult;
   const step: Step = {

@@ -1,0 +1,51 @@
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const bin = path.join(root, 'bin', 'svc.js');
+const NOTHING = ['-e', '0'];
+
+/** Wall time of one spawn of `node args…`, in ms; it must succeed. */
+function time(args, cwd) {
+  const t = process.hrtime.bigint();
+  const r = spawnSync(process.execPath, args, { cwd, env: { ...process.env, NO_COLOR: '1' }, encoding: 'utf8' });
+  const ms = Number(process.hrtime.bigint() - t) / 1e6;
+  if (r.status !== 0) throw new Error(`node ${args.join(' ')} exited ${r.status}: ${r.stderr}`);
+  return ms;
+}
+
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+/**
+ * #16: what `svc exec` adds around a command, in CI's one line: start an emulator (in memory, free
+ * port), run a command that does nothing (`node -e 0`), stop. Against `node -e 0` alone, in turns, so
+ * that a burst of load on this shared machine hits both; medians of `runs` pairs after a warm-up pair.
+ */
+export async function execOverhead(report, { runs = 20 } = {}) {
+  const cwd = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-bench-exec-'));
+  try {
+    const base = [];
+    const exec = [];
+    for (let i = 0; i < runs + 1; i++) {
+      const b = time(NOTHING, cwd);
+      const e = time([bin, 'exec', '--', process.execPath, ...NOTHING], cwd);
+      if (i === 0) continue; // the first pair warms the file cache
+      base.push(b);
+      exec.push(e);
+    }
+    report({
+      id: 16,
+      what: '`svc exec -- node -e 0` (start an emulator, run a command that does nothing, stop) vs `node -e 0`',
+      value: median(exec) / median(base),
+      target: 3,
+      better: 'lower',
+      unit: '×',
+      detail: `${median(exec).toFixed(0)} vs ${median(base).toFixed(0)} ms, medians of ${runs} alternating runs`,
+    });
+  } finally {
+    fs.rmSync(cwd, { recursive: true, force: true });
+  }
+}
