@@ -7,6 +7,7 @@ import { checkDatabaseFile, describeSqliteFailure } from './file-check.js';
 import { groupCommit } from './group-commit.js';
 import { StorageHealth } from './health.js';
 import { migrate, MigrationError, UnknownMigrationsError } from './migrate.js';
+import { loadQueryBuilder } from './query.js';
 
 /** How long a write waits for another connection's lock before it answers 503 (CONTRACT §8). */
 export const LOCK_WAIT_MS = 5000;
@@ -94,6 +95,7 @@ async function openConnection(sqlite: BetterSqlite3.Database, file: string, clai
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma(`busy_timeout = ${LOCK_WAIT_MS}`);
     await migrate(sqlite);
+    await loadQueryBuilder();
   } catch (error) {
     sqlite.close();
     throw error;
