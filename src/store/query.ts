@@ -74,9 +74,7 @@ export function prepared<Row>(build: Build<Row>): Prepared<Row>;
 export function prepared<Row>(key: string, build: Build<Row>): Prepared<Row>;
 export function prepared<Row>(keyOrBuild: string | Build<Row>, maybeBuild?: Build<Row>): Prepared<Row> {
   const [key, build] = typeof keyOrBuild === 'string' ? [keyOrBuild, maybeBuild!] : [null, keyOrBuild];
-  const compileIt = () => compile(build(builder(key)));
-  if (key) registry.set(key, compileIt);
-  return statementOf(() => (key ? COMPILED?.statements[key] : undefined) ?? compileIt());
+  return new Statement<Row>(key, (qb) => build(qb));
 }
 
 /**
@@ -95,21 +93,19 @@ export function preparedByShape<Row, Flag extends string>(
   ...input: [readonly Flag[], BuildShape<Row, Flag>] | [string, readonly Flag[], BuildShape<Row, Flag>]
 ): ByShape<Row, Flag> {
   const [key, flags, build] = input.length === 3 ? input : [null, ...input];
-  const shapes: Prepared<Row>[] = [];
-  for (let mask = 0; mask < 1 << flags.length; mask++) {
-    const on = Object.fromEntries(flags.map((flag, i) => [flag, (mask & (1 << i)) !== 0])) as Record<Flag, boolean>;
-    const shapeKey = key && `${key}/${mask}`;
-    const compileIt = () => compile(build(builder(shapeKey), on));
-    if (shapeKey) registry.set(shapeKey, compileIt);
-    shapes.push(statementOf(() => (shapeKey ? COMPILED?.statements[shapeKey] : undefined) ?? compileIt()));
-  }
+  const shape = (mask: number) =>
+    new Statement<Row>(key && `${key}/${mask}`, (qb) =>
+      build(qb, Object.fromEntries(flags.map((flag, i) => [flag, (mask & (1 << i)) !== 0])) as Record<Flag, boolean>),
+    );
+  // Each shape is made on first use; the build's compiler makes them all.
+  const shapes: (Statement<Row> | undefined)[] = [];
+  if (!COMPILED) for (let mask = 0; mask < 1 << flags.length; mask++) shapes[mask] = shape(mask);
   return {
-    all(store, shape, args) {
+    all(store, on, args) {
       let mask = 0;
-      flags.forEach((flag, i) => {
-        if (shape[flag]) mask |= 1 << i;
-      });
-      return shapes[mask]!.all(store, args);
+      for (let i = 0; i < flags.length; i++) if (on[flags[i]!]) mask |= 1 << i;
+      const statement = (shapes[mask] ??= shape(mask));
+      return statement.all(store, args);
     },
   };
 }
@@ -121,43 +117,59 @@ function builder(key: string | null): QueryBuilder {
   return kysely.qb;
 }
 
-function statementOf<Row>(source: () => CompiledStatement): Prepared<Row> {
-  let compiled: { sql: string; bind: (args: Args) => unknown[] } | undefined;
-  const statements = new WeakMap<BetterSqlite3.Database, BetterSqlite3.Statement>();
-  const statement = (store: Store): [BetterSqlite3.Statement, (args: Args) => unknown[]] => {
-    compiled ??= binder(source());
-    let stmt = statements.get(store.sqlite);
+/**
+ * One statement: its SQL (from the build's table, or compiled on first use), prepared once per
+ * database. Made for every statement when the package loads, so it holds nothing until first used.
+ */
+class Statement<Row> implements Prepared<Row> {
+  private compiled: { sql: string; bind: (args: Args) => unknown[] } | undefined;
+  private statements: WeakMap<BetterSqlite3.Database, BetterSqlite3.Statement> | undefined;
+
+  constructor(
+    private readonly key: string | null,
+    private readonly build: (qb: QueryBuilder) => Compilable<Row>,
+  ) {
+    // Only the build's compiler reads the registry; dist/ has the SQL already.
+    if (key && !COMPILED) registry.set(key, () => compile(build(builder(key))));
+  }
+
+  private statement(store: Store): BetterSqlite3.Statement {
+    const key = this.key;
+    this.compiled ??= binder((key ? COMPILED?.statements[key] : undefined) ?? compile(this.build(builder(key))));
+    this.statements ??= new WeakMap();
+    let stmt = this.statements.get(store.sqlite);
     if (!stmt) {
-      stmt = store.sqlite.prepare(compiled.sql);
-      statements.set(store.sqlite, stmt);
+      stmt = store.sqlite.prepare(this.compiled.sql);
+      this.statements.set(store.sqlite, stmt);
     }
-    return [stmt, compiled.bind];
-  };
+    return stmt;
+  }
+
   // A failed write marks the storage unhealthy (disk full); try/catch costs nothing when nothing throws.
-  return {
-    all(store, args = {}) {
-      const [stmt, bind] = statement(store);
-      try {
-        return stmt.all(...bind(args)) as Row[];
-      } catch (error) {
-        store.health.failed(error);
-        throw error;
-      }
-    },
-    get(store, args = {}) {
-      const [stmt, bind] = statement(store);
-      return stmt.get(...bind(args)) as Row | undefined;
-    },
-    run(store, args = {}) {
-      const [stmt, bind] = statement(store);
-      try {
-        return stmt.run(...bind(args));
-      } catch (error) {
-        store.health.failed(error);
-        throw error;
-      }
-    },
-  };
+  all(store: Store, args: Args = {}): Row[] {
+    const stmt = this.statement(store);
+    try {
+      return stmt.all(...this.compiled!.bind(args)) as Row[];
+    } catch (error) {
+      store.health.failed(error);
+      throw error;
+    }
+  }
+
+  get(store: Store, args: Args = {}): Row | undefined {
+    const stmt = this.statement(store);
+    return stmt.get(...this.compiled!.bind(args)) as Row | undefined;
+  }
+
+  run(store: Store, args: Args = {}): BetterSqlite3.RunResult {
+    const stmt = this.statement(store);
+    try {
+      return stmt.run(...this.compiled!.bind(args));
+    } catch (error) {
+      store.health.failed(error);
+      throw error;
+    }
+  }
 }
 
 /** The SQL and parameter slots of a builder: what the build stores for each statement. */
