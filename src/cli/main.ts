@@ -1,6 +1,8 @@
 import { CommanderError } from 'commander';
 import { EXIT, renderError } from './output/render.js';
+import { ALL_COMMANDS } from './commands/index.js';
 import { buildProgram } from './program.js';
+import { reachableCommands } from './reachable.js';
 import type { CommandSpec } from './spec.js';
 
 /** The signals that ask `svc` to stop: Ctrl-C, `kill`, and the terminal closing. */
@@ -41,7 +43,10 @@ export async function main(argv: string[]): Promise<void> {
   for (const s of STOP_SIGNALS) process.on(s, onSignal);
 
   let code: number = EXIT.ok;
-  const program = buildProgram({ setExitCode: (c) => (code = c), io: { signal: controller.signal }, onCommand: (spec) => (running = spec) });
+  const program = buildProgram(
+    { setExitCode: (c) => (code = c), io: { signal: controller.signal }, onCommand: (spec) => (running = spec) },
+    reachableCommands(argv, ALL_COMMANDS),
+  );
   try {
     await program.parseAsync(argv, { from: 'user' });
   } catch (error) {

@@ -51,10 +51,12 @@ const USER_SEARCH_PLACES = ['config', 'config.json', 'config.yaml', 'config.yml'
  * does not parse is a ConfigError naming it.
  */
 export async function findConfig(cwd: string, explicitPath?: string): Promise<FindResult> {
-  // cosmiconfig pulls in loaders for every format; load it only when a config is needed.
-  const { cosmiconfig } = await import('cosmiconfig');
+  // cosmiconfig pulls in loaders for every format (~60 ms to import): load it only when there is a
+  // file for it to read. Most runs of `svc dev` have no config file at all.
+  const loadCosmiconfig = async () => (await import('cosmiconfig')).cosmiconfig;
   const warnings: string[] = [];
   if (explicitPath) {
+    const cosmiconfig = await loadCosmiconfig();
     const file = path.resolve(cwd, explicitPath);
     try {
       return { found: await cosmiconfig('svc', { searchStrategy: 'none' }).load(file), warnings };
@@ -67,9 +69,9 @@ export async function findConfig(cwd: string, explicitPath?: string): Promise<Fi
   for (const [dir, searchPlaces] of places) {
     const access = folderAccess(dir);
     if (access === 'denied') warnings.push(`${dir} cannot be read (permission denied); its config files were skipped`);
-    if (access !== 'ok') continue;
+    if (access !== 'ok' || !mayHoldConfig(dir, searchPlaces)) continue;
     // 'none': this folder only; the walk up is ours, bounded by the project root.
-    const explorer = cosmiconfig('svc', { searchPlaces, searchStrategy: 'none' });
+    const explorer = (await loadCosmiconfig())('svc', { searchPlaces, searchStrategy: 'none' });
     try {
       const found = await explorer.search(dir);
       if (found) return { found, warnings };
@@ -84,6 +86,26 @@ export async function findConfig(cwd: string, explicitPath?: string): Promise<Fi
     }
   }
   return { found: null, warnings };
+}
+
+/**
+ * Whether cosmiconfig could find a config in `dir`: one of `places` exists there (package.json only
+ * with an "svc" key, the one it reads). When in doubt (unreadable, unparsable), yes: cosmiconfig then
+ * reports what is wrong, as it did before this check.
+ */
+function mayHoldConfig(dir: string, places: readonly string[]): boolean {
+  for (const place of places) {
+    const file = path.join(dir, place);
+    if (!fs.existsSync(file)) continue;
+    if (place !== 'package.json') return true;
+    try {
+      const pkg: unknown = JSON.parse(fs.readFileSync(file, 'utf8'));
+      if (typeof pkg !== 'object' || pkg === null || 'svc' in pkg) return true;
+    } catch {
+      return true;
+    }
+  }
+  return false;
 }
 
 /** Whether the folder's files can be listed and read; 'denied' when it exists but cannot be. */

@@ -48,8 +48,8 @@ export const EVM_DEPOSIT_FACTORY = '0x475d27279c75faff13048473a4FAdCa0d25a1c13';
 export const DEPOSIT_FORWARDER = '0xd6684Ee325268489c0B9740a442c50f2d18739C9';
 /** Address of the deposit factory on Tron (mainnet and Shasta alike). */
 export const TRON_DEPOSIT_FACTORY = 'TVM5gjS3NkLCTWNz1D4xm8hHncgjYnztjg';
-/** The base key of every Solana deposit account (`create_with_seed`'s `base`). */
-export const SOLANA_DEPOSIT_AUTHORITY = base58.encode(sha256Node(new TextEncoder().encode('svc-emulator/solana-deposit-authority')));
+/** The base key of every Solana deposit account (`create_with_seed`'s `base`): Base58 of sha256("svc-emulator/solana-deposit-authority"). */
+export const SOLANA_DEPOSIT_AUTHORITY = '4hf8g8utgFyRui429kHNttMiajtdsno3FUdZquxN2id2';
 /** The SPL Token program: the owner of token accounts, so the seed-derived account can hold USDC. */
 export const SPL_TOKEN_PROGRAM = 'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA';
 
@@ -73,15 +73,23 @@ function toHex(bytes: Uint8Array): string {
 
 const b58check = createBase58check(sha256Node);
 
-/** EIP-1167 creation code: a 10-byte constructor returning the 45-byte proxy runtime. */
-function minimalProxyInitCode(implementationHex40: string): Uint8Array {
-  const hex = `3d602d80600a3d3981f3363d3d373d3d3d363d73${implementationHex40}5af43d82803e903d91602b57fd5bf3`;
-  const code = new Uint8Array(hex.length / 2);
-  hexInto(hex, code, 0);
-  return code;
-}
+/*
+ * The constant parts of the preimages are written out, not derived at import (keccak-256, SHA-256
+ * and Base58 in cold JavaScript took several milliseconds of every start). test/unit/addresses.test.ts
+ * checks the addresses they give against viem's CREATE2 and the documented constructions.
+ */
 
-const INIT_CODE_HASH = keccak_256(minimalProxyInitCode(DEPOSIT_FORWARDER.slice(2).toLowerCase()));
+/**
+ * keccak256 of the EIP-1167 creation code for DEPOSIT_FORWARDER: a 10-byte constructor returning the
+ * 45-byte proxy runtime, `3d602d80600a3d3981f3363d3d373d3d3d363d73 ‖ forwarder ‖ 5af43d82803e903d91602b57fd5bf3`.
+ */
+const INIT_CODE_HASH = bytesOf('2a19432aa7273c2642c2ed10afd37ebecd864d2169d1bf74dc5d061b968c26c7');
+
+function bytesOf(hex: string): Uint8Array {
+  const out = new Uint8Array(hex.length / 2);
+  hexInto(hex, out, 0);
+  return out;
+}
 
 /** Preimage `prefix ‖ deployer(20) ‖ salt(32) ‖ keccak256(initCode)(32)`; the salt is written per call. */
 function create2Preimage(prefix: number, deployer20: Uint8Array): Uint8Array {
@@ -99,7 +107,7 @@ const EVM_PREIMAGE = (() => {
 })();
 
 const TRON_PREIMAGE = (() => {
-  const raw = b58check.decode(TRON_DEPOSIT_FACTORY); // 0x41 ‖ 20 bytes
+  const raw = bytesOf('41d48d6f197229cfe4a3ef8aae77d5eeffcc12e24c'); // TRON_DEPOSIT_FACTORY decoded: 0x41 ‖ 20 bytes
   return create2Preimage(raw[0]!, raw.subarray(1));
 })();
 
@@ -110,8 +118,8 @@ TRON_PAYLOAD[0] = 0x41;
 const SEED_AT = 32;
 const SEED_PREIMAGE = (() => {
   const buf = new Uint8Array(32 + 32 + 32);
-  buf.set(base58.decode(SOLANA_DEPOSIT_AUTHORITY), 0);
-  buf.set(base58.decode(SPL_TOKEN_PROGRAM), SEED_AT + 32);
+  buf.set(bytesOf('36fd68d4d836ae07491f41277f3277964543dfa6c1d63401a9201e96989875c5'), 0); // SOLANA_DEPOSIT_AUTHORITY decoded
+  buf.set(bytesOf('06ddf6e1d765a193d9cbe146ceeb79ac1cb485ed5f5b37913a8cf5857eff00a9'), SEED_AT + 32); // SPL_TOKEN_PROGRAM decoded
   return buf;
 })();
 

@@ -30,8 +30,6 @@
  * cluster ids that wallets and payment APIs still use. Tron's ids are the low 4 bytes of each
  * network's genesis block hash (0x2b6653dc mainnet, 0x94a9059e Shasta), as TronLink reports.
  */
-import { sha1 } from '@noble/hashes/legacy.js';
-import { utf8ToBytes } from '@noble/hashes/utils.js';
 import type { Environment } from './environment.js';
 
 /** Address and signature scheme a chain uses; decides how deposit addresses are derived. */
@@ -61,27 +59,18 @@ export interface ChainInfo {
  */
 export const CHAIN_ID_NAMESPACE = '2ffe6c1e-6315-450e-b59f-072aaade40ba';
 
-/** RFC 9562 UUID version 5 (SHA-1, name-based); derived here so that it is the same on every machine. */
-function uuidV5(name: string, namespace: string): string {
-  const ns = namespace.replace(/-/g, '');
-  const nameBytes = utf8ToBytes(name);
-  const input = new Uint8Array(16 + nameBytes.length);
-  for (let i = 0; i < 16; i++) input[i] = parseInt(ns.slice(i * 2, i * 2 + 2), 16);
-  input.set(nameBytes, 16);
-  const h = sha1(input).subarray(0, 16);
-  h[6] = (h[6]! & 0x0f) | 0x50; // version 5
-  h[8] = (h[8]! & 0x3f) | 0x80; // RFC variant
-  const hex = Array.from(h, (b) => b.toString(16).padStart(2, '0')).join('');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
-}
-
 function token(symbol: string, contractAddress: string, decimals: number): TokenInfo {
   return Object.freeze({ symbol, contractAddress, decimals });
 }
 
-function chain(environment: Environment, networkId: number, chainName: string, family: ChainFamily, tokens: TokenInfo[]): ChainInfo {
+/**
+ * `chainId` is the RFC 9562 UUID v5 (SHA-1, name-based) of `"<environment>:<networkId>"`, written
+ * out rather than derived at import: deriving the fourteen took ~8 ms of every start.
+ * test/unit/chains.test.ts derives each one and checks it.
+ */
+function chain(environment: Environment, networkId: number, chainId: string, chainName: string, family: ChainFamily, tokens: TokenInfo[]): ChainInfo {
   return Object.freeze({
-    chainId: uuidV5(`${environment}:${networkId}`, CHAIN_ID_NAMESPACE),
+    chainId,
     chainName,
     family,
     networkId,
@@ -96,36 +85,39 @@ const usdt6 = (address: string): TokenInfo => token('USDT', address, 6);
 /** Every chain the emulator knows: test chains first, then live, each in CONTRACT §3's order. */
 export const CHAINS: readonly ChainInfo[] = Object.freeze([
   // test
-  chain('test', 11155111, 'Ethereum Sepolia', 'evm', [usdc6('0x1c7D4B196Cb0C7B01d743Fbc6116a902379C7238')]),
-  chain('test', 84532, 'Base Sepolia', 'evm', [usdc6('0x036CbD53842c5426634e7929541eC2318f3dCF7e')]),
-  chain('test', 80002, 'Polygon Amoy', 'evm', [usdc6('0x41E94Eb019C0762f9Bfcf9Fb1E58725BfB0e7582')]),
-  chain('test', 421614, 'Arbitrum Sepolia', 'evm', [usdc6('0x75faf114eafb1BDbe2F0316DF893fd58CE46AA4d')]),
-  chain('test', 2494104990, 'Tron Shasta', 'tron', [usdt6('TG3XXyExBkPp9nzdajDZsozEu4BkaSJozs')]),
-  chain('test', 103, 'Solana Devnet', 'solana', [usdc6('4zMMC9srt5Ri5X14GAgXhaHii3GnPAEERYPJgZJDncDU')]),
+  chain('test', 11155111, '800e6d0a-56dd-5278-ba3c-41d1541469b7', 'Ethereum Sepolia', 'evm', [usdc6('0x1c7D4B196Cb0C7B01d743Fbc6116a902379C7238')]),
+  chain('test', 84532, '623360ad-e250-53df-b88e-192576d9503c', 'Base Sepolia', 'evm', [usdc6('0x036CbD53842c5426634e7929541eC2318f3dCF7e')]),
+  chain('test', 80002, '340389a8-7257-590d-b743-6fc033249e96', 'Polygon Amoy', 'evm', [usdc6('0x41E94Eb019C0762f9Bfcf9Fb1E58725BfB0e7582')]),
+  chain('test', 421614, 'c59cb78f-6b86-5368-929d-a7d72131a660', 'Arbitrum Sepolia', 'evm', [usdc6('0x75faf114eafb1BDbe2F0316DF893fd58CE46AA4d')]),
+  chain('test', 2494104990, 'b53ff2a4-8103-50d0-a801-d8a3dab22f33', 'Tron Shasta', 'tron', [usdt6('TG3XXyExBkPp9nzdajDZsozEu4BkaSJozs')]),
+  chain('test', 103, 'e5609c78-cd8b-55bb-ac8f-5e6c31fa6a26', 'Solana Devnet', 'solana', [usdc6('4zMMC9srt5Ri5X14GAgXhaHii3GnPAEERYPJgZJDncDU')]),
   // live
-  chain('live', 1, 'Ethereum', 'evm', [usdc6('0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48'), usdt6('0xdAC17F958D2ee523a2206206994597C13D831ec7')]),
-  chain('live', 137, 'Polygon', 'evm', [
+  chain('live', 1, '860073e9-5c90-5ead-b4fe-23ea53e2415d', 'Ethereum', 'evm', [
+    usdc6('0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48'),
+    usdt6('0xdAC17F958D2ee523a2206206994597C13D831ec7'),
+  ]),
+  chain('live', 137, 'e5a0db04-c420-5a61-8330-3ff87c125a10', 'Polygon', 'evm', [
     usdc6('0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359'), // native USDC, not the bridged USDC.e
     usdt6('0xc2132D05D31c914a87C6611C10748AEb04B58e8F'),
   ]),
-  chain('live', 8453, 'Base', 'evm', [
+  chain('live', 8453, '9b28fc54-f075-502c-9a62-b05678c08197', 'Base', 'evm', [
     usdc6('0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913'),
     usdt6('0xfde4C96c8593536E31F229EA8f37b2ADa2699bb2'), // bridged: Tether issues no USDT on Base
   ]),
-  chain('live', 42161, 'Arbitrum One', 'evm', [
+  chain('live', 42161, '3ec66afe-2241-580a-aefc-4201ed8584a3', 'Arbitrum One', 'evm', [
     usdc6('0xaf88d065e77c8cC2239327C5EDb3A432268e5831'), // native USDC, not the bridged USDC.e
     usdt6('0xFd086bC7CD5C481DCC9C85ebE478A1C0b69FCbb9'),
   ]),
-  chain('live', 10, 'OP Mainnet', 'evm', [
+  chain('live', 10, 'a7ed7cf5-a01b-5457-b2cf-d4ac49c65e1a', 'OP Mainnet', 'evm', [
     usdc6('0x0b2C639c533813f4Aa9D7837CAf62653d097Ff85'), // native USDC, not the bridged USDC.e
     usdt6('0x94b008aA00579c1307B0EF2c499aD98a8ce58e58'),
   ]),
-  chain('live', 56, 'BNB Smart Chain', 'evm', [
+  chain('live', 56, 'd148770e-cbbb-5b1a-b3fd-5530530e286c', 'BNB Smart Chain', 'evm', [
     token('USDC', '0x8AC76a51cc950d9822D68b83fE1Ad97B32Cd580d', 18),
     token('USDT', '0x55d398326f99059fF775485246999027B3197955', 18),
   ]),
-  chain('live', 728126428, 'Tron', 'tron', [usdt6('TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t')]),
-  chain('live', 101, 'Solana', 'solana', [usdc6('EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v')]),
+  chain('live', 728126428, '76b83105-518a-582b-b305-251bc3e9f761', 'Tron', 'tron', [usdt6('TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t')]),
+  chain('live', 101, '199e2766-5d1a-510d-bc4c-0466f0c5974d', 'Solana', 'solana', [usdc6('EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v')]),
 ]);
 
 const BY_ENV: Readonly<Record<Environment, readonly ChainInfo[]>> = {

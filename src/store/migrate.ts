@@ -1,5 +1,6 @@
 import type BetterSqlite3 from 'better-sqlite3';
-import { Kysely, SqliteDialect, type Migration } from 'kysely';
+import type { Kysely, Migration } from 'kysely';
+import { COMPILED } from './compiled.js';
 import { migrations as registry } from './migrations/index.js';
 
 /**
@@ -18,7 +19,10 @@ export class UnknownMigrationsError extends Error {
 export interface MigrateOptions {
   /** Stop after this migration (tests build earlier schema versions with it). */
   upTo?: string;
-  migrations?: Record<string, Migration>;
+  /** Loaders of the migrations by name, in order (default: the registry). */
+  migrations?: Record<string, () => Promise<Migration>>;
+  /** Each migration's SQL as the build recorded it (default: dist/'s table; none in the sources). */
+  compiled?: Record<string, string[]>;
 }
 
 /**
@@ -30,15 +34,17 @@ export interface MigrateOptions {
  * kill between two statements left half a migration and no record, and every later start failed
  * (`table "meta" already exists`). better-sqlite3 is synchronous and nothing else uses the connection
  * during start-up, so a transaction opened here spans kysely's (awaited) statements.
+ *
+ * From dist/, a migration's statements are the SQL the build recorded from it (`compile.ts`), run one
+ * by one in the same transaction: kysely is not loaded at all.
  */
 export async function migrate(sqlite: BetterSqlite3.Database, options: MigrateOptions = {}): Promise<string[]> {
   const all = options.migrations ?? registry;
   const names = Object.keys(all);
   const last = options.upTo === undefined ? names.length : names.indexOf(options.upTo) + 1;
   if (last === 0) throw new Error(`unknown migration ${options.upTo}`);
-  // Kysely only compiles and runs statements here; it borrows the connection (never destroy() it:
-  // its driver would close the database).
-  const db = new Kysely<unknown>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const precompiled = options.compiled ?? (options.migrations ? undefined : COMPILED?.migrations);
+  let db: Kysely<unknown> | undefined;
   const applied: string[] = [];
 
   const done = new Set(recorded(sqlite));
@@ -47,6 +53,10 @@ export async function migrate(sqlite: BetterSqlite3.Database, options: MigrateOp
 
   for (const name of names.slice(0, last)) {
     if (done.has(name)) continue;
+    const statements = precompiled?.[name];
+    // Loaded (and kysely with it) before the transaction opens: nothing to wait for inside it.
+    const migration = statements ? null : await all[name]!();
+    if (migration) db ??= await kyselyOn(sqlite);
     sqlite.exec('BEGIN IMMEDIATE');
     try {
       // The record table is created inside the first migration's transaction: a kill before its
@@ -57,7 +67,8 @@ export async function migrate(sqlite: BetterSqlite3.Database, options: MigrateOp
         sqlite.exec('COMMIT');
         continue;
       }
-      await all[name]!.up(db);
+      if (statements) for (const statement of statements) sqlite.exec(statement);
+      else await migration!.up(db!);
       sqlite.prepare(`INSERT INTO ${MIGRATION_TABLE} (name, timestamp) VALUES (?, ?)`).run(name, new Date().toISOString());
       sqlite.exec('COMMIT');
       applied.push(name);
@@ -67,6 +78,12 @@ export async function migrate(sqlite: BetterSqlite3.Database, options: MigrateOp
     }
   }
   return applied;
+}
+
+/** Kysely only compiles and runs statements here; it borrows the connection (never destroy() it: its driver would close the database). */
+async function kyselyOn(sqlite: BetterSqlite3.Database): Promise<Kysely<unknown>> {
+  const { Kysely, SqliteDialect } = await import('kysely');
+  return new Kysely<unknown>({ dialect: new SqliteDialect({ database: sqlite }) });
 }
 
 /** A migration that failed; the database is as it was before it. */

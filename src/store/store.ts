@@ -6,7 +6,9 @@ import { DatabaseFileError } from './errors.js';
 import { checkDatabaseFile, describeSqliteFailure } from './file-check.js';
 import { groupCommit } from './group-commit.js';
 import { StorageHealth } from './health.js';
+import { sqliteOptions } from './sqlite.js';
 import { migrate, MigrationError, UnknownMigrationsError } from './migrate.js';
+import { loadQueryBuilder } from './query.js';
 
 /** How long a write waits for another connection's lock before it answers 503 (CONTRACT §8). */
 export const LOCK_WAIT_MS = 5000;
@@ -61,7 +63,7 @@ export interface OpenedStore extends Store {
  * SQLite gives its WAL and shared-memory files the main file's mode, and it holds webhook secrets.
  */
 export async function openStore({ file, claimAs }: OpenStoreOptions): Promise<OpenedStore> {
-  if (file === ':memory:') return openConnection(new BetterSqlite3(':memory:'), file, null);
+  if (file === ':memory:') return openConnection(new BetterSqlite3(':memory:', sqliteOptions()), file, null);
   file = path.resolve(file);
   const state = checkDatabaseFile(file);
   if (state === 'missing') fs.mkdirSync(path.dirname(file), { recursive: true });
@@ -69,7 +71,7 @@ export async function openStore({ file, claimAs }: OpenStoreOptions): Promise<Op
   try {
     if (state === 'missing') createPrivate(file);
     else makePrivate(file);
-    return await openConnection(new BetterSqlite3(file, { fileMustExist: true }), file, claim);
+    return await openConnection(new BetterSqlite3(file, sqliteOptions({ fileMustExist: true })), file, claim);
   } catch (error) {
     claim?.release();
     if (error instanceof DatabaseFileError) throw error;
@@ -94,6 +96,7 @@ async function openConnection(sqlite: BetterSqlite3.Database, file: string, clai
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma(`busy_timeout = ${LOCK_WAIT_MS}`);
     await migrate(sqlite);
+    await loadQueryBuilder();
   } catch (error) {
     sqlite.close();
     throw error;

@@ -6,7 +6,7 @@
 import { STATUS_CODES } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type { Readable } from 'node:stream';
-import { Agent, type Dispatcher } from 'undici';
+import type { Agent, Dispatcher } from 'undici';
 import { checkLiteralHost, guardedLookup, plainLookup, type LookupFn } from './ssrf.js';
 
 export type { LookupFn } from './ssrf.js';
@@ -164,13 +164,24 @@ export function statusFailure(status: number, statusText: string, headers: Dispa
  * a connection opened unguarded is never reused for a guarded attempt.
  */
 export function createAttempter(options: AttempterOptions = {}): Attempter {
-  // Keep-alive is undici's default. Its per-phase timers are off: they would only duplicate the
-  // single total-budget timer of each attempt.
-  const common: Agent.Options = { connections: options.maxConnectionsPerOrigin ?? 32, headersTimeout: 0, bodyTimeout: 0 };
-  const plain = new Agent(options.lookup ? { ...common, connect: { lookup: plainLookup(options.lookup) } } : common);
-  const guarded = new Agent({ ...common, connect: { lookup: guardedLookup(options.lookup) } });
+  // undici is loaded for the first attempt, not with the emulator: importing it took ~30% of a cold
+  // start, and most runs (a test file, a CI job) deliver nothing, or deliver well after start-up.
+  let agents: Promise<{ plain: Agent; guarded: Agent }> | undefined;
+  let closed = false;
+  const agentsFor = () =>
+    (agents ??= import('undici').then(({ Agent }) => {
+      // Keep-alive is undici's default. Its per-phase timers are off: they would only duplicate the
+      // single total-budget timer of each attempt.
+      const common: Agent.Options = { connections: options.maxConnectionsPerOrigin ?? 32, headersTimeout: 0, bodyTimeout: 0 };
+      return {
+        plain: new Agent(options.lookup ? { ...common, connect: { lookup: plainLookup(options.lookup) } } : common),
+        guarded: new Agent({ ...common, connect: { lookup: guardedLookup(options.lookup) } }),
+      };
+    }));
 
   async function attempt(req: AttemptRequest): Promise<AttemptResult> {
+    // The first attempt waits for undici before its clock starts: the budget is the receiver's.
+    const loaded = closed ? null : await agentsFor();
     const started = performance.now();
     const result = (status: number | null, body: string | null, failure: Failure | null): AttemptResult => ({
       ok: failure === null,
@@ -204,7 +215,9 @@ export function createAttempter(options: AttempterOptions = {}): Attempter {
     // The body read so far (kept on a timeout or reset mid-body); null while no response arrived.
     const bodyText = (): string | null => (status === null ? null : sinkText(sink));
     try {
-      const res = await (req.guard === 'public-only' ? guarded : plain).request({
+      // Closed: as an attempt on a destroyed agent ends (UND_ERR_DESTROYED), without loading undici.
+      if (!loaded) return result(null, null, ['network_error', 'the attempter was closed']);
+      const res = await (req.guard === 'public-only' ? loaded.guarded : loaded.plain).request({
         origin: url.origin,
         path: url.pathname + url.search,
         method: 'POST',
@@ -229,7 +242,10 @@ export function createAttempter(options: AttempterOptions = {}): Attempter {
   return {
     attempt,
     async close() {
+      closed = true;
+      if (!agents) return;
       // destroy, not close: Agent#close() would wait for hung receivers until their timeouts.
+      const { plain, guarded } = await agents;
       await Promise.all([plain.destroy(), guarded.destroy()]);
     },
   };

@@ -3,7 +3,7 @@
  * dist/; package packs dist/): builds dist/ from src/ before their first test, so a single file runs
  * on its own (`npx vitest run --project e2e test/e2e/dev.test.ts`) and never against a stale build.
  * The build is skipped when dist/ was last built here from the same sources (a hash of src/, the
- * tsconfigs and the TypeScript version, kept in node_modules/.cache) or, before any such build, when
+ * tsconfigs, scripts/build.mjs and the TypeScript and esbuild versions, kept in node_modules/.cache) or, before any such build, when
  * dist/ is newer than src/; and it is done once per vitest run even when several projects ask.
  */
 import { spawn } from 'node:child_process';
@@ -26,25 +26,30 @@ function filesUnder(dir: string): string[] {
 }
 
 /** What the build reads: a change to any of it means a new build. */
-const inputs = (): string[] => [...filesUnder(path.join(ROOT, 'src')), path.join(ROOT, 'tsconfig.json'), path.join(ROOT, 'tsconfig.build.json')];
+const inputs = (): string[] => [
+  ...filesUnder(path.join(ROOT, 'src')),
+  path.join(ROOT, 'tsconfig.json'),
+  path.join(ROOT, 'tsconfig.build.json'),
+  path.join(ROOT, 'scripts', 'build.mjs'),
+];
 
 function sourcesHash(): string {
   const hash = createHash('sha256');
   for (const file of inputs()) hash.update(path.relative(ROOT, file)).update('\0').update(fs.readFileSync(file)).update('\0');
-  hash.update(JSON.parse(fs.readFileSync(path.join(ROOT, 'node_modules/typescript/package.json'), 'utf8')).version);
+  for (const tool of ['typescript', 'esbuild']) hash.update(JSON.parse(fs.readFileSync(path.join(ROOT, 'node_modules', tool, 'package.json'), 'utf8')).version);
   return hash.digest('hex');
 }
 
-function tsc(): Promise<void> {
-  const bin = path.join(ROOT, 'node_modules/typescript/bin/tsc');
+/** The package's own build (`npm run build`): declarations, compiled SQL, the esbuild bundle. */
+function runBuild(): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, '-p', 'tsconfig.build.json'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [path.join(ROOT, 'scripts', 'build.mjs')], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (out += d));
     child.on('error', reject);
     child.on('close', (code) =>
-      code === 0 ? resolve() : reject(new Error(`The build for the e2e tests failed (tsc -p tsconfig.build.json, exit ${code}):\n${out}`)),
+      code === 0 ? resolve() : reject(new Error(`The build for the e2e tests failed (node scripts/build.mjs, exit ${code}):\n${out}`)),
     );
   });
 }
@@ -70,7 +75,7 @@ async function build(): Promise<void> {
   // A stamp that matches nothing first: a build that fails (tsc still writes what it can) must not
   // pass for a good one next time, by its hash or by its outputs' age.
   writeStamp('incomplete');
-  await tsc();
+  await runBuild();
   writeStamp(hash);
 }
 

@@ -80,7 +80,7 @@ async function earlierVersion(version: number, file: string): Promise<void> {
   const sqlite = new BetterSqlite3(file);
   sqlite.pragma('journal_mode = WAL');
   const db = new Kysely<any>({ dialect: new SqliteDialect({ database: sqlite }) });
-  const subset: Record<string, Migration> = Object.fromEntries(NAMES.slice(0, version).map((n) => [n, migrations[n]!]));
+  const subset: Record<string, Migration> = Object.fromEntries(await Promise.all(NAMES.slice(0, version).map(async (n) => [n, await migrations[n]!()])));
   const { error } = await new Migrator({ db, provider: { getMigrations: () => Promise.resolve(subset) } }).migrateToLatest();
   if (error) throw error;
   sqlite.prepare("INSERT INTO meta (key, value) VALUES ('reliability_marker', ?)").run(JSON.stringify({ version }));

@@ -1,4 +1,3 @@
-import QRCode from 'qrcode';
 import type { CheckoutRoute, CheckoutState } from './checkout-state.js';
 import { html, jsonForScript, page, trusted, type SafeHtml } from './html.js';
 
@@ -15,8 +14,12 @@ export function statusText(state: Pick<CheckoutState, 'status' | 'remaining'>): 
   return STATUS_TEXT[state.status] ?? state.status;
 }
 
-/** The QR code of a route's payment URI, as inline SVG (generated here, so trusted markup). */
+/**
+ * The QR code of a route's payment URI, as inline SVG (generated here, so trusted markup). qrcode
+ * (and the PNG encoder it brings) is loaded with the first page that shows one, not with the emulator.
+ */
 export async function qrSvg(uri: string): Promise<string> {
+  const { default: QRCode } = await import('qrcode');
   return QRCode.toString(uri, { type: 'svg', errorCorrectionLevel: 'M', margin: 2, color: { dark: '#111111', light: '#ffffff' } });
 }
 

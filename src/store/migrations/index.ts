@@ -1,22 +1,18 @@
 import type { Migration } from 'kysely';
-import * as m0001 from './0001-initial.js';
-import * as m0002 from './0002-lifecycle.js';
-import * as m0003 from './0003-listeners.js';
-import * as m0004 from './0004-trim-indexes.js';
-import * as m0005 from './0005-due-index-url.js';
-import * as m0006 from './0006-application-id.js';
 
 /**
  * Registered statically rather than read from a folder: the build output and bundlers then
- * cannot lose a migration, and the order is the order written here.
+ * cannot lose a migration, and the order is the order written here. Each is loaded only to run it
+ * through kysely (the sources, tests): dist/ runs the SQL the build compiled from them
+ * (`../compile.ts`), so starting the package loads neither them nor kysely.
  */
-export const migrations: Record<string, Migration> = {
-  '0001-initial': m0001,
-  '0002-lifecycle': m0002,
-  '0003-listeners': m0003,
-  '0004-trim-indexes': m0004,
-  '0005-due-index-url': m0005,
-  '0006-application-id': m0006,
+export const migrations: Record<string, () => Promise<Migration>> = {
+  '0001-initial': () => import('./0001-initial.js'),
+  '0002-lifecycle': () => import('./0002-lifecycle.js'),
+  '0003-listeners': () => import('./0003-listeners.js'),
+  '0004-trim-indexes': () => import('./0004-trim-indexes.js'),
+  '0005-due-index-url': () => import('./0005-due-index-url.js'),
+  '0006-application-id': () => import('./0006-application-id.js'),
 };
 
 /** `PRAGMA application_id` of an svc database (set by 0006; earlier databases have 0). */

@@ -1,6 +1,6 @@
 import type { Insertable, Selectable } from 'kysely';
 import type { Environment } from '../../domain/environment.js';
-import { DUE_DELIVERY, dynamic, param, prepared, qb } from '../query.js';
+import { DUE_DELIVERY, param, prepared, preparedByShape } from '../query.js';
 import type { DeliveriesTable, DeliveryAttemptsTable } from '../schema.js';
 import type { Store } from '../store.js';
 import type { ListPage } from './merchants.js';
@@ -9,7 +9,7 @@ export type DeliveryRow = Selectable<DeliveriesTable>;
 export type AttemptRow = Selectable<DeliveryAttemptsTable>;
 export type NewDelivery = Omit<Insertable<DeliveriesTable>, 'seq'>;
 
-const insert = prepared(() =>
+const insert = prepared((qb) =>
   qb.insertInto('deliveries').values({
     id: param('id'),
     event_id: param('event_id'),
@@ -32,16 +32,16 @@ const insert = prepared(() =>
     updated_at: param('updated_at'),
   }),
 );
-const byId = prepared(() => qb.selectFrom('deliveries').selectAll().where('id', '=', param('id')));
-const attemptsOf = prepared(() => qb.selectFrom('delivery_attempts').selectAll().where('delivery_id', '=', param('id')).orderBy('number'));
-const nextDue = prepared(() =>
+const byId = prepared((qb) => qb.selectFrom('deliveries').selectAll().where('id', '=', param('id')));
+const attemptsOf = prepared((qb) => qb.selectFrom('delivery_attempts').selectAll().where('delivery_id', '=', param('id')).orderBy('number'));
+const nextDue = prepared((qb) =>
   qb
     .selectFrom('deliveries')
     .select((eb) => eb.fn.min('next_attempt_at').as('at'))
     .where(DUE_DELIVERY),
 );
-const clearInFlight = prepared(() => qb.updateTable('deliveries').set({ in_flight: 0 }).where('in_flight', '=', 1));
-const insertAttempt = prepared(() =>
+const clearInFlight = prepared((qb) => qb.updateTable('deliveries').set({ in_flight: 0 }).where('in_flight', '=', 1));
+const insertAttempt = prepared((qb) =>
   qb.insertInto('delivery_attempts').values({
     delivery_id: param('delivery_id'),
     number: param('number'),
@@ -54,7 +54,7 @@ const insertAttempt = prepared(() =>
     error: param('error'),
   }),
 );
-const saveOutcome = prepared(() =>
+const saveOutcome = prepared((qb) =>
   qb
     .updateTable('deliveries')
     .set({
@@ -89,7 +89,7 @@ export function nextDeliveryDueAt(store: Store): number | null {
   return (nextDue.get(store)?.at as number | null | undefined) ?? null;
 }
 
-const nextDueAfter = prepared(() =>
+const nextDueAfter = prepared((qb) =>
   qb
     .selectFrom('deliveries')
     .select((eb) => eb.fn.min('next_attempt_at').as('at'))
@@ -102,7 +102,7 @@ export function nextDeliveryDueAfter(store: Store, now: number): number | null {
   return (nextDueAfter.get(store, { now })?.at as number | null | undefined) ?? null;
 }
 
-const releaseOne = prepared(() => qb.updateTable('deliveries').set({ in_flight: 0 }).where('id', '=', param('id')).where('in_flight', '=', 1));
+const releaseOne = prepared((qb) => qb.updateTable('deliveries').set({ in_flight: 0 }).where('id', '=', param('id')).where('in_flight', '=', 1));
 
 /** A claimed delivery whose attempt could not start (a database error): due again, unchanged. */
 export function releaseDelivery(store: Store, id: string): void {
@@ -157,7 +157,7 @@ const CLAIM_SQL = `
   )
   RETURNING *`;
 
-const claimForUrl = prepared(() =>
+const claimForUrl = prepared((qb) =>
   qb
     .updateTable('deliveries')
     .set({ in_flight: 1 })
@@ -225,12 +225,32 @@ export interface DeliveryFilter {
   merchantId?: string | undefined;
 }
 
+const list = preparedByShape(['status', 'eventType', 'invoice', 'merchant', 'before'], (qb, on) => {
+  let q = qb.selectFrom('deliveries').selectAll().where('partner_id', '=', param('partner_id')).where('environment', '=', param('environment'));
+  if (on.status) q = q.where('status', '=', param('status'));
+  if (on.eventType) q = q.where('event_type', '=', param('event_type'));
+  if (on.invoice) q = q.where('invoice_id', '=', param('invoice_id'));
+  if (on.merchant) q = q.where('merchant_id', '=', param('merchant_id'));
+  if (on.before) q = q.where('seq', '<', param('before_seq'));
+  return q.orderBy('seq', 'desc').limit(param('limit'));
+});
+
 export function listDeliveries(store: Store, filter: DeliveryFilter, page: ListPage): DeliveryRow[] {
-  let q = qb.selectFrom('deliveries').selectAll().where('partner_id', '=', filter.partnerId).where('environment', '=', filter.environment);
-  if (filter.status) q = q.where('status', '=', filter.status as DeliveryRow['status']);
-  if (filter.eventType) q = q.where('event_type', '=', filter.eventType);
-  if (filter.invoiceId) q = q.where('invoice_id', '=', filter.invoiceId);
-  if (filter.merchantId) q = q.where('merchant_id', '=', filter.merchantId);
-  if (page.beforeSeq !== undefined) q = q.where('seq', '<', page.beforeSeq);
-  return dynamic(store, q.orderBy('seq', 'desc').limit(page.limit + 1)) as DeliveryRow[];
+  const shape = {
+    status: Boolean(filter.status),
+    eventType: Boolean(filter.eventType),
+    invoice: Boolean(filter.invoiceId),
+    merchant: Boolean(filter.merchantId),
+    before: page.beforeSeq !== undefined,
+  };
+  return list.all(store, shape, {
+    partner_id: filter.partnerId,
+    environment: filter.environment,
+    status: filter.status,
+    event_type: filter.eventType,
+    invoice_id: filter.invoiceId,
+    merchant_id: filter.merchantId,
+    before_seq: page.beforeSeq,
+    limit: page.limit + 1,
+  });
 }

@@ -1,11 +1,11 @@
 import type { Insertable, Selectable } from 'kysely';
-import { param, prepared, qb } from '../query.js';
+import { param, prepared } from '../query.js';
 import type { EventsTable } from '../schema.js';
 import type { Store } from '../store.js';
 
 export type EventRow = Selectable<EventsTable>;
 
-const insert = prepared(() =>
+const insert = prepared((qb) =>
   qb.insertInto('events').values({
     id: param('id'),
     invoice_id: param('invoice_id'),
@@ -18,8 +18,8 @@ const insert = prepared(() =>
     created_at: param('created_at'),
   }),
 );
-const byId = prepared(() => qb.selectFrom('events').selectAll().where('id', '=', param('id')));
-const byInvoice = prepared(() => qb.selectFrom('events').selectAll().where('invoice_id', '=', param('invoice_id')).orderBy('sequence'));
+const byId = prepared((qb) => qb.selectFrom('events').selectAll().where('id', '=', param('id')));
+const byInvoice = prepared((qb) => qb.selectFrom('events').selectAll().where('invoice_id', '=', param('invoice_id')).orderBy('sequence'));
 
 export function insertEvent(store: Store, row: Omit<Insertable<EventsTable>, 'seq'>): void {
   insert.run(store, { ...row });

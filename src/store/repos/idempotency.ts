@@ -1,11 +1,11 @@
-import { param, prepared, qb } from '../query.js';
+import { param, prepared } from '../query.js';
 import type { IdempotencyKeysTable } from '../schema.js';
 import type { Store } from '../store.js';
 
 export type IdempotencyRow = IdempotencyKeysTable;
 
-const byScope = prepared(() => qb.selectFrom('idempotency_keys').selectAll().where('scope', '=', param('scope')).where('expires_at', '>', param('now')));
-const upsert = prepared(() =>
+const byScope = prepared((qb) => qb.selectFrom('idempotency_keys').selectAll().where('scope', '=', param('scope')).where('expires_at', '>', param('now')));
+const upsert = prepared((qb) =>
   qb
     .insertInto('idempotency_keys')
     .values({
@@ -27,7 +27,7 @@ const upsert = prepared(() =>
       }),
     ),
 );
-const sweep = prepared(() => qb.deleteFrom('idempotency_keys').where('expires_at', '<=', param('now')));
+const sweep = prepared((qb) => qb.deleteFrom('idempotency_keys').where('expires_at', '<=', param('now')));
 
 /** The remembered response for a scope, unless it has expired on the emulator clock. */
 export function findIdempotent(store: Store, scope: string, now: number): IdempotencyRow | undefined {

@@ -1,5 +1,5 @@
 import type { Environment } from '../../domain/environment.js';
-import { dynamic, OPEN_INVOICE, param, prepared, qb } from '../query.js';
+import { OPEN_INVOICE, param, prepared, preparedByShape } from '../query.js';
 import type { Insertable, Selectable } from 'kysely';
 import type { InvoicesTable } from '../schema.js';
 import type { Store } from '../store.js';
@@ -8,7 +8,7 @@ import type { ListPage } from './merchants.js';
 export type InvoiceRow = Selectable<InvoicesTable>;
 export type NewInvoice = Omit<Insertable<InvoicesTable>, 'seq' | 'pending_payments'>;
 
-const insert = prepared(() =>
+const insert = prepared((qb) =>
   qb.insertInto('invoices').values({
     id: param('id'),
     merchant_id: param('merchant_id'),
@@ -27,7 +27,7 @@ const insert = prepared(() =>
     last_sequence: param('last_sequence'),
   }),
 );
-const byId = prepared(() => qb.selectFrom('invoices').selectAll().where('id', '=', param('id')));
+const byId = prepared((qb) => qb.selectFrom('invoices').selectAll().where('id', '=', param('id')));
 
 export function insertInvoice(store: Store, row: NewInvoice): void {
   insert.run(store, { ...row });
@@ -45,17 +45,29 @@ export interface InvoiceFilter {
   status?: string;
 }
 
-export function listInvoices(store: Store, filter: InvoiceFilter, page: ListPage): InvoiceRow[] {
+const list = preparedByShape(['merchant', 'status', 'before'], (qb, on) => {
   let q = qb.selectFrom('invoices').selectAll();
   // Each branch matches one of the two indexes, (merchant_id, seq) or (partner_id, environment, seq).
-  if (filter.merchantId) q = q.where('merchant_id', '=', filter.merchantId);
-  else q = q.where('partner_id', '=', filter.partnerId).where('environment', '=', filter.environment);
-  if (filter.status) q = q.where('status', '=', filter.status);
-  if (page.beforeSeq !== undefined) q = q.where('seq', '<', page.beforeSeq);
-  return dynamic(store, q.orderBy('seq', 'desc').limit(page.limit + 1)) as InvoiceRow[];
+  if (on.merchant) q = q.where('merchant_id', '=', param('merchant_id'));
+  else q = q.where('partner_id', '=', param('partner_id')).where('environment', '=', param('environment'));
+  if (on.status) q = q.where('status', '=', param('status'));
+  if (on.before) q = q.where('seq', '<', param('before_seq'));
+  return q.orderBy('seq', 'desc').limit(param('limit'));
+});
+
+export function listInvoices(store: Store, filter: InvoiceFilter, page: ListPage): InvoiceRow[] {
+  const shape = { merchant: Boolean(filter.merchantId), status: Boolean(filter.status), before: page.beforeSeq !== undefined };
+  return list.all(store, shape, {
+    merchant_id: filter.merchantId,
+    partner_id: filter.partnerId,
+    environment: filter.environment,
+    status: filter.status,
+    before_seq: page.beforeSeq,
+    limit: page.limit + 1,
+  });
 }
 
-const saveState = prepared(() =>
+const saveState = prepared((qb) =>
   qb
     .updateTable('invoices')
     .set({
@@ -83,10 +95,10 @@ export function saveInvoiceState(store: Store, update: InvoiceStateUpdate): void
   saveState.run(store, { ...update });
 }
 
-const dueForExpiry = prepared(() =>
+const dueForExpiry = prepared((qb) =>
   qb.selectFrom('invoices').selectAll().where(OPEN_INVOICE).where('expires_at', '<=', param('now')).orderBy('expires_at').limit(param('limit')),
 );
-const nextExpiry = prepared(() =>
+const nextExpiry = prepared((qb) =>
   qb
     .selectFrom('invoices')
     .select((eb) => eb.fn.min('expires_at').as('at'))

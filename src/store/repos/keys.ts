@@ -1,13 +1,13 @@
 import type { Environment } from '../../domain/environment.js';
 import { hashKey, keyHint, parseKey } from '../../domain/keys.js';
-import { param, prepared, qb } from '../query.js';
+import { param, prepared } from '../query.js';
 import type { ApiKeysTable, KeyKind } from '../schema.js';
 import type { Store } from '../store.js';
 
 export type KeyRow = ApiKeysTable;
 
-const byHash = prepared(() => qb.selectFrom('api_keys').selectAll().where('hash', '=', param('hash')));
-const insert = prepared(() =>
+const byHash = prepared((qb) => qb.selectFrom('api_keys').selectAll().where('hash', '=', param('hash')));
+const insert = prepared((qb) =>
   qb
     .insertInto('api_keys')
     .values({
@@ -21,7 +21,7 @@ const insert = prepared(() =>
     })
     .onConflict((oc) => oc.column('hash').doNothing()),
 );
-const byPartner = prepared(() => qb.selectFrom('api_keys').selectAll().where('partner_id', '=', param('partner_id')).orderBy('created_at'));
+const byPartner = prepared((qb) => qb.selectFrom('api_keys').selectAll().where('partner_id', '=', param('partner_id')).orderBy('created_at'));
 
 export function findKey(store: Store, key: string): KeyRow | undefined {
   return byHash.get(store, { hash: hashKey(key) });
@@ -48,7 +48,7 @@ export function insertKey(store: Store, key: string, owner: KeyOwner, now: numbe
   });
 }
 
-const removeByHash = prepared(() => qb.deleteFrom('api_keys').where('hash', '=', param('hash')));
+const removeByHash = prepared((qb) => qb.deleteFrom('api_keys').where('hash', '=', param('hash')));
 
 /** Revokes a key: requests with it are refused from now on. */
 export function deleteKey(store: Store, key: string): void {

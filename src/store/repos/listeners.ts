@@ -1,16 +1,16 @@
 import type { Selectable } from 'kysely';
 import type { Environment } from '../../domain/environment.js';
-import { DUE_DELIVERY, param, prepared, qb } from '../query.js';
+import { DUE_DELIVERY, param, prepared } from '../query.js';
 import type { ListenersTable } from '../schema.js';
 import type { Store } from '../store.js';
 
 export type ListenerRow = Selectable<ListenersTable>;
 
-const byPartner = prepared(() =>
+const byPartner = prepared((qb) =>
   qb.selectFrom('listeners').selectAll().where('partner_id', '=', param('partner_id')).where('environment', '=', param('environment')),
 );
-const active = prepared(() => qb.selectFrom('listeners').selectAll().where('active', '=', 1));
-const upsert = prepared(() =>
+const active = prepared((qb) => qb.selectFrom('listeners').selectAll().where('active', '=', 1));
+const upsert = prepared((qb) =>
   qb
     .insertInto('listeners')
     .values({
@@ -32,7 +32,7 @@ const upsert = prepared(() =>
       }),
     ),
 );
-const wakePending = prepared(() =>
+const wakePending = prepared((qb) =>
   qb
     .updateTable('deliveries')
     .set({ next_attempt_at: param('now') })

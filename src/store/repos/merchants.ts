@@ -1,5 +1,5 @@
 import type { Environment } from '../../domain/environment.js';
-import { dynamic, param, prepared, qb } from '../query.js';
+import { param, prepared, preparedByShape } from '../query.js';
 import type { Insertable, Selectable } from 'kysely';
 import type { MerchantsTable } from '../schema.js';
 import type { Store } from '../store.js';
@@ -7,7 +7,7 @@ import type { Store } from '../store.js';
 export type MerchantRow = Selectable<MerchantsTable>;
 export type NewMerchant = Omit<Insertable<MerchantsTable>, 'seq'>;
 
-const insert = prepared(() =>
+const insert = prepared((qb) =>
   qb.insertInto('merchants').values({
     id: param('id'),
     partner_id: param('partner_id'),
@@ -24,8 +24,8 @@ const insert = prepared(() =>
     updated_at: param('updated_at'),
   }),
 );
-const byId = prepared(() => qb.selectFrom('merchants').selectAll().where('id', '=', param('id')));
-const byTenant = prepared(() =>
+const byId = prepared((qb) => qb.selectFrom('merchants').selectAll().where('id', '=', param('id')));
+const byTenant = prepared((qb) =>
   qb
     .selectFrom('merchants')
     .select('id')
@@ -33,13 +33,13 @@ const byTenant = prepared(() =>
     .where('environment', '=', param('environment'))
     .where('external_tenant_id', '=', param('external_tenant_id')),
 );
-const setStatus = prepared(() =>
+const setStatus = prepared((qb) =>
   qb
     .updateTable('merchants')
     .set({ integration_status: param('status'), updated_at: param('now') })
     .where('id', '=', param('id')),
 );
-const setNetworks = prepared(() =>
+const setNetworks = prepared((qb) =>
   qb
     .updateTable('merchants')
     .set({ network_ids: param('network_ids'), updated_at: param('now') })
@@ -74,8 +74,12 @@ export interface ListPage {
 }
 
 /** Newest first. Fetches one extra row to tell whether there is a next page. */
+const list = preparedByShape(['before'], (qb, on) => {
+  let q = qb.selectFrom('merchants').selectAll().where('partner_id', '=', param('partner_id')).where('environment', '=', param('environment'));
+  if (on.before) q = q.where('seq', '<', param('before_seq'));
+  return q.orderBy('seq', 'desc').limit(param('limit'));
+});
+
 export function listMerchants(store: Store, partnerId: string, environment: Environment, page: ListPage): MerchantRow[] {
-  let q = qb.selectFrom('merchants').selectAll().where('partner_id', '=', partnerId).where('environment', '=', environment);
-  if (page.beforeSeq !== undefined) q = q.where('seq', '<', page.beforeSeq);
-  return dynamic(store, q.orderBy('seq', 'desc').limit(page.limit + 1)) as MerchantRow[];
+  return list.all(store, { before: page.beforeSeq !== undefined }, { partner_id: partnerId, environment, before_seq: page.beforeSeq, limit: page.limit + 1 });
 }

@@ -1,8 +1,8 @@
-import { param, prepared, qb } from '../query.js';
+import { param, prepared } from '../query.js';
 import type { Store } from '../store.js';
 
-const get = prepared(() => qb.selectFrom('meta').select('value').where('key', '=', param('key')));
-const put = prepared(() =>
+const get = prepared((qb) => qb.selectFrom('meta').select('value').where('key', '=', param('key')));
+const put = prepared((qb) =>
   qb
     .insertInto('meta')
     .values({ key: param('key'), value: param('value') })

@@ -1,11 +1,11 @@
-import { param, prepared, qb } from '../query.js';
+import { param, prepared } from '../query.js';
 import type { PartnersTable } from '../schema.js';
 import type { Store } from '../store.js';
 
 export type PartnerRow = PartnersTable;
 
-const insert = prepared(() => qb.insertInto('partners').values({ id: param('id'), name: param('name'), created_at: param('created_at') }));
-const byId = prepared(() => qb.selectFrom('partners').selectAll().where('id', '=', param('id')));
+const insert = prepared((qb) => qb.insertInto('partners').values({ id: param('id'), name: param('name'), created_at: param('created_at') }));
+const byId = prepared((qb) => qb.selectFrom('partners').selectAll().where('id', '=', param('id')));
 
 export function insertPartner(store: Store, row: PartnerRow): void {
   insert.run(store, { ...row });

@@ -1,11 +1,11 @@
 import type { Insertable, Selectable } from 'kysely';
-import { param, prepared, qb } from '../query.js';
+import { param, prepared } from '../query.js';
 import type { PaymentsTable } from '../schema.js';
 import type { Store } from '../store.js';
 
 export type PaymentRow = Selectable<PaymentsTable>;
 
-const insert = prepared(() =>
+const insert = prepared((qb) =>
   qb.insertInto('payments').values({
     id: param('id'),
     invoice_id: param('invoice_id'),
@@ -18,15 +18,15 @@ const insert = prepared(() =>
     confirmed_at: param('confirmed_at'),
   }),
 );
-const byId = prepared(() => qb.selectFrom('payments').selectAll().where('id', '=', param('id')));
-const confirm = prepared(() =>
+const byId = prepared((qb) => qb.selectFrom('payments').selectAll().where('id', '=', param('id')));
+const confirm = prepared((qb) =>
   qb
     .updateTable('payments')
     .set({ confirmed: 1, confirmed_at: param('now') })
     .where('id', '=', param('id'))
     .where('confirmed', '=', 0),
 );
-const lastConfirmedToken = prepared(() =>
+const lastConfirmedToken = prepared((qb) =>
   qb
     .selectFrom('payments')
     .select('token')
@@ -55,7 +55,9 @@ export function lastConfirmedTokenOf(store: Store, invoiceId: string): string | 
   return lastConfirmedToken.get(store, { invoice_id: invoiceId })?.token ?? null;
 }
 
-const pendingOf = prepared(() => qb.selectFrom('payments').selectAll().where('invoice_id', '=', param('invoice_id')).where('confirmed', '=', 0).orderBy('seq'));
+const pendingOf = prepared((qb) =>
+  qb.selectFrom('payments').selectAll().where('invoice_id', '=', param('invoice_id')).where('confirmed', '=', 0).orderBy('seq'),
+);
 
 /** Payments seen but not confirmed yet, oldest first. */
 export function pendingPaymentsOf(store: Store, invoiceId: string): PaymentRow[] {

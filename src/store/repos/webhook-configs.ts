@@ -1,14 +1,14 @@
 import type { Environment } from '../../domain/environment.js';
-import { param, prepared, qb } from '../query.js';
+import { param, prepared } from '../query.js';
 import type { WebhookConfigsTable } from '../schema.js';
 import type { Store } from '../store.js';
 
 export type WebhookConfigRow = WebhookConfigsTable;
 
-const byPartner = prepared(() =>
+const byPartner = prepared((qb) =>
   qb.selectFrom('webhook_configs').selectAll().where('partner_id', '=', param('partner_id')).where('environment', '=', param('environment')),
 );
-const upsert = prepared(() =>
+const upsert = prepared((qb) =>
   qb
     .insertInto('webhook_configs')
     .values({

@@ -1,0 +1,28 @@
+import { GLOBAL_OPTIONS, type LazyCommand } from './spec.js';
+
+/** Global options that take a value (`--config <file>`): their value is not the command word. */
+const TAKES_VALUE = new Set(GLOBAL_OPTIONS.filter((o) => /<[^>]+>/.test(o.flags)).flatMap((o) => o.flags.split(/[ ,]+/).filter((f) => f.startsWith('-'))));
+const FLAGS = new Set(GLOBAL_OPTIONS.filter((o) => !/[<[]/.test(o.flags)).flatMap((o) => o.flags.split(/[ ,]+/).filter((f) => f.startsWith('-'))));
+
+/**
+ * The commands `argv` can run: those under its first word when that word names a command or a
+ * group (`svc invoices create …` → the `invoices` group), so that the CLI builds only that part of
+ * its command tree (building all of it took ~8 ms of every command). Anything else (no command,
+ * `--help`, `help`, a typo that wants suggestions, an option it does not know) gets every command.
+ */
+export function reachableCommands(argv: readonly string[], commands: readonly LazyCommand[]): readonly LazyCommand[] {
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '--') return commands;
+    if (arg.startsWith('-')) {
+      const flag = arg.includes('=') ? arg.slice(0, arg.indexOf('=')) : arg;
+      if (TAKES_VALUE.has(flag)) {
+        if (!arg.includes('=')) i++;
+      } else if (!FLAGS.has(arg)) return commands;
+      continue;
+    }
+    const under = commands.filter((c) => c.name === arg || c.name.startsWith(`${arg} `));
+    return under.length > 0 ? under : commands;
+  }
+  return commands;
+}

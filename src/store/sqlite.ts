@@ -1,0 +1,21 @@
+import { createRequire } from 'node:module';
+import type BetterSqlite3 from 'better-sqlite3';
+
+let addon: string | null | undefined;
+
+/**
+ * better-sqlite3's options with its native addon named. Left to itself, better-sqlite3 asks the
+ * `bindings` package to find the addon, which reads the call stack and probes a dozen folders: ~5 ms
+ * of every start. npm builds (or downloads) it into build/Release; where it is not there (a custom
+ * build), `bindings` looks as before.
+ */
+export function sqliteOptions(options: BetterSqlite3.Options = {}): BetterSqlite3.Options {
+  if (addon === undefined) {
+    try {
+      addon = createRequire(import.meta.url).resolve('better-sqlite3/build/Release/better_sqlite3.node');
+    } catch {
+      addon = null;
+    }
+  }
+  return addon ? { ...options, nativeBinding: addon } : options;
+}

@@ -1,0 +1,132 @@
+/**
+ * What the built package loads to start and serve its first requests (docs/performance.md, #12 and
+ * #13): not kysely (the build compiles every statement and migration to SQL), not undici (loaded for
+ * the first webhook delivery), not qrcode (the first checkout page), and in `svc dev` without a config
+ * file, not cosmiconfig. Each took tens to hundreds of milliseconds of a cold start. Every module a
+ * process resolves is recorded by a module hook (`node --import`), so a static import that brings one
+ * back onto the start-up path fails here, whatever the timing of this machine.
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import readline from 'node:readline';
+import { pathToFileURL } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { BIN, ROOT } from '../helpers/cli.js';
+import { tempDir } from '../helpers/temp-dir.js';
+
+const dir = tempDir('svc-startup-modules-');
+const HOOKS = path.join(dir, 'hooks.mjs');
+const REGISTER = path.join(dir, 'register.mjs');
+fs.writeFileSync(
+  HOOKS,
+  `import fs from 'node:fs';
+let out;
+export function initialize(data) { out = data.out; }
+export async function resolve(specifier, context, next) {
+  const result = await next(specifier, context);
+  fs.appendFileSync(out, result.url + '\\n');
+  return result;
+}
+`,
+);
+fs.writeFileSync(
+  REGISTER,
+  `import { register } from 'node:module';
+register(${JSON.stringify(pathToFileURL(HOOKS).href)}, { data: { out: process.env.SVC_TEST_MODULES_OUT } });
+`,
+);
+
+/** The packages of node_modules/ among the modules a process resolved. */
+function packagesIn(file: string): string[] {
+  const urls = fs.readFileSync(file, 'utf8').split('\n').filter(Boolean);
+  const names = urls.map((url) => /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url)?.[1]).filter((n): n is string => Boolean(n));
+  return [...new Set(names)].sort();
+}
+
+function traced(args: string[], out: string, cwd = dir) {
+  return spawn(process.execPath, ['--import', pathToFileURL(REGISTER).href, ...args], {
+    cwd,
+    env: { ...process.env, NO_COLOR: '1', SVC_TEST_MODULES_OUT: out },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+}
+
+// Starts the emulator from dist/ on a fresh file (migrations run) and in memory, and makes the first
+// requests of a test suite: creates, reads and every list with and without its filters.
+const PROBE = `
+import http from 'node:http';
+import path from 'node:path';
+const { startEmulator } = await import(${JSON.stringify(pathToFileURL(path.join(ROOT, 'dist', 'index.js')).href)});
+function call(e, method, p, body) {
+  return new Promise((resolve, reject) => {
+    const data = body ? JSON.stringify(body) : undefined;
+    const headers = { authorization: 'Bearer ' + e.keys.test.partnerKey, 'idempotency-key': 'k-' + Math.random() };
+    if (data) Object.assign(headers, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(data) });
+    const req = http.request(e.url + p, { method, headers, agent: false }, (res) => {
+      let text = '';
+      res.on('data', (d) => (text += d));
+      res.on('end', () => (res.statusCode < 300 ? resolve(JSON.parse(text)) : reject(new Error(method + ' ' + p + ': ' + res.statusCode + ' ' + text))));
+    });
+    req.on('error', reject);
+    req.end(data);
+  });
+}
+for (const db of [':memory:', path.join(process.argv[2], 'probe.sqlite')]) {
+  const e = await startEmulator({ port: 0, db });
+  const merchantId = e.keys.test.merchantId;
+  const invoice = await call(e, 'POST', '/v1/partner/invoices', { merchantId, amount: '25.00' });
+  await call(e, 'GET', '/v1/partner/invoices/' + invoice.id);
+  for (const q of ['', '?merchantId=' + merchantId, '?status=CREATED', '?limit=1']) await call(e, 'GET', '/v1/partner/invoices' + q);
+  await call(e, 'GET', '/v1/partner/merchants');
+  await call(e, 'GET', '/v1/partner/webhook/deliveries');
+  await e.reset();
+  await e.stop();
+}
+process.stdout.write('done\\n');
+`;
+
+describe('what the built package loads to start', () => {
+  it('startEmulator, a create, reads and lists, reset and stop load neither kysely, undici nor qrcode', async () => {
+    const probe = path.join(dir, 'probe.mjs');
+    const out = path.join(dir, 'probe-modules.txt');
+    fs.writeFileSync(probe, PROBE);
+    const child = traced([probe, dir], out);
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    const code = await new Promise((resolve) => child.on('close', resolve));
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    expect(stdout).toBe('done\n');
+    const loaded = packagesIn(out);
+    expect(loaded).toContain('better-sqlite3'); // the hook saw the package's own imports
+    expect(loaded.filter((p) => ['kysely', 'undici', 'qrcode', 'pngjs'].includes(p))).toEqual([]);
+  });
+
+  it('svc dev --memory without a config file, until it answers a create, loads neither kysely, undici nor cosmiconfig', async () => {
+    const out = path.join(dir, 'dev-modules.txt');
+    const cwd = fs.mkdtempSync(path.join(dir, 'project-'));
+    fs.writeFileSync(path.join(cwd, 'package.json'), '{"name":"app","private":true}');
+    const child = traced([BIN, 'dev', '--memory', '--port', '0', '--json'], out, cwd);
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += d));
+    const closed = new Promise((resolve) => child.on('close', resolve));
+    const lines = readline.createInterface({ input: child.stdout });
+    const ready = JSON.parse(await new Promise<string>((resolve) => lines.once('line', resolve)));
+    expect(ready.type).toBe('ready');
+    const created = await fetch(`${ready.baseUrl}/v1/partner/invoices`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ready.test.partnerKey}`, 'content-type': 'application/json', 'idempotency-key': 'startup-modules' },
+      body: JSON.stringify({ merchantId: ready.test.merchantId, amount: '1.00' }),
+    });
+    expect(created.status).toBe(201);
+    child.kill('SIGTERM');
+    expect(await closed).toBe(0);
+    expect(stderr).toBe('');
+    const loaded = packagesIn(out);
+    expect(loaded).toContain('better-sqlite3');
+    expect(loaded.filter((p) => ['kysely', 'undici', 'cosmiconfig', 'qrcode'].includes(p))).toEqual([]);
+  });
+});
