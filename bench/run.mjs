@@ -13,6 +13,7 @@ import { deliveryLatency, deliveryThroughput } from './cases/delivery.mjs';
 import { execOverhead } from './cases/exec.mjs';
 import { httpThroughput, memoryGrowth } from './cases/http.mjs';
 import { peerThroughput } from './cases/peer.mjs';
+import { snapshotSpeed } from './cases/snapshot.mjs';
 import { resetSpeed, startupSpeed } from './cases/startup.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -42,6 +43,7 @@ const cases = [
   [[14], () => resetSpeed(report)],
   [[15], () => peerThroughput(report)],
   [[16], () => execOverhead(report)],
+  [[17], () => snapshotSpeed(report)],
 ];
 for (const [ids, run] of cases) {
   if (only && !ids.some((id) => only.has(id))) continue;

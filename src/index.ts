@@ -8,6 +8,7 @@ export { startEmulator, type Emulator, type StartEmulatorOptions, type EmulatorC
 export { manualClock, systemClock, type Clock } from './clock/clock.js';
 export type { EmulatorConfig, PinnedKeys } from './config/defaults.js';
 export type { AdvanceReport, DefaultKeys, EnvironmentKeys, LookupFn } from './server/public-types.js';
+export type { SnapshotInfo } from './server/snapshots/files.js';
 export type {
   EmulatorEvent,
   EmulatorListener,

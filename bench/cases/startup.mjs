@@ -10,7 +10,7 @@ const lib = path.join(root, 'bench', 'lib');
 /** What every start-up row is compared with: a Node process that prints one line. */
 const PRINT_A_LINE = ['-e', "console.log('ready')"];
 
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+export const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 /** Wall time from spawn until the first line on stdout (ms); the process is then stopped. */
 function untilFirstLine(args, cwd) {
@@ -36,7 +36,7 @@ function untilFirstLine(args, cwd) {
 }
 
 /** Wall time of a whole process (ms), with what it printed. */
-function wholeProcess(args) {
+export function wholeProcess(args) {
   return new Promise((resolve, reject) => {
     const started = process.hrtime.bigint();
     execFile(process.execPath, args, { cwd: os.tmpdir() }, (error, stdout, stderr) => {

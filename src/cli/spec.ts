@@ -147,6 +147,7 @@ export const GROUPS: Record<string, string> = {
   webhook: "the partner's webhook: configure, listen and forward, verify signatures, deliveries",
   'webhook deliveries': 'webhook deliveries: list, inspect, resend, tail',
   time: "the emulator's clock",
+  snapshot: 'save and restore the whole state; export it to a file',
   keys: 'API keys',
   fixtures: 'seed data from a file (CI)',
 };

@@ -1,4 +1,5 @@
 import { UserError } from '../errors.js';
+import type { ResponseBody } from '../contract/schemas/responses.js';
 import { send, type HttpRequest, type HttpResponse } from './http.js';
 
 export interface ClientTarget {
@@ -121,6 +122,21 @@ export class ServiceClient {
   }
   advanceClock(seconds: number) {
     return this.call('none', { method: 'POST', path: '/__emulator/clock/advance', body: { seconds }, timeoutMs: 600_000 });
+  }
+  saveSnapshot(name: string) {
+    return this.call<ResponseBody<'Snapshot'>>('none', { method: 'POST', path: '/__emulator/snapshots', body: { name } });
+  }
+  listSnapshots() {
+    return this.call<ResponseBody<'SnapshotList'>>('none', { method: 'GET', path: '/__emulator/snapshots' });
+  }
+  restoreSnapshot(name: string) {
+    return this.call<ResponseBody<'SnapshotRestored'>>('none', { method: 'POST', path: `/__emulator/snapshots/${enc(name)}/restore`, timeoutMs: 120_000 });
+  }
+  exportSnapshot(name: string) {
+    return this.call<Buffer>('none', { method: 'GET', path: `/__emulator/snapshots/${enc(name)}/file`, binary: true, timeoutMs: 120_000 });
+  }
+  deleteSnapshot(name: string) {
+    return this.call<undefined>('none', { method: 'DELETE', path: `/__emulator/snapshots/${enc(name)}` });
   }
   newMerchantKey(merchantId: string) {
     return this.call('none', { method: 'POST', path: `/__emulator/merchants/${enc(merchantId)}/keys` });

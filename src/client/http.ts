@@ -9,6 +9,8 @@ export interface HttpRequest {
   body?: unknown;
   idempotencyKey?: string | undefined;
   timeoutMs?: number;
+  /** The answer is a file, not JSON: `data` is its bytes (errors are still the contract's JSON). */
+  binary?: boolean;
 }
 
 export interface HttpResponse<T> {
@@ -67,9 +69,14 @@ export async function send<T>(baseUrl: string, req: HttpRequest): Promise<HttpRe
       res.on('error', (error) => reject(new ServiceUnreachableError(baseUrl, describeNetworkError(error))));
       res.on('end', () => {
         clearTimeout(timer);
-        const text = Buffer.concat(chunks).toString('utf8');
+        const bytes = Buffer.concat(chunks);
         const status = res.statusCode ?? 0;
         const requestId = header(res.headers['request-id']);
+        if (req.binary && status < 400) {
+          resolve({ status, data: bytes as T, requestId, replayed: false });
+          return;
+        }
+        const text = bytes.toString('utf8');
         let data: unknown;
         try {
           data = text ? JSON.parse(text) : undefined;

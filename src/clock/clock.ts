@@ -10,6 +10,11 @@ export interface Clock {
   set(ms: number): void;
   /** How far emulator time is ahead of the wall clock, in milliseconds (persisted across restarts). */
   offset(): number;
+  /**
+   * Puts emulator time at `ms`, backwards too: a snapshot restore returns to the snapshot's time.
+   * Optional for your own clocks; without it a restore can only move time forward.
+   */
+  jump?(ms: number): void;
 }
 
 /** Wall-clock time plus an offset that `advance` grows: time keeps flowing between advances. */
@@ -22,6 +27,9 @@ export function systemClock(initialOffsetMs = 0): Clock {
       if (delta > 0) offsetMs += delta;
     },
     offset: () => offsetMs,
+    jump(ms) {
+      offsetMs = ms - Date.now();
+    },
   };
 }
 
@@ -34,6 +42,9 @@ export function manualClock(start: number | Date = Date.UTC(2030, 0, 1)): Clock 
       if (ms > t) t = ms;
     },
     offset: () => t - Date.now(),
+    jump(ms) {
+      t = ms;
+    },
   };
 }
 

@@ -42,7 +42,7 @@ export interface OperationSpec {
 }
 
 /** A response: a schema's name, or one with a description, an SSE stream, or no body at all. */
-export type ResponseSpec = ResponseSchemaName | { schema?: ResponseSchemaName; description?: string; stream?: boolean };
+export type ResponseSpec = ResponseSchemaName | { schema?: ResponseSchemaName; description?: string; stream?: boolean; mediaType?: string };
 
 export const TAGS = {
   Merchants: 'Sub-merchants of a partner (interface §4.1; reads are extensions).',

@@ -49,7 +49,8 @@ export function watchResponse(res: ServerResponse, method: string, path: string,
     if (reported || !res.headersSent) return;
     reported = true;
     const headers = res.getHeaders();
-    const stream = String(headers['content-type'] ?? '').startsWith('text/event-stream');
+    const type = String(headers['content-type'] ?? '');
+    const stream = type.startsWith('text/event-stream') || type.startsWith('application/vnd.sqlite3');
     observer({ operationId: seen.operationId, method, path, status: res.statusCode, headers, body: stream ? undefined : (body ?? '') });
   };
   res.once('finish', report);

@@ -11,6 +11,7 @@ import type { DefaultKeys } from './bootstrap.js';
 import type { EmulatorEvent, EmulatorListener } from './events.js';
 import type { ListenerHub } from '../webhooks/listener-hub.js';
 import type { AdvanceReport } from './public-types.js';
+import type { Snapshots } from './snapshots/snapshots.js';
 
 /** Who is calling: the owner of the API key, in the key's environment. */
 export interface Principal {
@@ -57,6 +58,8 @@ export interface Runtime {
   listeners: ListenerHub;
   /** Subscribe to the emulator's events (the tail stream); returns an unsubscribe function. */
   subscribe(listener: EmulatorListener): () => void;
+  /** Saved states (CONTRACT §9). */
+  snapshots: Snapshots;
 }
 
 // Declared in public-types.ts so that the public API's types never reach the database layer.

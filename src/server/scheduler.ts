@@ -77,6 +77,11 @@ export class Scheduler {
     return { expired: this.expiredTotal - before, attempts };
   }
 
+  /** The data changed under it (a snapshot restore): look again at what falls due, and when. */
+  rearm(): void {
+    this.runSoon();
+  }
+
   stop(): void {
     this.stopped = true;
     clearTimeout(this.timer);

@@ -21,6 +21,8 @@ import { answerClientError } from './http/client-error.js';
 import { clearData, ensureDefaults } from './bootstrap.js';
 import { EventHub, type EmulatorEvent, type EmulatorListener } from './events.js';
 import { attachInternals } from './internals.js';
+import { createSnapshots } from './snapshots/snapshots.js';
+import type { SnapshotInfo } from './snapshots/files.js';
 import type { AdvanceReport, DefaultKeys, LookupFn } from './public-types.js';
 import type { AppDeps, RouteDef } from './route.js';
 import { apiRoutes } from './routes/index.js';
@@ -61,6 +63,11 @@ export interface StartEmulatorOptions {
    * answer that points a live webhook's name at a private address.
    */
   lookup?: LookupFn;
+  /**
+   * Start from a snapshot file (`svc snapshot export`, or a file `emulator.snapshot()` wrote): its
+   * data, clock and keys replace the database's before the emulator serves (CONTRACT §9).
+   */
+  snapshot?: string;
 }
 
 /**
@@ -83,6 +90,17 @@ export interface Emulator {
   reset(): Promise<void>;
   /** Moves the clock forward and runs what falls due. */
   advanceClock(seconds: number): Promise<AdvanceReport>;
+  /** Saves the whole state (data, clock, keys, listener registrations) under `name`, replacing one of that name. */
+  snapshot(name: string): Promise<SnapshotInfo>;
+  /**
+   * Puts a saved state back: its data, clock and keys. Deliveries of the discarded state are
+   * dropped; those of the restored state resume. Rejects with `snapshot_not_found` for an unknown name.
+   */
+  restore(name: string): Promise<SnapshotInfo>;
+  /** The saved states, newest first. */
+  snapshots(): SnapshotInfo[];
+  /** Deletes a saved state. */
+  deleteSnapshot(name: string): void;
   /** Stops listening, lets requests in flight finish (up to 2 s), closes the database. */
   stop(): Promise<void>;
 }
@@ -165,6 +183,23 @@ async function serve(store: OpenedStore, config: EmulatorConfig, options: StartE
       extraTargets: (partnerId, environment, type) => listeners.targets(partnerId, environment, type),
       listeners,
       subscribe: (listener) => hub.on(listener),
+      snapshots: createSnapshots({
+        store,
+        clock,
+        quiesce: async () => {
+          listeners.abandonWaiting('a snapshot was restored');
+          await dispatcher.idle();
+        },
+        restored: () => {
+          deps.keyCache.clear();
+          keys = ensureDefaults(store, config, clock.now());
+          if (persistClock) setMeta(store, CLOCK_OFFSET, clock.offset());
+          // Attempts the snapshot caught in flight are due again, like after a crash.
+          releaseInFlight(store);
+          scheduler.rearm();
+          dispatcher.kick();
+        },
+      }),
     },
   };
   const scheduler = new Scheduler({
@@ -175,6 +210,17 @@ async function serve(store: OpenedStore, config: EmulatorConfig, options: StartE
     housekeeping: (now) => sweepIdempotency(store, now),
     onError: (error) => hub.emit({ type: 'error', message: `scheduler: ${(error as Error)?.message ?? String(error)}`, stack: (error as Error)?.stack }),
   });
+
+  if (options.snapshot) {
+    try {
+      await deps.runtime.snapshots.restoreFile(options.snapshot);
+    } catch (error) {
+      listeners.close();
+      await attempter.close();
+      deps.runtime.snapshots.close();
+      throw error;
+    }
+  }
 
   const routes: RouteDef[] = [...apiRoutes(), openApiRoute()];
   const server = createServer({ keepAlive: true }, createApp(deps, routes));
@@ -193,6 +239,7 @@ async function serve(store: OpenedStore, config: EmulatorConfig, options: StartE
   } catch (error) {
     stopBackground();
     await attempter.close();
+    deps.runtime.snapshots.close();
     throw error;
   }
   const { port, address } = server.address() as AddressInfo;
@@ -217,6 +264,10 @@ async function serve(store: OpenedStore, config: EmulatorConfig, options: StartE
     on: (listener) => hub.on(listener),
     reset: () => deps.runtime.reset(),
     advanceClock: (seconds) => deps.runtime.advanceClock(Math.round(seconds * 1000)),
+    snapshot: (name) => deps.runtime.snapshots.save(name),
+    restore: (name) => deps.runtime.snapshots.restore(name),
+    snapshots: () => deps.runtime.snapshots.list(),
+    deleteSnapshot: (name) => deps.runtime.snapshots.delete(name),
     stop: () =>
       (stopped ??= (async () => {
         scheduler.stop();
@@ -225,6 +276,7 @@ async function serve(store: OpenedStore, config: EmulatorConfig, options: StartE
         await dispatcher.close();
         await attempter.close();
         store.close();
+        deps.runtime.snapshots.close();
       })()),
   };
   // The database is reachable for our own tests (internalsOf), not through the public type.

@@ -55,7 +55,9 @@ describe('one source', () => {
   it('uses the interface document’s parameter names: /v1/partner/webhook/deliveries/{id} and …/{id}/resend', () => {
     expect(doc.paths['/v1/partner/webhook/deliveries/{id}'].get.operationId).toBe('getDelivery');
     expect(doc.paths['/v1/partner/webhook/deliveries/{id}/resend'].post.operationId).toBe('resendDelivery');
-    expect(Object.keys(doc.paths).filter((p) => /\{(?!id\}|paymentId\})/.test(p))).toEqual([]);
+    // A snapshot is named by its name (CONTRACT §9), not a UUID.
+    expect(Object.keys(doc.paths).filter((p) => /\{(?!id\}|paymentId\}|name\})/.test(p))).toEqual([]);
+    expect(Object.keys(doc.paths).filter((p) => p.includes('{name}') && !p.startsWith('/__emulator/snapshots/'))).toEqual([]);
   });
 });
 
@@ -147,9 +149,11 @@ describe('keys, webhooks, extensions', () => {
       if (!('control' in op) && !('testOnly' in op)) continue;
       const served = opById(id);
       expect(served['x-svc-extension'], id).toBe(true);
-      const success = Object.entries<Json>(served.responses).find(([s]) => s.startsWith('2'))![1];
+      const [status, success] = Object.entries<Json>(served.responses).find(([s]) => s.startsWith('2'))!;
       const types = Object.keys(success.content ?? {});
-      expect(types, id).toEqual([/stream/i.test(id) ? 'text/event-stream' : 'application/json']);
+      const expected =
+        status === '204' ? [] : /stream/i.test(id) ? ['text/event-stream'] : id === 'exportSnapshot' ? ['application/vnd.sqlite3'] : ['application/json'];
+      expect(types, id).toEqual(expected);
     }
   });
 });

@@ -172,6 +172,11 @@ const ROWS: [string, string, Record<string, string | readonly string[] | undefin
   ['webhook deliveries tail --status retrying --interval 5', 'webhook deliveries tail', {}, { status: 'retrying', interval: 5 }],
   ['time show', 'time show', {}, {}],
   ['time advance 90s', 'time advance', { duration: '90s' }, {}],
+  ['snapshot save seeded', 'snapshot save', { name: 'seeded' }, {}],
+  ['snapshot restore seeded', 'snapshot restore', { name: 'seeded' }, {}],
+  ['snapshot list', 'snapshot list', {}, {}],
+  ['snapshot delete seeded', 'snapshot delete', { name: 'seeded' }, {}],
+  ['snapshot export seeded bug.sqlite', 'snapshot export', { name: 'seeded', file: 'bug.sqlite' }, {}],
   ['keys list', 'keys list', {}, {}],
   ['fixtures apply fixtures.yaml', 'fixtures apply', { file: 'fixtures.yaml' }, {}],
 ];

@@ -61,6 +61,7 @@ describe('types: a handler reads what its spec declares, as declared', () => {
       readonly memory?: boolean;
       readonly reset?: boolean;
       readonly fixtures?: string;
+      readonly snapshot?: string;
       readonly exposeControlPlane?: boolean;
       readonly allowedHost?: readonly string[];
     }>();

@@ -34,6 +34,7 @@ export const devCommand: Handler<typeof devSpec> = async ({ options: opts }, ctx
     owner: 'svc dev',
     config,
     reset: opts.reset === true,
+    ...(opts.snapshot === undefined ? {} : { snapshot: path.resolve(ctx.cwd, opts.snapshot) }),
     onEvent: (event) => {
       if (ctx.json) write(JSON.stringify(event));
       else if (!ctx.quiet || event.type !== 'request') {

@@ -3,6 +3,7 @@ import { fixtureCommands } from './fixtures/index.js';
 import { invoiceCommands } from './invoices/index.js';
 import { keyCommands } from './keys/index.js';
 import { merchantCommands } from './merchants/index.js';
+import { snapshotCommands } from './snapshot/index.js';
 import { timeCommands } from './time/index.js';
 import { topCommands } from './top.js';
 import { webhookCommands } from './webhook/index.js';
@@ -14,6 +15,7 @@ export const ALL_COMMANDS: readonly LazyCommand[] = [
   ...invoiceCommands,
   ...webhookCommands,
   ...timeCommands,
+  ...snapshotCommands,
   ...keyCommands,
   ...fixtureCommands,
 ];

@@ -15,6 +15,7 @@ export const devSpec = defineCommand({
     { flags: '--memory', description: 'use a throwaway in-memory database' },
     { flags: '--reset', description: 'start with an empty database (the default keys are kept)' },
     { flags: '--fixtures <file>', description: 'apply a fixtures file once the emulator is up' },
+    { flags: '--snapshot <file>', description: 'start from a snapshot file (svc snapshot export): its data, clock and keys replace the database’s' },
     { flags: '--expose-control-plane', description: 'serve /__emulator/ to non-loopback clients too' },
     {
       flags: '--allowed-host <host>',
@@ -22,7 +23,7 @@ export const devSpec = defineCommand({
       repeatable: true,
     },
   ],
-  examples: ['svc dev', 'svc dev --port 0 --json --memory', 'svc dev --fixtures fixtures.yaml'],
+  examples: ['svc dev', 'svc dev --port 0 --json --memory', 'svc dev --fixtures fixtures.yaml', 'svc dev --memory --snapshot bug-4711.sqlite'],
   stopsOnSignal: true,
 });
 
@@ -43,6 +44,7 @@ export const execSpec = defineCommand({
     { flags: '--memory', description: 'use a throwaway in-memory database (the default)' },
     { flags: '--reset', description: 'start with an empty database (the default keys are kept)' },
     { flags: '--fixtures <file>', description: 'apply a fixtures file before the command runs; its --json output is in the file $SVC_FIXTURES_OUTPUT names' },
+    { flags: '--snapshot <file>', description: 'start from a snapshot file (svc snapshot export): its data, clock and keys replace the database’s' },
     { flags: '--expose-control-plane', description: 'serve /__emulator/ to non-loopback clients too' },
     {
       flags: '--allowed-host <host>',

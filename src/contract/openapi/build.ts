@@ -97,7 +97,8 @@ function operationObject(id: string, op: OperationSpec, schemas: Record<string, 
     name: m[1],
     in: 'path',
     required: true,
-    schema: { type: 'string', format: 'uuid' },
+    // Every path parameter is a resource's UUID, except a snapshot's name.
+    schema: m[1] === 'name' ? { type: 'string', pattern: '^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$' } : { type: 'string', format: 'uuid' },
   }));
   if (op.query) parameters.push(...queryParameters(REQUEST_SCHEMAS[op.query], schemas));
   if (op.idempotency) parameters.push(idempotencyHeader(op.idempotency.optional === true));
@@ -144,14 +145,17 @@ function operationObject(id: string, op: OperationSpec, schemas: Record<string, 
 }
 
 function successResponse(op: OperationSpec, spec: ResponseSpec, status: string): Record<string, unknown> {
-  const { schema, description, stream } = typeof spec === 'string' ? { schema: spec, description: undefined, stream: false } : spec;
+  const { schema, description, stream, mediaType } =
+    typeof spec === 'string' ? { schema: spec, description: undefined, stream: false, mediaType: undefined } : spec;
   const headers: Record<string, unknown> = { 'Request-Id': { $ref: '#/components/headers/RequestId' } };
   if (op.method !== 'GET') headers.Warning = { $ref: '#/components/headers/Warning' };
-  const content = stream
-    ? { 'text/event-stream': { schema: { type: 'string', description: 'Server-sent events, kept open until either side closes.' } } }
-    : schema
-      ? { 'application/json': { schema: { $ref: `#/components/schemas/${schema}` } } }
-      : undefined;
+  const content = mediaType
+    ? { [mediaType]: { schema: { type: 'string', format: 'binary' } } }
+    : stream
+      ? { 'text/event-stream': { schema: { type: 'string', description: 'Server-sent events, kept open until either side closes.' } } }
+      : schema
+        ? { 'application/json': { schema: { $ref: `#/components/schemas/${schema}` } } }
+        : undefined;
   return { description: description ?? (status === '201' ? 'Created' : 'Success'), headers, ...(content ? { content } : {}) };
 }
 

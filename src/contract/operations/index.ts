@@ -3,6 +3,7 @@ import { controlOperations } from './control.js';
 import { invoiceOperations } from './invoices.js';
 import { listenerOperations } from './listener.js';
 import { merchantOperations } from './merchants.js';
+import { snapshotOperations } from './snapshots.js';
 import { testHelperOperations } from './test-helpers.js';
 import { webhookOperations } from './webhook.js';
 
@@ -14,6 +15,7 @@ export const OPERATIONS = {
   ...testHelperOperations,
   ...controlOperations,
   ...listenerOperations,
+  ...snapshotOperations,
 };
 
 export type Operations = typeof OPERATIONS;

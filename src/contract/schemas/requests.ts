@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { DELIVERY_STATUSES, INVOICE_EVENT_TYPES, INVOICE_STATUSES } from '../enums.js';
 import { amountString, boundedString, listQuery, uuidString } from './common.js';
 import { customHeadersSchema } from './custom-headers.js';
+import { SNAPSHOT_REQUESTS } from './snapshots.js';
 
 /**
  * Request bodies and queries, validated with zod by the server (the messages and `param` rules of
@@ -138,6 +139,7 @@ export const REQUEST_SCHEMAS = {
   DeliveryListQuery: deliveryListQuery,
   ListenerStreamQuery: listenerStreamQuery,
   DeliveryStreamQuery: deliveryStreamQuery,
+  ...SNAPSHOT_REQUESTS,
 } satisfies Record<string, z.ZodObject>;
 
 export type RequestSchemas = typeof REQUEST_SCHEMAS;

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { CONTROL_SCHEMAS } from './emulator.js';
 import { webhookEvent } from './events.js';
+import { SNAPSHOT_SCHEMAS } from './snapshots.js';
 import { delivery, deliveryDetail, expireResult, invoice, listOf, merchant, partnerInvoice, paymentResult, webhookConfiguration } from './resources.js';
 
 /**
@@ -21,6 +22,7 @@ export const RESPONSE_SCHEMAS = {
   ExpireResult: expireResult,
   WebhookEvent: webhookEvent,
   ...CONTROL_SCHEMAS,
+  ...SNAPSHOT_SCHEMAS,
 };
 
 export type ResponseSchemas = typeof RESPONSE_SCHEMAS;

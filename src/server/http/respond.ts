@@ -7,6 +7,12 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 
 /** Writes a route's result. `text` is the body already serialised, when the caller has it. */
 export function sendResult(res: ServerResponse, result: RouteResult, text?: string): void {
+  if (result.stream && result.headers?.['content-type']) {
+    // A download (a snapshot file): the handler named its type and length.
+    res.writeHead(result.status, result.headers);
+    result.stream(res);
+    return;
+  }
   if (result.stream) {
     // Server-sent events: no length, no buffering by proxies, kept open until either side closes.
     res.writeHead(result.status, {

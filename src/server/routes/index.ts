@@ -1,6 +1,7 @@
 import type { OperationId } from '../../contract/operations/index.js';
 import { controlHandlers } from '../control/handlers.js';
 import { listenerHandlers } from '../control/listener-handlers.js';
+import { snapshotHandlers } from '../control/snapshot-handlers.js';
 import { type Handlers, operationRoutes } from '../handler.js';
 import type { RouteDef } from '../route.js';
 import { invoiceHandlers } from './invoices.js';
@@ -20,6 +21,7 @@ export const HANDLERS: Handlers<OperationId> = {
   ...testHelperHandlers,
   ...controlHandlers,
   ...listenerHandlers,
+  ...snapshotHandlers,
 };
 
 /** Every route the emulator serves: the contract's operations, then the pages. */

@@ -1,0 +1,33 @@
+import type { ChalkInstance } from 'chalk';
+import { esc } from '../output/escape.js';
+import { table } from '../output/human.js';
+
+export interface SnapshotData {
+  name: string;
+  createdAt: string;
+  bytes: number;
+}
+
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
+  return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+}
+
+/** `seeded (148.0 KiB, saved at 2030-01-01T00:00:00.000Z)` */
+export function snapshotView(c: ChalkInstance, s: SnapshotData): string {
+  return `${c.bold(esc(s.name))} ${c.dim(`(${formatBytes(s.bytes)}, saved at ${s.createdAt})`)}`;
+}
+
+export function snapshotListView(c: ChalkInstance, list: SnapshotData[]): string {
+  return table(
+    c,
+    [
+      { header: 'NAME', value: (s: SnapshotData) => s.name },
+      { header: 'SAVED AT (EMULATOR TIME)', value: (s) => s.createdAt },
+      { header: 'SIZE', value: (s) => formatBytes(s.bytes) },
+    ],
+    list,
+    'no snapshots: save one with svc snapshot save <name>',
+  );
+}

@@ -1,0 +1,32 @@
+import { z } from 'zod';
+
+/** Snapshots (CONTRACT §9, extension): the request body and the answers. */
+
+const name = z
+  .string({ error: 'name is required.' })
+  .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, { error: 'name must be 1–64 letters, digits, ".", "_" or "-", starting with a letter or digit.' })
+  .meta({ description: 'Letters, digits, `.`, `_` and `-`, starting with a letter or digit; at most 64.' });
+
+export const snapshot = z
+  .object({
+    name: z.string(),
+    createdAt: z.iso.datetime().meta({ description: 'Emulator time when it was saved.' }),
+    bytes: z.number().int().meta({ description: 'Size of the snapshot (an SQLite database file).' }),
+  })
+  .meta({ id: 'Snapshot' });
+
+export const SNAPSHOT_REQUESTS = {
+  SaveSnapshotRequest: z.object({ name }),
+};
+
+export const SNAPSHOT_SCHEMAS = {
+  Snapshot: snapshot,
+  SnapshotList: z.object({ data: z.array(snapshot) }).meta({ id: 'SnapshotList', description: 'Newest first.' }),
+  SnapshotRestored: z
+    .object({
+      status: z.literal('restored'),
+      snapshot,
+      now: z.iso.datetime().meta({ description: 'Emulator time after the restore: the time the snapshot was saved at.' }),
+    })
+    .meta({ id: 'SnapshotRestored' }),
+};

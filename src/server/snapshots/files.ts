@@ -1,0 +1,90 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+/** What `GET /__emulator/snapshots` lists (CONTRACT §9). */
+export interface SnapshotInfo {
+  name: string;
+  /** Emulator time when it was saved, ISO 8601. */
+  createdAt: string;
+  bytes: number;
+}
+
+/** Letters, digits, `.`, `_` and `-`, starting with a letter or digit: safe as a file name anywhere. */
+export const SNAPSHOT_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+
+const SUFFIX = '.sqlite';
+
+/**
+ * Where snapshots live: beside a file database in `<file>-snapshots/` (they outlive the process, like
+ * the database they copy), or for an in-memory emulator in a private temporary folder removed at stop.
+ * Each snapshot is one SQLite database file, mode 0600 (it holds keys and webhook secrets). Its
+ * creation time is the file's mtime, set to the emulator's clock: the file alone says it all.
+ */
+export class SnapshotFiles {
+  private constructor(
+    readonly dir: string,
+    private readonly temporary: boolean,
+  ) {}
+
+  static for(databaseFile: string): SnapshotFiles {
+    if (databaseFile === ':memory:') return new SnapshotFiles(fs.mkdtempSync(path.join(os.tmpdir(), 'svc-snapshots-')), true);
+    return new SnapshotFiles(`${databaseFile}-snapshots`, false);
+  }
+
+  file(name: string): string {
+    return path.join(this.dir, `${name}${SUFFIX}`);
+  }
+
+  /** A fresh path in the folder to write a snapshot to, renamed into place once complete. */
+  scratch(): string {
+    fs.mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+    return path.join(this.dir, `.partial-${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2)}${SUFFIX}`);
+  }
+
+  /** Moves a completed snapshot into place under `name` (replacing one of that name), dated `at`. */
+  commit(scratch: string, name: string, at: number): SnapshotInfo {
+    fs.chmodSync(scratch, 0o600);
+    fs.utimesSync(scratch, new Date(at), new Date(at));
+    fs.renameSync(scratch, this.file(name));
+    return this.info(name)!;
+  }
+
+  info(name: string): SnapshotInfo | null {
+    try {
+      const stat = fs.statSync(this.file(name));
+      return { name, createdAt: stat.mtime.toISOString(), bytes: stat.size };
+    } catch {
+      return null;
+    }
+  }
+
+  /** Newest first, then by name. */
+  list(): SnapshotInfo[] {
+    let names: string[];
+    try {
+      names = fs.readdirSync(this.dir);
+    } catch {
+      return [];
+    }
+    return names
+      .filter((n) => n.endsWith(SUFFIX) && SNAPSHOT_NAME.test(n.slice(0, -SUFFIX.length)))
+      .map((n) => this.info(n.slice(0, -SUFFIX.length)))
+      .filter((i): i is SnapshotInfo => i !== null)
+      .sort((a, b) => b.createdAt.localeCompare(a.createdAt) || a.name.localeCompare(b.name));
+  }
+
+  delete(name: string): boolean {
+    try {
+      fs.unlinkSync(this.file(name));
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /** An in-memory emulator's snapshots go with it. */
+  close(): void {
+    if (this.temporary) fs.rmSync(this.dir, { recursive: true, force: true });
+  }
+}

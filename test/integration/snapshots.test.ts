@@ -1,0 +1,226 @@
+/**
+ * CONTRACT §9 snapshots: save, list, restore, delete, export, start from a file; the clock and keys
+ * of the snapshot come back; deliveries of the discarded state are dropped, those of the restored
+ * state resume; requests during a restore are answered. Real emulators, real files, real HTTP.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { manualClock } from '../../src/clock/clock.js';
+import { ikey, startTestEmulator, type ApiResponse, type TestEmulator } from '../helpers/emulator.js';
+import { startReceiver, type Behaviour, type Receiver } from '../helpers/receiver.js';
+import { tempDir } from '../helpers/temp-dir.js';
+
+const T0 = Date.UTC(2030, 0, 1);
+const SECRET = 'whsec_snapshot_test_0123456789';
+const emulators: TestEmulator[] = [];
+const receivers: Receiver[] = [];
+afterEach(async () => {
+  await Promise.all(receivers.splice(0).map((r) => r.close()));
+  await Promise.all(emulators.splice(0).map((e) => e.stop()));
+});
+
+async function emulator(options: Parameters<typeof startTestEmulator>[0] = {}): Promise<TestEmulator> {
+  const emu = await startTestEmulator({ clock: manualClock(T0), ...options });
+  emulators.push(emu);
+  return emu;
+}
+
+async function receiver(behaviour?: Behaviour): Promise<Receiver> {
+  const r = await startReceiver(behaviour);
+  receivers.push(r);
+  return r;
+}
+
+function ok<T = any>(res: ApiResponse<T>, status = 200): T {
+  expect(res.status, `${res.status} ${res.text}`).toBe(status);
+  return res.body;
+}
+
+function expectError(res: ApiResponse, status: number, code: string, param?: string): void {
+  expect(res.status, res.text).toBe(status);
+  expect(res.body?.error?.code, res.text).toBe(code);
+  if (param) expect(res.body.error.param).toBe(param);
+}
+
+const invoice = async (emu: TestEmulator) =>
+  ok(await emu.call('POST', '/v1/invoices', { key: emu.keys.test.merchantKey, idempotencyKey: ikey(), body: { amount: '10.00' } }), 201);
+const getInvoice = (emu: TestEmulator, id: string) => emu.call('GET', `/v1/invoices/${id}`, { key: emu.keys.test.merchantKey });
+const save = (emu: TestEmulator, name: string) => emu.call('POST', '/__emulator/snapshots', { body: { name } });
+const restore = (emu: TestEmulator, name: string) => emu.call('POST', `/__emulator/snapshots/${name}/restore`);
+
+describe('the control plane', () => {
+  it('saves, lists, restores and deletes: the data is the snapshot’s again', async () => {
+    const emu = await emulator();
+    const kept = await invoice(emu);
+    const saved = ok(await save(emu, 'before-b'), 201);
+    expect(saved).toEqual({ name: 'before-b', createdAt: new Date(T0).toISOString(), bytes: expect.any(Number) });
+    expect(saved.bytes).toBeGreaterThan(4096);
+    const dropped = await invoice(emu);
+
+    const restored = ok(await restore(emu, 'before-b'));
+    expect(restored).toEqual({ status: 'restored', snapshot: saved, now: new Date(T0).toISOString() });
+    expect((await getInvoice(emu, kept.id)).status).toBe(200);
+    expectError(await getInvoice(emu, dropped.id), 404, 'invoice_not_found');
+
+    expect(ok(await emu.call('GET', '/__emulator/snapshots')).data).toEqual([saved]);
+    expect((await emu.call('DELETE', '/__emulator/snapshots/before-b')).status).toBe(204);
+    expect(ok(await emu.call('GET', '/__emulator/snapshots')).data).toEqual([]);
+    expectError(await restore(emu, 'before-b'), 404, 'snapshot_not_found');
+    expectError(await emu.call('DELETE', '/__emulator/snapshots/before-b'), 404, 'snapshot_not_found');
+    expectError(await emu.call('GET', '/__emulator/snapshots/before-b/file'), 404, 'snapshot_not_found');
+  });
+
+  it('refuses a bad name with validation_failed naming name; a name no snapshot can have is not found', async () => {
+    const emu = await emulator();
+    for (const name of ['', '.hidden', '../up', 'a/b', 'x'.repeat(65), 'sp ace']) expectError(await save(emu, name), 400, 'validation_failed', 'name');
+    expectError(await emu.call('POST', '/__emulator/snapshots', { body: {} }), 400, 'validation_failed', 'name');
+    expectError(await restore(emu, '.hidden'), 404, 'snapshot_not_found');
+    expectError(await restore(emu, 'bad%20name'), 404, 'snapshot_not_found');
+    expect(ok(await emu.call('GET', '/__emulator/snapshots')).data).toEqual([]);
+  });
+
+  it('saving under a taken name replaces that snapshot', async () => {
+    const emu = await emulator();
+    ok(await save(emu, 'one'), 201);
+    const inv = await invoice(emu);
+    ok(await save(emu, 'one'), 201);
+    ok(await emu.call('POST', '/__emulator/reset'));
+    ok(await restore(emu, 'one'));
+    expect((await getInvoice(emu, inv.id)).status).toBe(200);
+    expect(ok(await emu.call('GET', '/__emulator/snapshots')).data.map((s: any) => s.name)).toEqual(['one']);
+  });
+
+  it('puts back the clock and the keys of the snapshot', async () => {
+    const emu = await emulator();
+    ok(await save(emu, 'at-t0'), 201);
+    ok(await emu.call('POST', '/__emulator/clock/advance', { body: { seconds: 3600 } }));
+    const partner = ok(await emu.call('POST', '/__emulator/partners', { body: { name: 'Later' } }), 201);
+    expect((await emu.call('GET', '/v1/partner/merchants', { key: partner.test.partnerKey })).status).toBe(200);
+
+    ok(await restore(emu, 'at-t0'));
+    expect(ok(await emu.call('GET', '/__emulator/clock')).now).toBe(new Date(T0).toISOString());
+    expectError(await emu.call('GET', '/v1/partner/merchants', { key: partner.test.partnerKey }), 401, 'unauthorized');
+    expect((await emu.call('GET', '/v1/partner/merchants', { key: emu.keys.test.partnerKey })).status).toBe(200);
+  });
+
+  it('drops the deliveries of the discarded state and resumes those of the restored one', async () => {
+    const emu = await emulator();
+    let failing = true;
+    const r = await receiver(() => ({ status: failing ? 500 : 200 }));
+    ok(await emu.call('PUT', '/v1/partner/webhook', { key: emu.keys.test.partnerKey, body: { url: r.url, secret: SECRET } }));
+    const kept = await invoice(emu);
+    await r.waitFor(1);
+    ok(await save(emu, 'retrying'), 201);
+    const dropped = await invoice(emu);
+    await r.waitFor(2);
+
+    ok(await restore(emu, 'retrying'));
+    failing = false;
+    ok(await emu.call('POST', '/__emulator/clock/advance', { body: { seconds: 3 * 3600 } }));
+    const after = r.requests.slice(2).map((q) => JSON.parse(q.rawBody).data.invoiceId);
+    expect(after.length).toBeGreaterThan(0);
+    expect(new Set(after)).toEqual(new Set([kept.id]));
+    const deliveries = ok(await emu.call('GET', '/v1/partner/webhook/deliveries', { key: emu.keys.test.partnerKey })).data;
+    // invoice.created retried and delivered; invoice.expired, as the kept invoice expired on the way.
+    expect(deliveries.map((d: any) => [d.invoiceId, d.eventType, d.status])).toEqual([
+      [kept.id, 'invoice.expired', 'succeeded'],
+      [kept.id, 'invoice.created', 'succeeded'],
+    ]);
+    expect(JSON.stringify(deliveries)).not.toContain(dropped.id);
+  });
+
+  it('answers every request sent during a restore, each from one state or the other', async () => {
+    const emu = await emulator();
+    for (let i = 0; i < 200; i++) await invoice(emu);
+    ok(await save(emu, 'busy'), 201);
+    const creates = Array.from({ length: 40 }, () =>
+      emu.call('POST', '/v1/invoices', { key: emu.keys.test.merchantKey, idempotencyKey: ikey(), body: { amount: '1.00' } }),
+    );
+    const restoring = restore(emu, 'busy');
+    const statuses = (await Promise.all(creates)).map((res) => res.status);
+    ok(await restoring);
+    expect(new Set(statuses)).toEqual(new Set([201]));
+  });
+});
+
+describe('in-process', () => {
+  it('snapshot, restore, snapshots and deleteSnapshot do what the control plane does', async () => {
+    const emu = await emulator();
+    const kept = await invoice(emu);
+    const info = await emu.snapshot('seeded');
+    expect(info).toMatchObject({ name: 'seeded', createdAt: new Date(T0).toISOString() });
+    await invoice(emu);
+    await emu.advanceClock(60);
+    expect(await emu.restore('seeded')).toEqual(info);
+    expect(emu.clock.now()).toBe(T0);
+    const list = ok(await emu.call('GET', '/v1/invoices', { key: emu.keys.test.merchantKey })).data;
+    expect(list.map((i: any) => i.id)).toEqual([kept.id]);
+    expect(emu.snapshots()).toEqual([info]);
+    emu.deleteSnapshot('seeded');
+    await expect(emu.restore('seeded')).rejects.toMatchObject({ status: 404, code: 'snapshot_not_found' });
+    await expect(emu.snapshot('no/slash')).rejects.toMatchObject({ status: 400, code: 'validation_failed' });
+  });
+
+  it('an in-memory emulator keeps its snapshots in a private folder it removes at stop', async () => {
+    const emu = await startTestEmulator({ clock: manualClock(T0) });
+    const name = `tmp-${process.pid}-${Date.now()}`;
+    await emu.snapshot(name);
+    const mine = fs.readdirSync(os.tmpdir()).filter((d) => d.startsWith('svc-snapshots-') && fs.existsSync(path.join(os.tmpdir(), d, `${name}.sqlite`)));
+    expect(mine).toHaveLength(1);
+    await emu.stop();
+    expect(fs.existsSync(path.join(os.tmpdir(), mine[0]!))).toBe(false);
+  });
+});
+
+describe('a file database', () => {
+  it('keeps snapshots beside the file, mode 0600, across restarts', async () => {
+    const dir = tempDir();
+    const db = path.join(dir, 'dev.db');
+    const first = await emulator({ db });
+    const inv = await invoice(first);
+    await first.snapshot('kept');
+    await first.reset();
+    await first.stop();
+    emulators.splice(emulators.indexOf(first), 1);
+
+    const file = path.join(`${db}-snapshots`, 'kept.sqlite');
+    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+    expect(fs.existsSync(`${file}-wal`)).toBe(false);
+    const second = await emulator({ db });
+    expect(second.snapshots().map((s) => s.name)).toEqual(['kept']);
+    expectError(await getInvoice(second, inv.id), 404, 'invoice_not_found');
+    await second.restore('kept');
+    expect((await getInvoice(second, inv.id)).status).toBe(200);
+  });
+});
+
+describe('export, and starting from a file', () => {
+  it('exports an SQLite file; a new emulator started from it has its data, clock and keys', async () => {
+    const emu = await emulator();
+    const inv = await invoice(emu);
+    await emu.advanceClock(120);
+    await emu.snapshot('share');
+    const res = await fetch(`${emu.url}/__emulator/snapshots/share/file`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/vnd.sqlite3');
+    const bytes = Buffer.from(await res.arrayBuffer());
+    expect(bytes.subarray(0, 16).toString('latin1')).toBe('SQLite format 3\0');
+    const file = path.join(tempDir(), 'bug.sqlite');
+    fs.writeFileSync(file, bytes);
+
+    const other = await emulator({ snapshot: file, clock: manualClock(Date.UTC(2040, 0, 1)) });
+    expect(other.keys).toEqual(emu.keys);
+    expect(other.clock.now()).toBe(T0 + 120_000);
+    expect(ok(await getInvoice(other, inv.id)).id).toBe(inv.id);
+  });
+
+  it('refuses a file that is not an svc snapshot, in one line naming it, and leaves it as it was', async () => {
+    const file = path.join(tempDir(), 'notes.txt');
+    fs.writeFileSync(file, 'not a database\n');
+    await expect(startTestEmulator({ snapshot: file })).rejects.toThrow(file);
+    expect(fs.readFileSync(file, 'utf8')).toBe('not a database\n');
+    await expect(startTestEmulator({ snapshot: path.join(tempDir(), 'missing.sqlite') })).rejects.toThrow(/missing\.sqlite/);
+  });
+});
