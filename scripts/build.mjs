@@ -22,6 +22,7 @@ const cache = path.join(root, 'node_modules', '.cache', 'svc-build');
 /** Entry points by output name: the API, the CLI (bin/svc.js), and two modules scripts and tests load. */
 const ENTRIES = {
   index: 'src/index.ts',
+  client: 'src/client/typed.ts', // svc-emulator/client
   'cli/main': 'src/cli/main.ts',
   'cli/reference': 'src/cli/reference.ts', // scripts/cli-reference.mjs
   'store/store': 'src/store/store.ts', // test/reliability/lib/open-store-child.mjs

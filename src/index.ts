@@ -9,6 +9,26 @@ export { manualClock, systemClock, type Clock } from './clock/clock.js';
 export type { EmulatorConfig, PinnedKeys } from './config/defaults.js';
 export type { AdvanceReport, DefaultKeys, EnvironmentKeys, LookupFn } from './server/public-types.js';
 export type { SnapshotInfo } from './server/snapshots/files.js';
+export {
+  createClient,
+  type Client,
+  type ClientError,
+  type ClientInput,
+  type ClientOperationId,
+  type ClientOptions,
+  type ClientResult,
+} from './client/typed.js';
+export type {
+  Delivery,
+  DeliveryDetail,
+  Invoice,
+  Merchant,
+  PartnerInvoice,
+  Payment,
+  WebhookConfiguration,
+  ErrorCode,
+  OperationId,
+} from './contract/index.js';
 export type {
   EmulatorEvent,
   EmulatorListener,

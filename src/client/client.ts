@@ -1,5 +1,7 @@
 import { UserError } from '../errors.js';
 import type { ResponseBody } from '../contract/schemas/responses.js';
+import type { OperationId } from '../contract/operations/index.js';
+import type { SuccessOf } from '../contract/types.js';
 import { send, type HttpRequest, type HttpResponse } from './http.js';
 
 export interface ClientTarget {
@@ -62,66 +64,77 @@ export class ServiceClient {
 
   // Merchants
   createMerchant(body: unknown, idempotencyKey: string) {
-    return this.call('partner', { method: 'POST', path: '/v1/partner/merchants', body, idempotencyKey });
+    return this.call<S<'createMerchant'>>('partner', { method: 'POST', path: '/v1/partner/merchants', body, idempotencyKey });
   }
   getMerchant(id: string) {
-    return this.call('partner', { method: 'GET', path: `/v1/partner/merchants/${enc(id)}` });
+    return this.call<S<'getMerchant'>>('partner', { method: 'GET', path: `/v1/partner/merchants/${enc(id)}` });
   }
   listMerchants(params: ListParams) {
-    return this.call('partner', { method: 'GET', path: `/v1/partner/merchants${query(params)}` });
+    return this.call<S<'listMerchants'>>('partner', { method: 'GET', path: `/v1/partner/merchants${query(params)}` });
   }
 
   // Invoices: the partner variant names a merchant, the merchant variant is the key's own.
   createInvoice(kind: 'partner' | 'merchant', body: unknown, idempotencyKey: string) {
-    return this.call(kind, { method: 'POST', path: kind === 'partner' ? '/v1/partner/invoices' : '/v1/invoices', body, idempotencyKey });
+    return this.call<S<'createInvoice'> | S<'createPartnerInvoice'>>(kind, {
+      method: 'POST',
+      path: kind === 'partner' ? '/v1/partner/invoices' : '/v1/invoices',
+      body,
+      idempotencyKey,
+    });
   }
   getInvoice(kind: 'partner' | 'merchant', id: string) {
-    return this.call(kind, { method: 'GET', path: `${kind === 'partner' ? '/v1/partner/invoices' : '/v1/invoices'}/${enc(id)}` });
+    return this.call<S<'getInvoice'> | S<'getPartnerInvoice'>>(kind, {
+      method: 'GET',
+      path: `${kind === 'partner' ? '/v1/partner/invoices' : '/v1/invoices'}/${enc(id)}`,
+    });
   }
   listInvoices(kind: 'partner' | 'merchant', params: ListParams) {
-    return this.call(kind, { method: 'GET', path: `${kind === 'partner' ? '/v1/partner/invoices' : '/v1/invoices'}${query(params)}` });
+    return this.call<S<'listInvoices'> | S<'listPartnerInvoices'>>(kind, {
+      method: 'GET',
+      path: `${kind === 'partner' ? '/v1/partner/invoices' : '/v1/invoices'}${query(params)}`,
+    });
   }
 
   // Test helpers
   pay(kind: 'partner' | 'merchant', invoiceId: string, body: unknown) {
-    return this.call(kind, { method: 'POST', path: `/v1/test_helpers/invoices/${enc(invoiceId)}/payments`, body });
+    return this.call<S<'createTestPayment'>>(kind, { method: 'POST', path: `/v1/test_helpers/invoices/${enc(invoiceId)}/payments`, body });
   }
   confirm(kind: 'partner' | 'merchant', invoiceId: string, paymentId: string) {
-    return this.call(kind, { method: 'POST', path: `/v1/test_helpers/invoices/${enc(invoiceId)}/payments/${enc(paymentId)}/confirm` });
+    return this.call<S<'confirmTestPayment'>>(kind, { method: 'POST', path: `/v1/test_helpers/invoices/${enc(invoiceId)}/payments/${enc(paymentId)}/confirm` });
   }
   expire(kind: 'partner' | 'merchant', invoiceId: string) {
-    return this.call(kind, { method: 'POST', path: `/v1/test_helpers/invoices/${enc(invoiceId)}/expire` });
+    return this.call<S<'expireTestInvoice'>>(kind, { method: 'POST', path: `/v1/test_helpers/invoices/${enc(invoiceId)}/expire` });
   }
 
   // Webhook
   getWebhook() {
-    return this.call('partner', { method: 'GET', path: '/v1/partner/webhook' });
+    return this.call<S<'getWebhook'>>('partner', { method: 'GET', path: '/v1/partner/webhook' });
   }
   putWebhook(body: unknown) {
-    return this.call('partner', { method: 'PUT', path: '/v1/partner/webhook', body });
+    return this.call<S<'putWebhook'>>('partner', { method: 'PUT', path: '/v1/partner/webhook', body });
   }
   listDeliveries(params: ListParams) {
-    return this.call('partner', { method: 'GET', path: `/v1/partner/webhook/deliveries${query(params)}` });
+    return this.call<S<'listDeliveries'>>('partner', { method: 'GET', path: `/v1/partner/webhook/deliveries${query(params)}` });
   }
   getDelivery(id: string) {
-    return this.call('partner', { method: 'GET', path: `/v1/partner/webhook/deliveries/${enc(id)}` });
+    return this.call<S<'getDelivery'>>('partner', { method: 'GET', path: `/v1/partner/webhook/deliveries/${enc(id)}` });
   }
   resend(id: string) {
-    return this.call('partner', { method: 'POST', path: `/v1/partner/webhook/deliveries/${enc(id)}/resend` });
+    return this.call<S<'resendDelivery'>>('partner', { method: 'POST', path: `/v1/partner/webhook/deliveries/${enc(id)}/resend` });
   }
 
   // The emulator's control plane (local only).
   health() {
-    return this.call('none', { method: 'GET', path: '/__emulator/health', timeoutMs: 3000 });
+    return this.call<S<'getHealth'>>('none', { method: 'GET', path: '/__emulator/health', timeoutMs: 3000 });
   }
   defaultKeys() {
-    return this.call('none', { method: 'GET', path: '/__emulator/keys' });
+    return this.call<S<'getDefaultKeys'>>('none', { method: 'GET', path: '/__emulator/keys' });
   }
   clock() {
-    return this.call('none', { method: 'GET', path: '/__emulator/clock' });
+    return this.call<S<'getClock'>>('none', { method: 'GET', path: '/__emulator/clock' });
   }
   advanceClock(seconds: number) {
-    return this.call('none', { method: 'POST', path: '/__emulator/clock/advance', body: { seconds }, timeoutMs: 600_000 });
+    return this.call<S<'advanceClock'>>('none', { method: 'POST', path: '/__emulator/clock/advance', body: { seconds }, timeoutMs: 600_000 });
   }
   saveSnapshot(name: string) {
     return this.call<ResponseBody<'Snapshot'>>('none', { method: 'POST', path: '/__emulator/snapshots', body: { name } });
@@ -139,11 +152,11 @@ export class ServiceClient {
     return this.call<undefined>('none', { method: 'DELETE', path: `/__emulator/snapshots/${enc(name)}` });
   }
   newMerchantKey(merchantId: string) {
-    return this.call('none', { method: 'POST', path: `/__emulator/merchants/${enc(merchantId)}/keys` });
+    return this.call<S<'createMerchantKey'>>('none', { method: 'POST', path: `/__emulator/merchants/${enc(merchantId)}/keys` });
   }
   // svc webhook listen's side of the listener protocol (partner key, control plane).
   registerListener(body: { forwardTo: string; events: string[] | null; timeoutSeconds?: number }) {
-    return this.call('partner', { method: 'PUT', path: '/__emulator/listener', body });
+    return this.call<S<'registerListener'>>('partner', { method: 'PUT', path: '/__emulator/listener', body });
   }
   unregisterListener() {
     return this.call('partner', { method: 'DELETE', path: '/__emulator/listener' });
@@ -152,7 +165,7 @@ export class ServiceClient {
     return this.call<{ secret: string }>('partner', { method: 'GET', path: '/__emulator/listener/secret' });
   }
   reportListenerResult(body: { requestId: string; status: number | null; body: string | null; error: string | null; durationMs: number }) {
-    return this.call('partner', { method: 'POST', path: '/__emulator/listener/results', body });
+    return this.call<S<'reportListenerResult'>>('partner', { method: 'POST', path: '/__emulator/listener/results', body });
   }
 
   openapi() {
@@ -161,6 +174,8 @@ export class ServiceClient {
 }
 
 const enc = encodeURIComponent;
+/** The success body of an operation: what each call's `data` is. */
+type S<Id extends OperationId> = SuccessOf<Id>;
 
 function query(params: ListParams): string {
   const entries = Object.entries(params).filter(([, v]) => v !== undefined && v !== '') as [string, string | number][];

@@ -20,6 +20,7 @@ import { allowedHostProblem } from '../domain/allowed-hosts.js';
 import { answerClientError } from './http/client-error.js';
 import { clearData, ensureDefaults } from './bootstrap.js';
 import { EventHub, type EmulatorEvent, type EmulatorListener } from './events.js';
+import { createClient, type Client } from '../client/typed.js';
 import { attachInternals } from './internals.js';
 import { createSnapshots } from './snapshots/snapshots.js';
 import type { SnapshotInfo } from './snapshots/files.js';
@@ -82,6 +83,11 @@ export interface Emulator {
   readonly address: string;
   /** The default partner's keys and merchant ids. */
   readonly keys: DefaultKeys;
+  /**
+   * Typed clients of this emulator's API, one per environment, with the default keys: the partner key
+   * for partner endpoints, the merchant key for merchant ones (`emulator.client.test.createInvoice(…)`).
+   */
+  readonly client: { readonly test: Client; readonly live: Client };
   /** The emulator's clock (`now()` in milliseconds); `advanceClock` moves it. */
   readonly clock: Clock;
   /** Subscribe to the emulator's events (as `onEvent` receives them); returns an unsubscribe function. */
@@ -253,12 +259,18 @@ async function serve(store: OpenedStore, config: EmulatorConfig, options: StartE
   scheduler.start();
 
   let stopped: Promise<void> | undefined;
+  let clients: { keys: DefaultKeys; test: Client; live: Client } | undefined;
   const emulator: Emulator = {
     url: baseUrl,
     port,
     address: `${address.includes(':') ? `[${address}]` : address}:${port}`,
     get keys() {
       return keys;
+    },
+    get client() {
+      // Rebuilt when the keys change (a restore of a snapshot with other keys); cheap, no I/O.
+      if (clients?.keys !== keys) clients = { keys, test: clientFor(baseUrl, keys.test), live: clientFor(baseUrl, keys.live) };
+      return clients;
     },
     clock,
     on: (listener) => hub.on(listener),
@@ -298,6 +310,10 @@ function mergeConfig(partial: EmulatorConfigInput = {}): EmulatorConfig {
     keys: { test: { ...partial.keys?.test }, live: { ...partial.keys?.live } },
     webhooks: { ...base.webhooks, ...partial.webhooks },
   };
+}
+
+function clientFor(baseUrl: string, keys: { partnerKey: string; merchantKey: string }): Client {
+  return createClient({ baseUrl, partnerKey: keys.partnerKey, merchantKey: keys.merchantKey });
 }
 
 function listen(server: Server, port: number, host: string): Promise<void> {

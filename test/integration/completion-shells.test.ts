@@ -67,6 +67,7 @@ describe('svc completion bash (run in bash)', () => {
       'invoices',
       'webhook',
       'time',
+      'snapshot',
       'keys',
       'fixtures',
     ]);

@@ -85,7 +85,7 @@ async function probe(ctx: Context, target: Target): Promise<Pick<StatusData, 'an
   const client = new ServiceClient({ baseUrl: target.baseUrl });
   try {
     const res = await call(ctx, `Checking ${target.baseUrl}`, client.health());
-    const health = res.data as { version?: string; now?: string };
+    const health = res.data;
     return { answers: true, service: { kind: 'emulator', version: health.version ?? 'unknown', now: health.now ?? '' }, problem: null };
   } catch (error) {
     if (error instanceof ApiRefusedError) return { answers: true, service: { kind: 'http', status: error.status }, problem: null };

@@ -9,7 +9,7 @@ import type { triggerSpec } from './top.js';
 import { esc } from '../output/escape.js';
 import { statusColour } from '../output/human.js';
 import type { InvoiceData } from '../views/invoice.js';
-import { networkLabel, type PaymentResult } from '../views/payment.js';
+import { networkLabel } from '../views/payment.js';
 import type { TRIGGER_EVENTS } from './top.js';
 
 type TriggerEvent = (typeof TRIGGER_EVENTS)[number];
@@ -58,8 +58,8 @@ export const triggerCommand: Handler<typeof triggerSpec> = async ({ args, option
 
   const steps: Step[] = [];
   const created = await call(ctx, 'Creating invoice', client.createInvoice(variant, body, idempotencyKey(ctx, undefined)));
-  let invoice = created.data as InvoiceData;
-  steps.push({ action: 'create', invoiceId: invoice.id, merchantId: invoice.merchantId ?? null, amount: invoice.amount });
+  let invoice = created.data;
+  steps.push({ action: 'create', invoiceId: invoice.id, merchantId: 'merchantId' in invoice ? invoice.merchantId : null, amount: invoice.amount });
   for (const plan of PLANS[event]) {
     const { step, after } = await run(plan, invoice, { client, variant, ctx, route });
     steps.push(step);
@@ -73,11 +73,11 @@ type Route = { networkId?: number; token?: string };
 async function run(plan: Plan, invoice: InvoiceData, env: { client: ServiceClient; variant: 'partner' | 'merchant'; ctx: Context; route: Route }) {
   if (plan.kind === 'expire') {
     const res = await call(env.ctx, 'Expiring invoice', env.client.expire(env.variant, invoice.id));
-    return { step: { action: 'expire', invoiceId: invoice.id } as Step, after: (res.data as { invoice: InvoiceData }).invoice };
+    return { step: { action: 'expire', invoiceId: invoice.id } as Step, after: res.data.invoice };
   }
   const body = { ...(plan.amount ? { amount: plan.amount(invoice.amount) } : {}), ...(plan.confirmed === false ? { confirmed: false } : {}), ...env.route };
   const res = await call(env.ctx, 'Paying invoice', env.client.pay(env.variant, invoice.id, body));
-  const { payment, invoice: after } = res.data as PaymentResult;
+  const { payment, invoice: after } = res.data;
   const step: Step = {
     action: 'pay',
     paymentId: payment.id,

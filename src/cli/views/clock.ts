@@ -1,17 +1,10 @@
 import type { ChalkInstance } from 'chalk';
+import type { ResponseBody } from '../../contract/index.js';
 import { formatDuration } from '../../domain/duration.js';
 import { keyValue } from '../output/human.js';
 
-export interface ClockData {
-  now: string;
-  offsetSeconds: number;
-}
-
-export interface AdvanceData extends ClockData {
-  advancedSeconds: number;
-  expired: number;
-  deliveryAttempts: number;
-}
+export type ClockData = ResponseBody<'Clock'>;
+export type AdvanceData = ResponseBody<'ClockAdvance'>;
 
 /** `+1h30m ahead of real time`, or `real time`. */
 function offset(seconds: number): string {

@@ -1,49 +1,17 @@
 import type { ChalkInstance } from 'chalk';
+import type { Delivery, DeliveryDetail } from '../../contract/index.js';
 import { esc } from '../output/escape.js';
 import { keyValue, statusColour, styled, table } from '../output/human.js';
 
-export type DeliveryStatus = 'pending' | 'retrying' | 'succeeded' | 'failed';
+import type { DeliveryStatus } from '../../contract/enums.js';
+export type { DeliveryStatus };
 export type DeliveryTarget = 'webhook' | 'listener';
 
 /** A delivery as the API lists it (CONTRACT §5). */
-export interface DeliveryData {
-  id: string;
-  eventId: string;
-  eventType: string;
-  invoiceId: string;
-  merchantId: string;
-  environment: 'test' | 'live';
-  url: string;
-  /**
-   * Extension: where the delivery goes, the partner's webhook or `svc webhook listen`'s listener.
-   * Absent from a real deployment's records (it has webhook deliveries only).
-   */
-  target?: DeliveryTarget;
-  status: DeliveryStatus;
-  attemptCount: number;
-  lastAttemptAt: string | null;
-  nextAttemptAt: string | null;
-  lastResponseStatus: number | null;
-  lastError: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
-
-export interface AttemptData {
-  number: number;
-  trigger: 'scheduled' | 'manual';
-  startedAt: string;
-  durationMs: number;
-  responseStatus: number | null;
-  responseBody: string | null;
-  error: string | null;
-}
-
+export type DeliveryData = Delivery;
+export type AttemptData = DeliveryDetail['attempts'][number];
 /** The single view: the exact payload sent, and every attempt. */
-export interface DeliveryDetailData extends DeliveryData {
-  payload: string;
-  attempts: AttemptData[];
-}
+export type DeliveryDetailData = DeliveryDetail;
 
 /**
  * One attempt as `svc webhook deliveries tail` prints it: the same fields whether it came from the

@@ -1,24 +1,15 @@
 import type { ChalkInstance } from 'chalk';
+import type { Invoice, PartnerInvoice } from '../../contract/index.js';
 import { esc } from '../output/escape.js';
 import { keyValue, statusColour, table } from '../output/human.js';
 
-export interface InvoiceData {
-  id: string;
-  merchantId?: string;
-  status: string;
-  environment: string;
-  amount: string;
-  amountReceived: string;
-  referenceId: string | null;
-  checkoutUrl: string;
-  expiresAt: string;
-  addresses: { chainName: string; networkId: number; depositAddress: string; tokens: { symbol: string }[] }[];
-}
+/** An invoice as either variant of the API answers it (the partner's names its merchant). */
+export type InvoiceData = Invoice | PartnerInvoice;
 
 export function invoiceView(c: ChalkInstance, inv: InvoiceData): string {
   const head = keyValue(c, [
     ['id', inv.id],
-    ['merchant', inv.merchantId],
+    ['merchant', 'merchantId' in inv ? inv.merchantId : undefined],
     ['status', inv.status, (t) => statusColour(c, t)],
     ['environment', inv.environment],
     ['amount', inv.amount],

@@ -1,17 +1,9 @@
 import type { ChalkInstance } from 'chalk';
+import type { Merchant } from '../../contract/index.js';
 import { esc } from '../output/escape.js';
 import { keyValue, statusColour, table } from '../output/human.js';
 
-export interface MerchantData {
-  merchantId: string;
-  partnerId: string;
-  externalTenantId: string;
-  name: string;
-  email: string;
-  integrationStatus: string;
-  bindUrl: string;
-  createdAt: string;
-}
+export type MerchantData = Merchant;
 
 export function merchantView(c: ChalkInstance, m: MerchantData): string {
   return keyValue(c, [

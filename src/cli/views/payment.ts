@@ -1,31 +1,17 @@
 import type { ChalkInstance } from 'chalk';
+import type { Payment, ResponseBody } from '../../contract/index.js';
 import { chainByNetworkId } from '../../domain/chains.js';
-import type { Environment } from '../../domain/environment.js';
 import { keyValue } from '../output/human.js';
 import { invoiceView, type InvoiceData } from './invoice.js';
 
-export interface PaymentData {
-  id: string;
-  invoiceId: string;
-  networkId: number;
-  token: string;
-  amount: string;
-  txHash: string;
-  confirmed: boolean;
-  createdAt: string;
-  confirmedAt: string | null;
-}
+export type PaymentData = Payment;
 
 /** What the test helpers answer: the payment and the invoice after it. */
-export interface PaymentResult {
-  payment: PaymentData;
-  invoice: InvoiceData;
-}
+export type PaymentResult = ResponseBody<'PaymentResult'>;
 
 /** `Base Sepolia (84532)`: the name from the invoice's addresses, else the chain registry. */
 export function networkLabel(invoice: Pick<InvoiceData, 'addresses' | 'environment'>, networkId: number): string {
-  const name =
-    invoice.addresses.find((a) => a.networkId === networkId)?.chainName ?? chainByNetworkId(invoice.environment as Environment, networkId)?.chainName;
+  const name = invoice.addresses.find((a) => a.networkId === networkId)?.chainName ?? chainByNetworkId(invoice.environment, networkId)?.chainName;
   return name ? `${name} (${networkId})` : `network ${networkId}`;
 }
 

@@ -1,16 +1,8 @@
 import type { ChalkInstance } from 'chalk';
+import type { WebhookConfiguration } from '../../contract/index.js';
 import { keyValue } from '../output/human.js';
 
-export interface WebhookConfigData {
-  id: string;
-  environment: string;
-  url: string;
-  customHeaders: Record<string, string>;
-  enabled: boolean;
-  secretConfigured: boolean;
-  createdAt: string;
-  updatedAt: string;
-}
+export type WebhookConfigData = WebhookConfiguration;
 
 export function webhookView(c: ChalkInstance, w: WebhookConfigData): string {
   const headers = Object.entries(w.customHeaders);

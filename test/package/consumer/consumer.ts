@@ -38,6 +38,7 @@ import {
   type WebhookEvent,
   type WebhookVerificationErrorCode,
 } from 'svc-emulator';
+import { createClient, type Client, type ClientResult } from 'svc-emulator/client';
 
 const SECRET = 'whsec_consumer_package_test_0001';
 
@@ -133,6 +134,13 @@ try {
   const t = Math.floor(Date.now() / 1000);
   const selfSigned = signatureHeader(SECRET, t, delivered.raw) === `t=${t},v1=${computeSignature(SECRET, t, delivered.raw)}`;
 
+  // The typed client: the emulator's own, and one made for a base URL (as for a remote service).
+  const typed: Client = emulator.client.test;
+  const readBack = await typed.getInvoice({ params: { id: String(created.body.id) } });
+  const remote = createClient({ baseUrl: emulator.url, partnerKey: test.partnerKey });
+  const missing: ClientResult<'getPartnerInvoice'> = await remote.getPartnerInvoice({ params: { id: '00000000-0000-4000-8000-000000000000' } });
+  const missingCode = missing.ok ? 'found' : missing.error.code;
+
   const before = clock.now();
   const report: AdvanceReport = await emulator.advanceClock(3600);
   unsubscribe();
@@ -152,6 +160,7 @@ try {
       verified: { id: event.id, type, invoiceId: event.data.invoiceId, amount: event.data.amount },
       tampered,
       selfSigned,
+      typed: { readBack: readBack.ok ? readBack.data.id : readBack.error.code, missingCode },
       advanced: { by: report.to - report.from, expired: report.expired, clockMoved: clock.now() - before >= 3_600_000 },
       afterReset: afterReset.status,
       eventTypes: [...new Set(events.map((e) => e.type))].sort(),

@@ -3,7 +3,7 @@ import { required } from '../../prompt.js';
 import { call, connect, idempotencyKey, variantFor } from '../../service.js';
 import type { Handler } from '../../spec.js';
 import type { createInvoiceSpec } from './index.js';
-import { invoiceView, type InvoiceData } from '../../views/invoice.js';
+import { invoiceView } from '../../views/invoice.js';
 
 /** `svc invoices create`: the partner variant with --merchant, the merchant variant without. */
 export const createInvoiceCommand: Handler<typeof createInvoiceSpec> = async ({ options }, ctx) => {
@@ -25,7 +25,7 @@ export const createInvoiceCommand: Handler<typeof createInvoiceSpec> = async ({ 
   const res = await call(ctx, 'Creating invoice', client.createInvoice(variant, body, idempotencyKey(ctx, options.idempotencyKey)));
   return {
     data: res.data,
-    human: (c) => invoiceView(c, res.data as InvoiceData),
+    human: (c) => invoiceView(c, res.data),
     notes: res.replayed ? ['(idempotent replay: this invoice already existed)'] : [],
   };
 };

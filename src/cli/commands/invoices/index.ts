@@ -1,3 +1,4 @@
+import { INVOICE_STATUSES } from '../../../contract/enums.js';
 import { defineCommand, withHandler } from '../../spec.js';
 import { idempotencyOptions, listOptions } from '../shared-options.js';
 
@@ -26,7 +27,7 @@ export const listInvoicesSpec = defineCommand({
   summary: 'list invoices, newest first',
   options: [
     { flags: '--merchant <merchantId>', description: "only this sub-merchant's invoices (partner key)" },
-    { flags: '--status <status>', description: 'only invoices in this status', choices: ['CREATED', 'CONFIRMING', 'PARTIALLY_PAID', 'PAID', 'EXPIRED'] },
+    { flags: '--status <status>', description: 'only invoices in this status', choices: INVOICE_STATUSES },
     ...listOptions,
   ],
 });

@@ -3,7 +3,7 @@ import { UsageError } from '../../../errors.js';
 import { call, connect, readerFor } from '../../service.js';
 import type { Handler } from '../../spec.js';
 import type { payInvoiceSpec } from './index.js';
-import { paymentView, type PaymentResult } from '../../views/payment.js';
+import { paymentView } from '../../views/payment.js';
 
 /**
  * `svc invoices pay <invoiceId>`: a simulated payment (test keys). The service picks the defaults:
@@ -23,5 +23,5 @@ export const payInvoiceCommand: Handler<typeof payInvoiceSpec> = async ({ args, 
   };
   const { client, target } = await connect(ctx);
   const res = await call(ctx, 'Paying invoice', client.pay(readerFor(target), args.invoiceId, body));
-  return { data: res.data, human: (c) => paymentView(c, res.data as PaymentResult) };
+  return { data: res.data, human: (c) => paymentView(c, res.data) };
 };

@@ -2,7 +2,7 @@ import { required } from '../../prompt.js';
 import { call, connect, idempotencyKey } from '../../service.js';
 import type { Handler } from '../../spec.js';
 import type { createMerchantSpec } from './index.js';
-import { merchantView, type MerchantData } from '../../views/merchant.js';
+import { merchantView } from '../../views/merchant.js';
 
 /** `svc merchants create`: asks for what is missing on a terminal, a usage error otherwise. */
 export const createMerchantCommand: Handler<typeof createMerchantSpec> = async ({ options }, ctx) => {
@@ -22,7 +22,7 @@ export const createMerchantCommand: Handler<typeof createMerchantSpec> = async (
   const res = await call(ctx, 'Creating merchant', client.createMerchant({ externalTenantId, name, email }, idempotencyKey(ctx, options.idempotencyKey)));
   return {
     data: res.data,
-    human: (c) => merchantView(c, res.data as MerchantData),
+    human: (c) => merchantView(c, res.data),
     notes: res.replayed ? ['(idempotent replay: this merchant already existed)'] : [],
   };
 };

@@ -3,12 +3,6 @@ import { connect, controlPlane } from '../../service.js';
 import type { Handler } from '../../spec.js';
 import type { merchantKeysSpec } from './index.js';
 
-interface IssuedKey {
-  merchantId: string;
-  environment: string;
-  merchantKey: string;
-}
-
 /**
  * `svc merchants keys <merchantId>`: a new merchant key from the emulator's control plane. The
  * emulator keeps only its hash, so this is the one time it can be shown; the note says so (on
@@ -17,7 +11,7 @@ interface IssuedKey {
 export const merchantKeysCommand: Handler<typeof merchantKeysSpec> = async ({ args }, ctx) => {
   const { client, target } = await connect(ctx);
   const res = await controlPlane(ctx, target, 'Issuing merchant key', client.newMerchantKey(args.merchantId));
-  const issued = res.data as IssuedKey;
+  const issued = res.data;
   return {
     data: issued,
     human: (c) =>

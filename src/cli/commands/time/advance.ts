@@ -3,7 +3,7 @@ import { UsageError } from '../../../errors.js';
 import { connect, controlPlane } from '../../service.js';
 import type { Handler } from '../../spec.js';
 import type { advanceTimeSpec } from './index.js';
-import { advanceView, type AdvanceData } from '../../views/clock.js';
+import { advanceView } from '../../views/clock.js';
 
 /**
  * `svc time advance <duration>`: moves the emulator's clock forward; the emulator runs what falls
@@ -17,5 +17,5 @@ export const advanceTimeCommand: Handler<typeof advanceTimeSpec> = async ({ args
   }
   const { client, target } = await connect(ctx);
   const res = await controlPlane(ctx, target, `Advancing the clock by ${text}`, client.advanceClock(ms / 1000));
-  return { data: res.data, human: (c) => advanceView(c, res.data as AdvanceData) };
+  return { data: res.data, human: (c) => advanceView(c, res.data) };
 };

@@ -1,9 +1,10 @@
+import { DELIVERY_STATUSES } from '../../../contract/enums.js';
 import { INVOICE_EVENT_TYPES } from '../../../webhooks/envelope.js';
 import { defineCommand, defineOptions, withHandler } from '../../spec.js';
 import { listOptions } from '../shared-options.js';
 
 const deliveryFilters = defineOptions([
-  { flags: '--status <status>', description: 'only deliveries in this status', choices: ['pending', 'retrying', 'succeeded', 'failed'] },
+  { flags: '--status <status>', description: 'only deliveries in this status', choices: DELIVERY_STATUSES },
   { flags: '--event-type <type>', description: 'only this event type', choices: INVOICE_EVENT_TYPES },
   { flags: '--invoice <invoiceId>', description: "only this invoice's deliveries" },
 ]);
@@ -74,13 +75,13 @@ export const listDeliveriesSpec = defineCommand({
 export const getDeliverySpec = defineCommand({
   name: 'webhook deliveries get',
   summary: 'one delivery: its attempts, their response bodies, and the payload',
-  args: [{ name: 'deliveryId', description: 'delivery id' }],
+  args: [{ name: 'id', description: 'delivery id' }],
 });
 
 export const resendDeliverySpec = defineCommand({
   name: 'webhook deliveries resend',
   summary: "resend a delivery now and print the new attempt's result",
-  args: [{ name: 'deliveryId', description: 'delivery id' }],
+  args: [{ name: 'id', description: 'delivery id' }],
 });
 
 export const tailDeliveriesSpec = defineCommand({

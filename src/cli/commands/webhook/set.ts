@@ -58,7 +58,7 @@ export const setWebhookCommand: Handler<typeof setWebhookSpec> = async ({ option
   const res = await call(ctx, 'Saving the webhook', client.putWebhook(body));
   return {
     data: res.data,
-    human: (c) => webhookView(c, res.data as WebhookConfigData),
+    human: (c) => webhookView(c, res.data),
     alerts: generated ? [`Generated webhook secret (shown only now; pass it to your receiver): ${secret}`] : [],
   };
 };
@@ -73,9 +73,9 @@ function askUrl(ctx: Context, value: string | undefined): Promise<string> {
 }
 
 /** The saved configuration, or null when there is none (404 webhook_not_configured). */
-async function readCurrent(read: () => Promise<{ data: unknown }>): Promise<WebhookConfigData | null> {
+async function readCurrent(read: () => Promise<{ data: WebhookConfigData }>): Promise<WebhookConfigData | null> {
   try {
-    return (await read()).data as WebhookConfigData;
+    return (await read()).data;
   } catch (error) {
     if (error instanceof ApiRefusedError && error.status === 404 && error.error.code === 'webhook_not_configured') return null;
     throw error;

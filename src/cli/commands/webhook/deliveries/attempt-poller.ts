@@ -113,13 +113,13 @@ export class AttemptPoller {
 
   private async list(params: { status?: string; startingAfter?: string | undefined }) {
     const res = await this.client.listDeliveries({ limit: PAGE, ...params, eventType: this.filters.eventType, invoiceId: this.filters.invoiceId });
-    return res.data as { data: DeliveryData[]; hasMore: boolean };
+    return res.data;
   }
 
   /** The full record, or null when it is gone (a reset emulator). */
   private async detail(id: string): Promise<DeliveryDetailData | null> {
     try {
-      return (await this.client.getDelivery(id)).data as DeliveryDetailData;
+      return (await this.client.getDelivery(id)).data;
     } catch (error) {
       if (error instanceof ApiRefusedError && error.status === 404) return null;
       throw error;

@@ -1,11 +1,11 @@
 import { call, connect } from '../../../service.js';
 import type { Handler } from '../../../spec.js';
 import type { getDeliverySpec } from '../index.js';
-import { deliveryView, type DeliveryDetailData } from '../../../views/delivery.js';
+import { deliveryView } from '../../../views/delivery.js';
 
 /** `svc webhook deliveries get <id>`: the record, every attempt with its response body, and the payload. */
 export const getDeliveryCommand: Handler<typeof getDeliverySpec> = async ({ args }, ctx) => {
   const { client } = await connect(ctx);
-  const res = await call(ctx, 'Fetching delivery', client.getDelivery(args.deliveryId));
-  return { data: res.data, human: (c) => deliveryView(c, res.data as DeliveryDetailData) };
+  const res = await call(ctx, 'Fetching delivery', client.getDelivery(args.id));
+  return { data: res.data, human: (c) => deliveryView(c, res.data) };
 };

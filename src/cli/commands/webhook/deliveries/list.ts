@@ -1,7 +1,7 @@
 import { call, connect } from '../../../service.js';
 import type { Handler } from '../../../spec.js';
 import type { listDeliveriesSpec } from '../index.js';
-import { deliveryTable, type DeliveryData } from '../../../views/delivery.js';
+import { deliveryTable } from '../../../views/delivery.js';
 
 /** `svc webhook deliveries list`: the partner's deliveries (partner key), newest first; filters pass through. */
 export const listDeliveriesCommand: Handler<typeof listDeliveriesSpec> = async ({ options }, ctx) => {
@@ -17,5 +17,5 @@ export const listDeliveriesCommand: Handler<typeof listDeliveriesSpec> = async (
       invoiceId: options.invoice,
     }),
   );
-  return { data: res.data, human: (c) => deliveryTable(c, res.data as { data: DeliveryData[]; hasMore: boolean }) };
+  return { data: res.data, human: (c) => deliveryTable(c, res.data) };
 };

@@ -2,7 +2,7 @@ import { EXIT } from '../../../output/render.js';
 import { call, connect } from '../../../service.js';
 import type { Handler } from '../../../spec.js';
 import type { resendDeliverySpec } from '../index.js';
-import { resendView, type DeliveryDetailData } from '../../../views/delivery.js';
+import { resendView } from '../../../views/delivery.js';
 
 /**
  * `svc webhook deliveries resend <id>`: one immediate manual attempt (CONTRACT §5), then its result.
@@ -16,8 +16,8 @@ import { resendView, type DeliveryDetailData } from '../../../views/delivery.js'
  */
 export const resendDeliveryCommand: Handler<typeof resendDeliverySpec> = async ({ args }, ctx) => {
   const { client } = await connect(ctx);
-  const res = await call(ctx, 'Resending', client.resend(args.deliveryId));
-  const delivery = res.data as DeliveryDetailData;
+  const res = await call(ctx, 'Resending', client.resend(args.id));
+  const delivery = res.data;
   const last = delivery.attempts.at(-1);
   const accepted = last !== undefined && last.responseStatus !== null && last.responseStatus >= 200 && last.responseStatus < 300;
   return {
