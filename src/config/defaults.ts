@@ -21,6 +21,8 @@ export interface EmulatorConfig {
   exposeControlPlane: boolean;
   /** Hosts served beyond loopback and the emulator's own (CONTRACT §8); `all` lifts the check. */
   allowedHosts: string[];
+  /** How many API requests the request journal keeps (CONTRACT §9); 0 turns it off. */
+  journalSize: number;
 }
 
 export interface PinnedKeys {
@@ -45,5 +47,6 @@ export function defaultConfig(): EmulatorConfig {
     webhooks: { retrySchedule: [...STANDARD_RETRY_SCHEDULE], timeoutMs: 10_000 },
     exposeControlPlane: false,
     allowedHosts: [],
+    journalSize: 1000,
   };
 }

@@ -57,6 +57,7 @@ export function resolveConfig(file: ConfigFile): EmulatorConfig {
   if (file.webhooks?.retrySchedule) config.webhooks.retrySchedule = file.webhooks.retrySchedule.map((ms) => ms / 1000);
   if (file.webhooks?.timeout !== undefined) config.webhooks.timeoutMs = file.webhooks.timeout;
   if (file.exposeControlPlane !== undefined) config.exposeControlPlane = file.exposeControlPlane;
+  if (file.journalSize !== undefined) config.journalSize = file.journalSize;
   if (file.allowedHosts !== undefined) config.allowedHosts = file.allowedHosts === 'all' ? ['all'] : [...file.allowedHosts];
   return config;
 }

@@ -64,6 +64,8 @@ export const configFileSchema = z.object({
     })
     .optional(),
   exposeControlPlane: z.boolean().optional(),
+  // The request journal's ring (CONTRACT §9): entries kept, 0 to keep none.
+  journalSize: z.number().int().min(0).max(100_000).optional(),
   // Host names to serve besides loopback (DNS rebinding protection, CONTRACT §8); "all" lifts the check.
   allowedHosts: z
     .union([

@@ -27,6 +27,7 @@ export const ERRORS = {
   delivery_not_found: { status: 404, description: 'No such delivery for this partner in this environment.' },
   webhook_not_configured: { status: 404, description: 'No webhook is configured for this environment.' },
   payment_not_found: { status: 404, description: 'No such payment on this invoice.' },
+  fault_not_found: { status: 404, description: 'No such fault (it was cleared, or used up its `times`).' },
   snapshot_not_found: { status: 404, description: 'No snapshot has this name.' },
   method_not_allowed: { status: 405, description: 'The path exists, not with this method; `Allow` lists the methods.' },
   request_timeout: { status: 408, description: 'The request body did not arrive within 10 s.' },

@@ -16,6 +16,10 @@ import type { AppDeps, Principal, RouteDef, RouteInput, RouteResult } from './ro
 import { responseObserver, type Seen, watchResponse } from './response-observer.js';
 import { Router } from './router.js';
 import { parseWith } from './validation/parse.js';
+import { dropConnection, sendFault } from './faults/answer.js';
+import type { ActiveFault } from './faults/table.js';
+import { type JournalRecord, keptBody, keptText } from './journal/journal.js';
+import { maskAuthorization } from './journal/mask.js';
 
 /** A slow sender gets a contract-shaped 408 after this long, not a dropped socket. */
 const BODY_TIMEOUT_MS = 10_000;
@@ -61,7 +65,23 @@ export function createApp(deps: AppDeps, routes: readonly RouteDef[]): RequestHa
       });
     }
     const seen = observe && watchResponse(res, req.method ?? 'GET', path, observe);
-    serve(req, res, path, queryAt === -1 ? '' : url.slice(queryAt + 1), requestId, seen).catch((error: unknown) => {
+    // The request journal (CONTRACT §9) keeps the API's requests only: /v1/…, not the control plane.
+    const record = deps.journal.capacity > 0 && path.startsWith('/v1/') ? journalRecord(req, path, url, queryAt, requestId, deps.clock.now()) : undefined;
+    if (record) {
+      const done = () => {
+        if (record.status === null && res.headersSent && !res.destroyed) record.status = res.statusCode;
+        record.durationMs = performance.now() - started;
+        deps.journal.add(record);
+      };
+      res.once('finish', () => {
+        record.status = res.statusCode;
+        done();
+      });
+      res.once('close', () => {
+        if (!res.writableFinished) done();
+      });
+    }
+    serve(req, res, path, queryAt === -1 ? '' : url.slice(queryAt + 1), requestId, seen, record).catch((error: unknown) => {
       if (!(error instanceof ApiError)) {
         deps.emit({
           type: 'error',
@@ -70,11 +90,20 @@ export function createApp(deps: AppDeps, routes: readonly RouteDef[]): RequestHa
           stack: (error as Error)?.stack,
         });
       }
-      sendError(req, res, error);
+      const body = sendError(req, res, error);
+      if (record && body !== undefined) record.responseBody = keptText(body, record);
     });
   };
 
-  async function serve(req: IncomingMessage, res: ServerResponse, path: string, search: string, requestId: string, seen: Seen | undefined) {
+  async function serve(
+    req: IncomingMessage,
+    res: ServerResponse,
+    path: string,
+    search: string,
+    requestId: string,
+    seen: Seen | undefined,
+    record: JournalRecord | undefined,
+  ) {
     // DNS rebinding (CONTRACT §8): before the route lookup, so a foreign page learns nothing, not
     // even which paths exist.
     if (!hostAllowed) {
@@ -103,9 +132,51 @@ export function createApp(deps: AppDeps, routes: readonly RouteDef[]): RequestHa
       );
     }
     const principal = route.auth === 'none' ? null : authenticate(req.headers, deps.store, route.auth, deps.keyCache);
+    if (record) record.principal = principal;
     if (route.testOnly && principal?.environment === 'live') {
       throw new ApiError(403, 'test_mode_only', 'Test helpers only work with test keys.');
     }
+
+    // API faults (CONTRACT §9): after the key, so a fault can match the environment; never the
+    // control plane, which must stay reachable to clear one.
+    let fault: ActiveFault | undefined;
+    if (deps.faults.size > 0 && path.startsWith('/v1/')) {
+      fault = deps.faults.match(route.method, path, principal?.environment);
+      if (fault?.when === 'before') {
+        if (!deps.faults.fire(fault)) fault = undefined;
+        else {
+          res.setHeader('Svc-Fault', fault.id);
+          if (record) record.fault = fault.id;
+          if ('drop' in fault.action) return dropConnection(res);
+          if ('status' in fault.action) {
+            const body = sendFault(req, res, fault, false);
+            if (record) record.responseBody = body;
+            return;
+          }
+          if (!(await deps.faults.delay(fault.action.delayMs))) return dropConnection(res);
+          fault = undefined;
+        }
+      }
+    }
+    /**
+     * Sends the operation's answer, or, when an `after_commit` fault matches a success, the fault's:
+     * the operation ran and committed either way (the "did my create happen?" case).
+     */
+    const answer = async (send: () => string | undefined, status: number) => {
+      if (fault && status >= 200 && status < 300 && deps.faults.fire(fault)) {
+        res.setHeader('Svc-Fault', fault.id);
+        if (record) record.fault = fault.id;
+        if ('drop' in fault.action) return dropConnection(res);
+        if ('status' in fault.action) {
+          const body = sendFault(req, res, fault, true);
+          if (record) record.responseBody = body;
+          return;
+        }
+        if (!(await deps.faults.delay(fault.action.delayMs))) return dropConnection(res);
+      }
+      const body = send();
+      if (record && body !== undefined) record.responseBody = keptText(body, record);
+    };
 
     let release: (() => void) | undefined;
     let idemKey: string | undefined;
@@ -117,7 +188,7 @@ export function createApp(deps: AppDeps, routes: readonly RouteDef[]): RequestHa
       release = inFlight.acquire(principal, endpoint, idemKey);
     }
     try {
-      let rawBody = await readRouteBody(req, route);
+      let rawBody = await readRouteBody(req, route, record);
       if (rawBody !== undefined) checkForbiddenFields(rawBody, route.rejectFeeFields === true);
       if (!route.body && rawBody !== undefined) {
         // A route without a body ignores one (clients often send `{}`), after the same checks.
@@ -155,7 +226,8 @@ export function createApp(deps: AppDeps, routes: readonly RouteDef[]): RequestHa
               'This Idempotency-Key was already used with a different request body; use a fresh key for a different request.',
             );
           }
-          return sendReplay(res, previous.response);
+          if (record) record.replayed = true;
+          return answer(() => sendReplay(res, previous.response), 200);
         }
         input.body = route.body ? validate(route, body, res, deps, requestId) : undefined;
         // The create and the memory of it commit together: a crash cannot keep one without the other.
@@ -175,12 +247,12 @@ export function createApp(deps: AppDeps, routes: readonly RouteDef[]): RequestHa
           }
           return { result, text };
         });
-        return sendResult(res, serialised.result, serialised.text);
+        return answer(() => sendResult(res, serialised.result, serialised.text), serialised.result.status);
       }
 
       if (route.body && rawBody !== undefined) input.body = validate(route, rawBody, res, deps, requestId);
       const result: RouteResult = await route.handle(input as never, deps);
-      return sendResult(res, result);
+      return answer(() => sendResult(res, result), result.status);
     } finally {
       release?.();
     }
@@ -191,7 +263,7 @@ export function createApp(deps: AppDeps, routes: readonly RouteDef[]): RequestHa
  * The body as a JSON object, or undefined when a route without a body schema got none. A body sent
  * to such a route follows the same rules as any body (CONTRACT §2): 415, 413, 400; empty is fine.
  */
-async function readRouteBody(req: IncomingMessage, route: RouteDef): Promise<Record<string, unknown> | undefined> {
+async function readRouteBody(req: IncomingMessage, route: RouteDef, record: JournalRecord | undefined): Promise<Record<string, unknown> | undefined> {
   const present = hasBody(req);
   if (!present) {
     if (!route.body) return undefined;
@@ -200,6 +272,7 @@ async function readRouteBody(req: IncomingMessage, route: RouteDef): Promise<Rec
   }
   checkJsonContentType(req);
   const raw = await readBody(req, BODY_TIMEOUT_MS);
+  if (record) record.requestBody = keptBody(raw, record);
   if (!route.body && raw.length === 0) return undefined;
   return parseJsonObject(raw);
 }
@@ -226,4 +299,26 @@ function warnUnknownFields(unknown: string[], route: RouteDef, res: ServerRespon
   // Header values must be printable ASCII; field names come from the client and may not be.
   res.setHeader('Warning', `299 svc-emulator "Unknown fields ignored: ${list.replace(/[^\x20-\x7e]|"/g, '?').slice(0, 200)}"`);
   deps.emit({ type: 'warning', requestId, message: `${route.method} ${route.path}: unknown fields ignored: ${list}` });
+}
+
+/** A journal entry for a request just arrived; the rest is filled in as the request is served. */
+function journalRecord(req: IncomingMessage, path: string, url: string, queryAt: number, requestId: string, now: number): JournalRecord {
+  const idempotencyKey = req.headers['idempotency-key'];
+  return {
+    id: requestId,
+    at: now,
+    method: req.method ?? 'GET',
+    path,
+    query: queryAt === -1 ? '' : url.slice(queryAt + 1),
+    status: null,
+    durationMs: 0,
+    principal: null,
+    key: maskAuthorization(req.headers.authorization),
+    idempotencyKey: typeof idempotencyKey === 'string' ? idempotencyKey : null,
+    replayed: false,
+    requestBody: null,
+    responseBody: null,
+    truncated: false,
+    fault: null,
+  };
 }

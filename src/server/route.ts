@@ -12,6 +12,8 @@ import type { EmulatorEvent, EmulatorListener } from './events.js';
 import type { ListenerHub } from '../webhooks/listener-hub.js';
 import type { AdvanceReport } from './public-types.js';
 import type { Snapshots } from './snapshots/snapshots.js';
+import type { FaultTable } from './faults/table.js';
+import type { Journal } from './journal/journal.js';
 
 /** Who is calling: the owner of the API key, in the key's environment. */
 export interface Principal {
@@ -39,6 +41,10 @@ export interface AppDeps {
   keyCache: KeyCache;
   /** Whether anyone listens to request events (svc dev does; a library user may not). */
   observed(): boolean;
+  /** The request journal (CONTRACT §9). */
+  journal: Journal;
+  /** API faults in force (CONTRACT §9). */
+  faults: FaultTable;
 }
 
 export interface Runtime {

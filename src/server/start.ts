@@ -23,6 +23,10 @@ import { EventHub, type EmulatorEvent, type EmulatorListener } from './events.js
 import { createClient, type Client } from '../client/typed.js';
 import { attachInternals } from './internals.js';
 import { createSnapshots } from './snapshots/snapshots.js';
+import { FaultTable } from './faults/table.js';
+import { faultControl } from './faults/control.js';
+import { Journal, MAX_JOURNAL_SIZE } from './journal/journal.js';
+import type { FaultControl, JournalEntry, JournalFilter } from './testing-types.js';
 import type { SnapshotInfo } from './snapshots/files.js';
 import type { AdvanceReport, DefaultKeys, LookupFn } from './public-types.js';
 import type { AppDeps, RouteDef } from './route.js';
@@ -96,6 +100,15 @@ export interface Emulator {
   reset(): Promise<void>;
   /** Moves the clock forward and runs what falls due. */
   advanceClock(seconds: number): Promise<AdvanceReport>;
+  /**
+   * The API requests this emulator answered, newest first, with their bodies (the request journal,
+   * CONTRACT §9): filter by `method`, `path` prefix, `status`, `invoiceId`, and `limit`.
+   */
+  requests(filter?: JournalFilter): JournalEntry[];
+  /** Empties the request journal; returns how many entries it held. */
+  clearRequests(): number;
+  /** API faults (CONTRACT §9): make matching requests fail, before their operation or after it committed. */
+  readonly faults: FaultControl;
   /** Saves the whole state (data, clock, keys, listener registrations) under `name`, replacing one of that name. */
   snapshot(name: string): Promise<SnapshotInfo>;
   /**
@@ -158,6 +171,11 @@ async function serve(store: OpenedStore, config: EmulatorConfig, options: StartE
     onError: (error) => hub.emit({ type: 'error', message: (error as Error).message }),
   });
   const listeners = new ListenerHub({ store, clock, version: VERSION, kick: () => dispatcher.kick() });
+  if (!Number.isInteger(config.journalSize) || config.journalSize < 0 || config.journalSize > MAX_JOURNAL_SIZE) {
+    throw new TypeError(`journalSize must be a whole number from 0 to ${MAX_JOURNAL_SIZE}`);
+  }
+  const journal = new Journal(config.journalSize);
+  const faults = new FaultTable(() => clock.now());
   const deps: AppDeps = {
     store,
     clock,
@@ -168,6 +186,8 @@ async function serve(store: OpenedStore, config: EmulatorConfig, options: StartE
     version: VERSION,
     keyCache: new Map(),
     observed: () => hub.size > 0,
+    journal,
+    faults,
     runtime: {
       reset: async () => {
         // A listener that holds a delivery without reporting must not hold the reset too.
@@ -276,6 +296,9 @@ async function serve(store: OpenedStore, config: EmulatorConfig, options: StartE
     on: (listener) => hub.on(listener),
     reset: () => deps.runtime.reset(),
     advanceClock: (seconds) => deps.runtime.advanceClock(Math.round(seconds * 1000)),
+    requests: (filter) => journal.find(filter),
+    clearRequests: () => journal.clear(),
+    faults: faultControl(faults),
     snapshot: (name) => deps.runtime.snapshots.save(name),
     restore: (name) => deps.runtime.snapshots.restore(name),
     snapshots: () => deps.runtime.snapshots.list(),
@@ -284,6 +307,7 @@ async function serve(store: OpenedStore, config: EmulatorConfig, options: StartE
       (stopped ??= (async () => {
         scheduler.stop();
         listeners.close();
+        faults.close();
         await close(server);
         await dispatcher.close();
         await attempter.close();

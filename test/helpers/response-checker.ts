@@ -70,6 +70,15 @@ export function createResponseChecker(doc: Json): ResponseChecker {
       .split(';')[0]!
       .trim();
     const json = type === 'application/json' && r.body ? parse(r.body, label) : undefined;
+    // An answer a test's fault injected (CONTRACT §9) has the fault's status and code: it is held to
+    // the operation's `default` response (InjectedFault), not to the catalog. A delay's answer is
+    // the operation's own, checked as usual.
+    const injected = r.headers['svc-fault'] !== undefined && r.status >= 400;
+    if (injected) {
+      if (json !== undefined)
+        validate(pointer('components', 'responses', 'InjectedFault', 'content', 'application/json', 'schema'), json, 'the injected error', label);
+      return;
+    }
     if (json?.error !== undefined && r.status >= 400) checkErrorCode(json, r.status, label);
     if (!r.operationId) {
       // Not an operation: a page, the document itself, or a request no route took. Errors still

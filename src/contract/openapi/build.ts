@@ -4,7 +4,7 @@ import { errorCodesOf, type OperationSpec, type ResponseSpec, TAGS } from '../op
 import { operationEntries } from '../operations/index.js';
 import { REQUEST_SCHEMAS } from '../schemas/requests.js';
 import { RESPONSE_SCHEMAS } from '../schemas/responses.js';
-import { errorResponsesOf, errorSchema, HEADERS, sharedErrorResponses } from './errors.js';
+import { errorResponsesOf, errorSchema, HEADERS, injectedFaultResponse, sharedErrorResponses } from './errors.js';
 import { type JsonSchema, toJsonSchema } from './json-schema.js';
 import { webhooksSection } from './webhooks.js';
 
@@ -86,7 +86,7 @@ export function buildOpenApi(version: string, serverUrl: string = DEFAULT_SERVER
         },
       },
       schemas,
-      responses: sharedErrorResponses(),
+      responses: { ...sharedErrorResponses(), InjectedFault: injectedFaultResponse() },
       headers: HEADERS,
     },
   };
@@ -120,6 +120,8 @@ function operationObject(id: string, op: OperationSpec, schemas: Record<string, 
     if (responses[status]) throw new Error(`${id}: status ${status} is both a response and an error`);
     responses[status] = response;
   }
+  // Any API operation can answer what a test's fault injects (CONTRACT §9); the control plane never does.
+  if (op.path.startsWith('/v1/')) responses.default = { $ref: '#/components/responses/InjectedFault' };
 
   const body = op.body ? REQUEST_SCHEMAS[op.body] : undefined;
   return {

@@ -42,6 +42,7 @@ export const HEADERS = {
     examples: ['299 svc-emulator "Unknown fields ignored: colour"'],
   }),
   RetryAfter: HEADER('Seconds to wait before retrying.', { type: 'integer', minimum: 0 }, true),
+  SvcFault: HEADER('Extension: the id of the fault (`POST /__emulator/faults`) that shaped this answer.', { type: 'string', format: 'uuid' }, true),
 };
 
 const requestId = { 'Request-Id': { $ref: '#/components/headers/RequestId' } };
@@ -90,4 +91,34 @@ export function errorResponsesOf(codes: readonly ErrorCode[]): Record<string, un
     out[String(status)] = shared ? { $ref: `#/components/responses/${shared.name}` } : errorResponse(list);
   }
   return out;
+}
+
+/**
+ * What any `/v1` operation may answer while a test injects a fault (CONTRACT §9, `POST
+ * /__emulator/faults`): the status and code the fault names, which need not be in the catalog. It is
+ * each such operation's `default` response; the response checker holds injected answers to it.
+ */
+export function injectedFaultResponse(): JsonSchema {
+  return {
+    description:
+      'Extension: an answer injected by a fault (`POST /__emulator/faults`), with the status, code and `Retry-After` the fault names. Only while a test has a fault in force.',
+    headers: { ...requestId, 'Svc-Fault': { $ref: '#/components/headers/SvcFault' } },
+    content: {
+      'application/json': {
+        schema: {
+          type: 'object',
+          required: ['error'],
+          additionalProperties: false,
+          properties: {
+            error: {
+              type: 'object',
+              required: ['code', 'message'],
+              additionalProperties: false,
+              properties: { code: { type: 'string', pattern: '^[a-z][a-z0-9_]{0,63}$' }, message: { type: 'string' } },
+            },
+          },
+        },
+      },
+    },
+  };
 }

@@ -5,6 +5,7 @@ import { listenerOperations } from './listener.js';
 import { merchantOperations } from './merchants.js';
 import { snapshotOperations } from './snapshots.js';
 import { testHelperOperations } from './test-helpers.js';
+import { testingOperations } from './testing.js';
 import { webhookOperations } from './webhook.js';
 
 /** Every operation the emulator serves, keyed by operation id, in the order the document lists them. */
@@ -15,6 +16,8 @@ export const OPERATIONS = {
   ...testHelperOperations,
   ...controlOperations,
   ...listenerOperations,
+  ...testingOperations,
+
   ...snapshotOperations,
 };
 

@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { DELIVERY_STATUSES, INVOICE_EVENT_TYPES, INVOICE_STATUSES } from '../enums.js';
 import { amountString, boundedString, listQuery, uuidString } from './common.js';
 import { customHeadersSchema } from './custom-headers.js';
+import { TESTING_REQUEST_SCHEMAS } from './testing-requests.js';
+
 import { SNAPSHOT_REQUESTS } from './snapshots.js';
 
 /**
@@ -139,6 +141,8 @@ export const REQUEST_SCHEMAS = {
   DeliveryListQuery: deliveryListQuery,
   ListenerStreamQuery: listenerStreamQuery,
   DeliveryStreamQuery: deliveryStreamQuery,
+  ...TESTING_REQUEST_SCHEMAS,
+
   ...SNAPSHOT_REQUESTS,
 } satisfies Record<string, z.ZodObject>;
 

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { CONTROL_SCHEMAS } from './emulator.js';
+import { TESTING_SCHEMAS } from './testing.js';
 import { webhookEvent } from './events.js';
 import { SNAPSHOT_SCHEMAS } from './snapshots.js';
 import { delivery, deliveryDetail, expireResult, invoice, listOf, merchant, partnerInvoice, paymentResult, webhookConfiguration } from './resources.js';
@@ -22,6 +23,8 @@ export const RESPONSE_SCHEMAS = {
   ExpireResult: expireResult,
   WebhookEvent: webhookEvent,
   ...CONTROL_SCHEMAS,
+  ...TESTING_SCHEMAS,
+
   ...SNAPSHOT_SCHEMAS,
 };
 

@@ -5,13 +5,16 @@ import type { RouteResult } from '../route.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
-/** Writes a route's result. `text` is the body already serialised, when the caller has it. */
-export function sendResult(res: ServerResponse, result: RouteResult, text?: string): void {
+/**
+ * Writes a route's result. `text` is the body already serialised, when the caller has it. Returns
+ * the body sent (for the request journal), undefined for none or a stream.
+ */
+export function sendResult(res: ServerResponse, result: RouteResult, text?: string): string | undefined {
   if (result.stream && result.headers?.['content-type']) {
     // A download (a snapshot file): the handler named its type and length.
     res.writeHead(result.status, result.headers);
     result.stream(res);
-    return;
+    return undefined;
   }
   if (result.stream) {
     // Server-sent events: no length, no buffering by proxies, kept open until either side closes.
@@ -23,7 +26,7 @@ export function sendResult(res: ServerResponse, result: RouteResult, text?: stri
     });
     res.flushHeaders();
     result.stream(res);
-    return;
+    return undefined;
   }
   let payload: string;
   let type: string;
@@ -38,25 +41,27 @@ export function sendResult(res: ServerResponse, result: RouteResult, text?: stri
     payload = text ?? result.json!;
   } else if (result.body === undefined) {
     res.writeHead(result.status, result.headers).end();
-    return;
+    return undefined;
   } else {
     type = JSON_TYPE;
     payload = JSON.stringify(result.body);
   }
   // One writeHead with every header: cheaper than a setHeader per header on the hot paths.
   res.writeHead(result.status, { ...result.headers, 'Content-Type': type, 'Content-Length': Buffer.byteLength(payload) }).end(payload);
+  return payload;
 }
 
 /** An idempotent replay: 200, the first response's body byte for byte (CONTRACT §2). */
-export function sendReplay(res: ServerResponse, body: string): void {
+export function sendReplay(res: ServerResponse, body: string): string {
   res.setHeader('Content-Type', JSON_TYPE);
   res.setHeader('Idempotent-Replayed', 'true');
   res.setHeader('Content-Length', Buffer.byteLength(body));
   res.writeHead(200).end(body);
+  return body;
 }
 
-/** Any error as the contract's error shape; never a stack trace in the body. */
-export function sendError(req: IncomingMessage, res: ServerResponse, error: unknown): void {
+/** Any error as the contract's error shape; never a stack trace in the body. Returns the body sent. */
+export function sendError(req: IncomingMessage, res: ServerResponse, error: unknown): string | undefined {
   const apiError =
     error instanceof ApiError
       ? error
@@ -64,7 +69,7 @@ export function sendError(req: IncomingMessage, res: ServerResponse, error: unkn
         new ApiError(500, 'internal_error', `Something went wrong inside the emulator; it was logged with request id ${String(res.getHeader('Request-Id'))}.`));
   if (res.headersSent) {
     res.destroy();
-    return;
+    return undefined;
   }
   const body = JSON.stringify(apiError.toBody());
   if (apiError.headers) for (const [name, value] of Object.entries(apiError.headers)) res.setHeader(name, value);
@@ -74,6 +79,7 @@ export function sendError(req: IncomingMessage, res: ServerResponse, error: unkn
   res.setHeader('Content-Type', JSON_TYPE);
   res.setHeader('Content-Length', Buffer.byteLength(body));
   res.writeHead(apiError.status).end(body);
+  return body;
 }
 
 /**

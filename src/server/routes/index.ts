@@ -2,6 +2,7 @@ import type { OperationId } from '../../contract/operations/index.js';
 import { controlHandlers } from '../control/handlers.js';
 import { listenerHandlers } from '../control/listener-handlers.js';
 import { snapshotHandlers } from '../control/snapshot-handlers.js';
+import { testingHandlers } from '../control/testing-handlers.js';
 import { type Handlers, operationRoutes } from '../handler.js';
 import type { RouteDef } from '../route.js';
 import { invoiceHandlers } from './invoices.js';
@@ -22,6 +23,7 @@ export const HANDLERS: Handlers<OperationId> = {
   ...controlHandlers,
   ...listenerHandlers,
   ...snapshotHandlers,
+  ...testingHandlers,
 };
 
 /** Every route the emulator serves: the contract's operations, then the pages. */

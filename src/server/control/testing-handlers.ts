@@ -1,0 +1,50 @@
+import type { ServerResponse } from 'node:http';
+import { ApiError } from '../api-error.js';
+import { presentFault } from '../faults/table.js';
+import type { Handlers } from '../handler.js';
+import { matcher } from '../journal/journal.js';
+
+/**
+ * CONTRACT §9's request journal and API faults over the control plane; the in-process API
+ * (`emulator.requests()`, `emulator.faults`) reads the same journal and fault table.
+ */
+export const testingHandlers = {
+  listRequests: (input, deps) => {
+    const { limit, startingAfter, ...filter } = input.query;
+    const page = deps.journal.page({ ...filter, limit, startingAfter });
+    if (!page) {
+      throw new ApiError(
+        400,
+        'validation_failed',
+        `startingAfter ${startingAfter} is not an entry of this journal (with these filters); it may have been evicted or cleared.`,
+        'startingAfter',
+      );
+    }
+    return { status: 200, body: page };
+  },
+  clearRequests: (_input, deps) => ({ status: 200, body: { deleted: deps.journal.clear() } }),
+  streamRequests: (input, deps) => {
+    const test = matcher(input.query);
+    return {
+      status: 200,
+      stream: (res: ServerResponse) => {
+        res.write('event: ready\ndata: {}\n\n');
+        const off = deps.journal.subscribe((entry, record) => {
+          if (test(record)) res.write(`event: request\ndata: ${JSON.stringify(entry)}\n\n`);
+        });
+        const ping = setInterval(() => res.write(': ping\n\n'), 15_000).unref();
+        res.on('close', () => {
+          off();
+          clearInterval(ping);
+        });
+      },
+    };
+  },
+  createFault: (input, deps) => ({ status: 201, body: presentFault(deps.faults.add(input.body)) }),
+  listFaults: (_input, deps) => ({ status: 200, body: { data: deps.faults.list().map(presentFault) } }),
+  clearFaults: (_input, deps) => ({ status: 200, body: { deleted: deps.faults.clear() } }),
+  deleteFault: (input, deps) => {
+    if (deps.faults.clear(input.params.id) === 0) throw new ApiError(404, 'fault_not_found', `No fault ${input.params.id} is in force (cleared, or used up).`);
+    return { status: 204 };
+  },
+} satisfies Handlers<'listRequests' | 'clearRequests' | 'streamRequests' | 'createFault' | 'listFaults' | 'clearFaults' | 'deleteFault'>;

@@ -1,0 +1,16 @@
+import { REQUEST_SCHEMAS } from '../../contract/schemas/requests.js';
+import type { FaultControl, FaultSpec } from '../testing-types.js';
+import { parseWith } from '../validation/parse.js';
+import { type FaultTable, presentFault } from './table.js';
+
+/**
+ * `emulator.faults`: the same table and the same validation as `POST /__emulator/faults`, so a spec
+ * the HTTP API would refuse is refused here with the same error (`validation_failed`, `param`).
+ */
+export function faultControl(table: FaultTable): FaultControl {
+  return {
+    add: (spec: FaultSpec) => presentFault(table.add(parseWith(REQUEST_SCHEMAS.CreateFaultRequest, spec) as FaultSpec)),
+    list: () => table.list().map(presentFault),
+    clear: (id?: string) => table.clear(id),
+  };
+}

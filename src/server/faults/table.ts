@@ -1,0 +1,188 @@
+import { randomUUID } from 'node:crypto';
+import { STATUS_CODES } from 'node:http';
+import type { OperationSpec } from '../../contract/operation.js';
+import { operationEntries } from '../../contract/operations/index.js';
+import { ApiError } from '../api-error.js';
+import type { Fault, FaultAction, FaultMatch, FaultSpec } from '../testing-types.js';
+
+/** More would make every API request scan a long list; a test needs a handful. */
+export const MAX_FAULTS = 100;
+
+/** A fault in force. `segments` is `match.path` split, with `null` for a `{name}` placeholder. */
+export interface ActiveFault {
+  id: string;
+  match: FaultMatch;
+  segments: (string | null)[] | null;
+  action: FaultAction;
+  when: 'before' | 'after_commit';
+  remaining: number | null;
+  fired: number;
+  createdAt: number;
+}
+
+interface Template {
+  method: OperationSpec['method'];
+  segments: (string | null)[];
+}
+
+/**
+ * The fault table (CONTRACT §9). Checked for every API request after its route and key are known;
+ * with no fault in force that is one length check. The first fault added that matches applies; it
+ * is used up (`fire`) when it acts: at once for `before`, on a 2xx answer for `after_commit`.
+ */
+export class FaultTable {
+  private faults: ActiveFault[] = [];
+  private readonly templates: Template[];
+  private readonly waits = new Set<() => void>();
+  private closed = false;
+
+  constructor(private readonly now: () => number) {
+    // The API's routes (never the control plane: it must stay reachable to clear a fault).
+    this.templates = operationEntries()
+      .filter(([, op]) => op.path.startsWith('/v1/'))
+      .map(([, op]) => ({ method: op.method, segments: split(op.path) }));
+  }
+
+  get size(): number {
+    return this.faults.length;
+  }
+
+  /** Adds a fault whose shape was validated; 400 `validation_failed` naming `match.path` when it matches no route. */
+  add(spec: FaultSpec): ActiveFault {
+    const segments = spec.match.path === undefined ? null : split(spec.match.path);
+    if (segments && !this.templates.some((t) => (spec.match.method === undefined || t.method === spec.match.method) && prefixOf(segments, t.segments, true))) {
+      const method = spec.match.method ? `${spec.match.method} ` : '';
+      throw new ApiError(
+        400,
+        'validation_failed',
+        `match.path ${spec.match.path} matches no ${method}API route; use a route template such as /v1/invoices or /v1/partner/invoices/{id}, or a prefix of one.`,
+        'match.path',
+      );
+    }
+    if (this.faults.length >= MAX_FAULTS) {
+      throw new ApiError(400, 'validation_failed', `At most ${MAX_FAULTS} faults can be in force; clear some first (DELETE /__emulator/faults).`);
+    }
+    const action = 'status' in spec.action ? { ...spec.action, code: spec.action.code ?? defaultCode(spec.action.status) } : { ...spec.action };
+    const fault: ActiveFault = {
+      id: randomUUID(),
+      match: { ...spec.match },
+      segments,
+      action,
+      when: spec.when,
+      remaining: spec.times ?? null,
+      fired: 0,
+      createdAt: this.now(),
+    };
+    this.faults.push(fault);
+    return fault;
+  }
+
+  list(): ActiveFault[] {
+    return [...this.faults];
+  }
+
+  /** Removes one fault, or all; returns how many went. */
+  clear(id?: string): number {
+    const before = this.faults.length;
+    this.faults = id === undefined ? [] : this.faults.filter((f) => f.id !== id);
+    return before - this.faults.length;
+  }
+
+  /** The first fault that applies to a request (`path` as requested, its segments compared whole). */
+  match(method: string, path: string, environment: string | undefined): ActiveFault | undefined {
+    let actual: string[] | undefined;
+    for (const fault of this.faults) {
+      const m = fault.match;
+      if (m.method !== undefined && m.method !== method) continue;
+      if (m.environment !== undefined && m.environment !== environment) continue;
+      if (fault.segments) {
+        actual ??= path.split('/').filter(Boolean);
+        if (!prefixOf(fault.segments, actual, false)) continue;
+      }
+      return fault;
+    }
+    return undefined;
+  }
+
+  /** Uses the fault once; false when it was cleared or used up meanwhile (then it does not act). */
+  fire(fault: ActiveFault): boolean {
+    if (!this.faults.includes(fault)) return false;
+    fault.fired++;
+    if (fault.remaining !== null && --fault.remaining === 0) this.faults = this.faults.filter((f) => f !== fault);
+    return true;
+  }
+
+  /** Waits `ms` (a delay action); resolves false at once when the emulator stops meanwhile. */
+  delay(ms: number): Promise<boolean> {
+    if (this.closed) return Promise.resolve(false);
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.waits.delete(done);
+        resolve(!this.closed);
+      };
+      const timer = setTimeout(done, ms);
+      timer.unref();
+      this.waits.add(done);
+    });
+  }
+
+  /** The emulator stops: delays end now (their connections are dropped), nothing more is faulted. */
+  close(): void {
+    this.closed = true;
+    this.faults = [];
+    for (const done of [...this.waits]) done();
+  }
+}
+
+/** The public view of a fault. */
+export function presentFault(f: ActiveFault): Fault {
+  return {
+    id: f.id,
+    match: { ...f.match },
+    action: { ...f.action },
+    when: f.when,
+    times: f.remaining,
+    fired: f.fired,
+    createdAt: new Date(f.createdAt).toISOString(),
+  };
+}
+
+/** `{name}` (the contract's form) or `:name` (the router's) is a placeholder. */
+function split(path: string): (string | null)[] {
+  return path
+    .split('/')
+    .filter(Boolean)
+    .map((s) => (/^\{\w+\}$|^:\w+$/.test(s) ? null : s));
+}
+
+/**
+ * Whether `pattern` is `target` or a prefix of it, segment by segment. A placeholder in the pattern
+ * stands for any one segment of a request, but only for a parameter of a route `template`; a
+ * concrete value in the pattern fits a template's parameter.
+ */
+function prefixOf(pattern: (string | null)[], target: (string | null)[], template: boolean): boolean {
+  if (pattern.length > target.length) return false;
+  for (let i = 0; i < pattern.length; i++) {
+    const p = pattern[i];
+    const t = target[i];
+    if (p === null) {
+      if (template && t !== null) return false;
+    } else if (t !== null && p !== t) return false;
+  }
+  return true;
+}
+
+/**
+ * The code a fault answers with by default: the status's name in the contract's style
+ * (`service_unavailable`, `too_many_requests`), `internal_error` for 500 as the emulator's own.
+ */
+export function defaultCode(status: number): string {
+  if (status === 500) return 'internal_error';
+  const name = STATUS_CODES[status];
+  const code = name
+    ?.toLowerCase()
+    .replace(/[^a-z0-9]+/g, '_')
+    .replace(/^_+|_+$/g, '');
+  return code && /^[a-z]/.test(code) ? code.slice(0, 64) : 'injected_fault';
+}

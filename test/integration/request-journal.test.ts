@@ -1,0 +1,147 @@
+/**
+ * CONTRACT §9's request journal: what the app sent and what it got back, over the control plane,
+ * its event stream and in-process. Real emulator, real HTTP.
+ */
+import http from 'node:http';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ikey, startTestEmulator, type ApiResponse, type TestEmulator } from '../helpers/emulator.js';
+
+const emulators: TestEmulator[] = [];
+afterEach(async () => {
+  await Promise.all(emulators.splice(0).map((e) => e.stop()));
+});
+async function emulator(options: Parameters<typeof startTestEmulator>[0] = {}) {
+  const emu = await startTestEmulator(options);
+  emulators.push(emu);
+  return emu;
+}
+function ok<T = any>(res: ApiResponse<T>, status = 200): T {
+  expect(res.status, `${res.status} ${res.text}`).toBe(status);
+  return res.body;
+}
+const masked = (key: string) => `${/^(pt_)?(test|live)_/.exec(key)![0]}…${key.slice(-4)}`;
+
+describe('GET /__emulator/requests', () => {
+  it('lists the API requests newest first with bodies, principal, masked key, idempotency and replay', async () => {
+    const emu = await emulator();
+    const key = emu.keys.test.merchantKey;
+    const idem = ikey();
+    const created = ok(await emu.call('POST', '/v1/invoices', { key, idempotencyKey: idem, body: { amount: '7.00', referenceId: 'r-1' } }), 201);
+    ok(await emu.call('POST', '/v1/invoices', { key, idempotencyKey: idem, body: { amount: '7.00', referenceId: 'r-1' } }));
+    await emu.call('GET', '/v1/invoices/00000000-0000-4000-8000-000000000000', { key });
+    await emu.call('GET', '/__emulator/clock'); // the control plane is not journaled
+
+    const { data, hasMore } = ok(await emu.call('GET', '/__emulator/requests'));
+    expect(hasMore).toBe(false);
+    expect(data.map((e: any) => [e.method, e.path, e.status, e.replayed])).toEqual([
+      ['GET', '/v1/invoices/00000000-0000-4000-8000-000000000000', 404, false],
+      ['POST', '/v1/invoices', 200, true],
+      ['POST', '/v1/invoices', 201, false],
+    ]);
+    const first = data[2];
+    expect(first).toMatchObject({
+      principal: { kind: 'merchant', environment: 'test', partnerId: emu.keys.partnerId, merchantId: emu.keys.test.merchantId },
+      key: masked(key),
+      idempotencyKey: idem,
+      requestBody: '{"amount":"7.00","referenceId":"r-1"}',
+      truncated: false,
+      fault: null,
+      query: '',
+    });
+    expect(JSON.parse(first.responseBody).id).toBe(created.id);
+    expect(first.id).toMatch(/^req_/);
+    expect(first.durationMs).toBeGreaterThanOrEqual(0);
+    expect(JSON.stringify(data)).not.toContain(key);
+    expect(JSON.parse(data[0].responseBody).error.code).toBe('invoice_not_found');
+  });
+
+  it('filters by method, path prefix, status and invoiceId, and pages as §3', async () => {
+    const emu = await emulator();
+    const key = emu.keys.test.merchantKey;
+    const a = ok(await emu.call('POST', '/v1/invoices', { key, idempotencyKey: ikey(), body: { amount: '1.00' } }), 201);
+    ok(await emu.call('POST', '/v1/invoices', { key, idempotencyKey: ikey(), body: { amount: '2.00' } }), 201);
+    await emu.call('GET', `/v1/invoices/${a.id}`, { key });
+    await emu.call('GET', '/v1/invoices?limit=2', { key });
+    await emu.call('POST', '/v1/invoices', { key, idempotencyKey: ikey(), body: { amount: 'x' } });
+
+    const list = async (q: string) =>
+      ok(await emu.call('GET', `/__emulator/requests${q}`)).data.map((e: any) => `${e.method} ${e.path}?${e.query} ${e.status}`);
+    expect(await list('?method=get')).toEqual([`GET /v1/invoices?limit=2 200`, `GET /v1/invoices/${a.id}? 200`]);
+    expect(await list('?status=400')).toEqual(['POST /v1/invoices? 400']);
+    // Its path or its answer names the invoice: the read, the list that shows it, the create.
+    expect(await list(`?invoiceId=${a.id}`)).toEqual([`GET /v1/invoices?limit=2 200`, `GET /v1/invoices/${a.id}? 200`, 'POST /v1/invoices? 201']);
+    expect(await list('?path=/v1/invoices/')).toEqual([`GET /v1/invoices/${a.id}? 200`]);
+
+    const page1 = ok(await emu.call('GET', '/__emulator/requests?limit=2'));
+    expect(page1.data).toHaveLength(2);
+    expect(page1.hasMore).toBe(true);
+    const page2 = ok(await emu.call('GET', `/__emulator/requests?limit=2&startingAfter=${page1.data[1].id}`));
+    expect(page2.data.map((e: any) => e.id)).not.toContain(page1.data[0].id);
+    expect(page2.data).toHaveLength(2);
+    const bad = await emu.call('GET', '/__emulator/requests?startingAfter=req_nope');
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.param).toBe('startingAfter');
+    expect((await emu.call('GET', '/__emulator/requests?status=99')).body.error.param).toBe('status');
+  });
+
+  it('masks keys and webhook secrets inside bodies too', async () => {
+    const emu = await emulator();
+    const secret = 'whsec_journal_secret_value_1234';
+    ok(await emu.call('PUT', '/v1/partner/webhook', { key: emu.keys.test.partnerKey, body: { url: 'http://127.0.0.1:9/hooks', secret } }));
+    const [entry] = ok(await emu.call('GET', '/__emulator/requests')).data;
+    expect(entry.requestBody).not.toContain(secret);
+    expect(entry.requestBody).toContain('"secret":"…1234"');
+  });
+
+  it('keeps a bounded ring (journalSize), and DELETE empties it', async () => {
+    const emu = await emulator({ config: { journalSize: 3 } });
+    for (let i = 0; i < 5; i++) await emu.call('GET', '/v1/invoices', { key: emu.keys.test.merchantKey });
+    expect(ok(await emu.call('GET', '/__emulator/requests')).data).toHaveLength(3);
+    expect(ok(await emu.call('DELETE', '/__emulator/requests'))).toEqual({ deleted: 3 });
+    expect(ok(await emu.call('GET', '/__emulator/requests')).data).toEqual([]);
+    const off = await emulator({ config: { journalSize: 0 } });
+    await off.call('GET', '/v1/invoices', { key: off.keys.test.merchantKey });
+    expect(ok(await off.call('GET', '/__emulator/requests')).data).toEqual([]);
+    await expect(startTestEmulator({ config: { journalSize: -1 } })).rejects.toThrow(/journalSize/);
+  });
+
+  it('in-process: emulator.requests(filter) and clearRequests()', async () => {
+    const emu = await emulator();
+    await emu.client.test.createInvoice({ body: { amount: '3.00' }, idempotencyKey: ikey() });
+    await emu.client.test.listInvoices();
+    expect(emu.requests({ method: 'POST' }).map((e) => e.status)).toEqual([201]);
+    expect(emu.requests({ limit: 1 })[0]?.method).toBe('GET');
+    expect(emu.clearRequests()).toBe(2);
+    expect(emu.requests()).toEqual([]);
+  });
+});
+
+describe('GET /__emulator/requests/stream', () => {
+  it('sends each request as it is answered, filtered', async () => {
+    const emu = await emulator();
+    const events: any[] = [];
+    const req = http.get(`${emu.url}/__emulator/requests/stream?method=POST`);
+    const ready = new Promise<void>((resolve) => {
+      req.on('response', (res) => {
+        let buffer = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => {
+          buffer += chunk;
+          for (let at = buffer.indexOf('\n\n'); at !== -1; at = buffer.indexOf('\n\n')) {
+            const message = buffer.slice(0, at);
+            buffer = buffer.slice(at + 2);
+            if (message.startsWith('event: ready')) resolve();
+            const data = /^event: request\ndata: (.*)$/m.exec(message);
+            if (data) events.push(JSON.parse(data[1]!));
+          }
+        });
+      });
+    });
+    await ready;
+    await emu.call('GET', '/v1/invoices', { key: emu.keys.test.merchantKey });
+    await emu.call('POST', '/v1/invoices', { key: emu.keys.test.merchantKey, idempotencyKey: ikey(), body: { amount: '4.00' } });
+    for (let i = 0; i < 100 && events.length === 0; i++) await new Promise((r) => setTimeout(r, 10));
+    req.destroy();
+    expect(events.map((e) => `${e.method} ${e.status}`)).toEqual(['POST 201']);
+  });
+});
