@@ -148,6 +148,8 @@ export const GROUPS: Record<string, string> = {
   'webhook deliveries': 'webhook deliveries: list, inspect, resend, tail',
   time: "the emulator's clock",
   snapshot: 'save and restore the whole state; export it to a file',
+  logs: 'the API requests the emulator answered (the request journal)',
+  faults: 'make API requests fail on purpose: errors, delays, dropped connections',
   keys: 'API keys',
   fixtures: 'seed data from a file (CI)',
 };

@@ -1,5 +1,6 @@
 import { UserError } from '../errors.js';
 import type { ResponseBody } from '../contract/schemas/responses.js';
+import type { FaultSpec } from '../server/testing-types.js';
 import type { OperationId } from '../contract/operations/index.js';
 import type { SuccessOf } from '../contract/types.js';
 import { send, type HttpRequest, type HttpResponse } from './http.js';
@@ -144,6 +145,18 @@ export class ServiceClient {
   }
   restoreSnapshot(name: string) {
     return this.call<ResponseBody<'SnapshotRestored'>>('none', { method: 'POST', path: `/__emulator/snapshots/${enc(name)}/restore`, timeoutMs: 120_000 });
+  }
+  addFault(spec: FaultSpec) {
+    return this.call<ResponseBody<'Fault'>>('none', { method: 'POST', path: '/__emulator/faults', body: spec });
+  }
+  listFaults() {
+    return this.call<ResponseBody<'FaultList'>>('none', { method: 'GET', path: '/__emulator/faults' });
+  }
+  clearFaults() {
+    return this.call<ResponseBody<'FaultsCleared'>>('none', { method: 'DELETE', path: '/__emulator/faults' });
+  }
+  deleteFault(id: string) {
+    return this.call<undefined>('none', { method: 'DELETE', path: `/__emulator/faults/${enc(id)}` });
   }
   exportSnapshot(name: string) {
     return this.call<Buffer>('none', { method: 'GET', path: `/__emulator/snapshots/${enc(name)}/file`, binary: true, timeoutMs: 120_000 });

@@ -50,7 +50,13 @@ describe('docs/api.md curl examples', () => {
     }
     // reset is shown outside the executed block on purpose (it would wipe what the examples made);
     // the streams and the results endpoint are svc webhook listen/tail's protocol, not curl material.
-    const notCurl = ['POST /__emulator/reset', 'GET /__emulator/listener/stream', 'POST /__emulator/listener/results', 'GET /__emulator/deliveries/stream'];
+    const notCurl = [
+      'POST /__emulator/reset',
+      'GET /__emulator/listener/stream',
+      'POST /__emulator/listener/results',
+      'GET /__emulator/deliveries/stream',
+      'GET /__emulator/requests/stream',
+    ];
     expect(missing.filter((m) => !notCurl.includes(m))).toEqual([]);
   });
 });

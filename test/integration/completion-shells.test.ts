@@ -68,6 +68,8 @@ describe('svc completion bash (run in bash)', () => {
       'webhook',
       'time',
       'snapshot',
+      'logs',
+      'faults',
       'keys',
       'fixtures',
     ]);

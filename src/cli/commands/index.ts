@@ -3,6 +3,8 @@ import { fixtureCommands } from './fixtures/index.js';
 import { invoiceCommands } from './invoices/index.js';
 import { keyCommands } from './keys/index.js';
 import { merchantCommands } from './merchants/index.js';
+import { faultCommands } from './faults/index.js';
+import { logsCommands } from './logs/index.js';
 import { snapshotCommands } from './snapshot/index.js';
 import { timeCommands } from './time/index.js';
 import { topCommands } from './top.js';
@@ -16,6 +18,8 @@ export const ALL_COMMANDS: readonly LazyCommand[] = [
   ...webhookCommands,
   ...timeCommands,
   ...snapshotCommands,
+  ...logsCommands,
+  ...faultCommands,
   ...keyCommands,
   ...fixtureCommands,
 ];

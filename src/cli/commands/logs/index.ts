@@ -1,0 +1,17 @@
+import { defineCommand, withHandler } from '../../spec.js';
+
+export const tailLogsSpec = defineCommand({
+  name: 'logs tail',
+  summary: 'show each API request the emulator answers, as it happens (the request journal)',
+  description: 'Like `stripe logs tail`: what your app sent and what it got back. --json prints one entry per line (NDJSON), bodies included.',
+  options: [
+    { flags: '--method <method>', description: 'only requests with this method (GET, POST, …)' },
+    { flags: '--path <prefix>', description: 'only requests whose path starts with this, e.g. /v1/invoices' },
+    { flags: '--status <status>', description: 'only answers with this status', parse: 'int' },
+    { flags: '--invoice <id>', description: 'only requests whose path or answer names this invoice' },
+  ],
+  examples: ['svc logs tail', 'svc logs tail --path /v1/invoices --status 400', 'svc logs tail --json > requests.ndjson'],
+  stopsOnSignal: true,
+});
+
+export const logsCommands = [withHandler(tailLogsSpec, async () => (await import('./tail.js')).tailLogsCommand)];

@@ -1,0 +1,31 @@
+import type { ChalkInstance } from 'chalk';
+import type { JournalEntry } from '../../server/testing-types.js';
+import { esc } from '../output/escape.js';
+
+/**
+ * One journal entry as `svc logs tail` prints it:
+ * `2030-01-01T00:00:00.000Z  POST /v1/invoices 201 3 ms  merchant test  req_…  (fault …)`, then the
+ * error's code and message for a refusal, so a failing request says why on its own line.
+ */
+export function requestLine(c: ChalkInstance, e: JournalEntry): string {
+  const status = e.status === null ? c.red('dropped') : e.status >= 400 ? c.red(String(e.status)) : c.green(String(e.status));
+  const who = e.principal ? `${e.principal.kind} ${e.principal.environment}` : 'no key';
+  const path = esc(e.query ? `${e.path}?${e.query}` : e.path);
+  const extra = [e.replayed ? 'replayed' : '', e.fault ? `fault ${e.fault}` : ''].filter(Boolean).join(', ');
+  let line = `${c.dim(e.at)}  ${e.method} ${path} ${status} ${Math.round(e.durationMs)} ms  ${c.dim(`${who}  ${e.id}`)}${extra ? c.yellow(`  (${extra})`) : ''}`;
+  const error = e.status !== null && e.status >= 400 ? errorOf(e.responseBody) : null;
+  if (error) line += `\n    ${c.red(esc(error))}`;
+  return line;
+}
+
+function errorOf(body: string | null): string | null {
+  if (!body) return null;
+  try {
+    const parsed: unknown = JSON.parse(body);
+    const error = parsed !== null && typeof parsed === 'object' && 'error' in parsed ? parsed.error : null;
+    if (error !== null && typeof error === 'object' && 'code' in error && 'message' in error) return `${String(error.code)}: ${String(error.message)}`;
+  } catch {
+    // Not JSON: nothing to add.
+  }
+  return null;
+}

@@ -1,0 +1,94 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { runCli, spawnCli, type LiveCli } from '../helpers/cli.js';
+import { ikey, request, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { tempDir } from '../helpers/temp-dir.js';
+
+/** `svc logs tail` (the request journal's stream) and `svc faults add|list|clear`, spawned from the build. */
+const NO_TARGET = { SVC_BASE_URL: '', SVC_PARTNER_KEY: '', SVC_MERCHANT_KEY: '', SVC_PROFILE: '' };
+const running: LiveCli[] = [];
+const emulators: TestEmulator[] = [];
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((p) => p.stop('SIGINT')));
+  await Promise.all(emulators.splice(0).map((e) => e.stop()));
+});
+async function emulator() {
+  const emu = await startTestEmulator();
+  emulators.push(emu);
+  return emu;
+}
+const create = (emu: TestEmulator, amount = '5.00') =>
+  request(emu.url, 'POST', '/v1/invoices', { key: emu.keys.test.merchantKey, idempotencyKey: ikey(), body: { amount } });
+
+describe('svc logs tail', () => {
+  it('prints each API request as it is answered, refusals with their error; --json is NDJSON; SIGINT exits 0', async () => {
+    const emu = await emulator();
+    const human = spawnCli(['logs', 'tail', '--base-url', emu.url, '--path', '/v1/invoices'], { cwd: tempDir(), env: NO_TARGET });
+    const json = spawnCli(['logs', 'tail', '--base-url', emu.url, '--json', '--status', '400'], { cwd: tempDir(), env: NO_TARGET });
+    running.push(human, json);
+    // The human one says on stderr when it follows the stream; the JSON one says nothing, so refused
+    // creates are sent until it prints one (each line is one of them).
+    for (let i = 0; i < 100 && !human.stderr().includes('Tailing API requests'); i++) await new Promise((r) => setTimeout(r, 50));
+    await create(emu);
+    await create(emu, 'bad');
+    const ok = await human.waitForLine((l) => / POST \/v1\/invoices .*201 /.test(l));
+    expect(ok).toMatch(/^\d{4}-\d\d-\d\dT[\d:.]+Z {2}POST \/v1\/invoices 201 \d+ ms {2}merchant test {2}req_/);
+    await human.waitForLine((l) => l.includes('validation_failed: amount'));
+    for (let i = 0; i < 100 && json.lines.length === 0; i++) {
+      await create(emu, 'bad');
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const lines = json.lines.map((l) => JSON.parse(l));
+    expect(lines.length).toBeGreaterThan(0);
+    for (const line of lines) {
+      expect(line).toMatchObject({ method: 'POST', path: '/v1/invoices', status: 400, principal: { kind: 'merchant' } });
+      expect(JSON.parse(line.requestBody)).toEqual({ amount: 'bad' });
+    }
+    expect(await human.stop('SIGINT')).toBe(0);
+  });
+
+  it('against nothing at all: exit 3', async () => {
+    const r = await runCli(['logs', 'tail', '--base-url', 'http://127.0.0.1:9'], { cwd: tempDir(), env: NO_TARGET });
+    expect(r.code).toBe(3);
+  });
+});
+
+describe('svc faults', () => {
+  it('add, list and clear; the fault answers the next create', async () => {
+    const emu = await emulator();
+    const svc = (...args: string[]) => runCli([...args, '--base-url', emu.url], { cwd: tempDir(), env: NO_TARGET });
+    const added = await svc('faults', 'add', '--path', '/v1/invoices', '--method', 'POST', '--status', '503', '--retry-after', '1', '--times', '1', '--json');
+    expect(added.code, added.stderr).toBe(0);
+    const fault = JSON.parse(added.stdout);
+    expect(fault).toMatchObject({
+      match: { path: '/v1/invoices', method: 'POST' },
+      action: { status: 503, code: 'service_unavailable', retryAfter: 1 },
+      times: 1,
+    });
+    const list = await svc('faults', 'list');
+    expect(list.stdout).toContain(fault.id);
+    expect(list.stdout).toContain('POST /v1/invoices');
+    const refused = await create(emu);
+    expect(refused.status).toBe(503);
+    expect(refused.headers.get('svc-fault')).toBe(fault.id);
+
+    expect((await svc('faults', 'add', '--drop', '--when', 'after_commit')).code).toBe(0);
+    const cleared = await svc('faults', 'clear', '--json');
+    expect(JSON.parse(cleared.stdout)).toEqual({ deleted: 1 });
+    expect((await svc('faults', 'list')).stdout).toContain('no faults in force');
+  });
+
+  it('usage errors name the flag; the emulator’s refusal names the field', async () => {
+    const emu = await emulator();
+    const none = await runCli(['faults', 'add', '--base-url', emu.url], { cwd: tempDir(), env: NO_TARGET });
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain('--status');
+    const two = await runCli(['faults', 'add', '--drop', '--status', '503', '--base-url', emu.url], { cwd: tempDir(), env: NO_TARGET });
+    expect(two.code).toBe(2);
+    const path = await runCli(['faults', 'add', '--path', '/v1/nope', '--status', '503', '--json', '--base-url', emu.url], { cwd: tempDir(), env: NO_TARGET });
+    expect(path.code).toBe(1);
+    expect(JSON.parse(path.stdout).error).toMatchObject({ code: 'validation_failed', param: 'match.path' });
+    const unknown = await runCli(['faults', 'clear', '00000000-0000-4000-8000-000000000000', '--base-url', emu.url], { cwd: tempDir(), env: NO_TARGET });
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('fault_not_found');
+  });
+});
