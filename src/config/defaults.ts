@@ -23,6 +23,10 @@ export interface EmulatorConfig {
   allowedHosts: string[];
   /** How many API requests the request journal keeps (CONTRACT §9); 0 turns it off. */
   journalSize: number;
+  /** Derive generated ids and keys from this seed (CONTRACT §9 deterministic runs); null: random. */
+  seed: number | null;
+  /** Start the clock here, frozen unless advanced (ISO 8601); null: the wall clock. */
+  clockStart: string | null;
 }
 
 export interface PinnedKeys {
@@ -48,5 +52,7 @@ export function defaultConfig(): EmulatorConfig {
     exposeControlPlane: false,
     allowedHosts: [],
     journalSize: 1000,
+    seed: null,
+    clockStart: null,
   };
 }

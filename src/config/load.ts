@@ -58,6 +58,8 @@ export function resolveConfig(file: ConfigFile): EmulatorConfig {
   if (file.webhooks?.timeout !== undefined) config.webhooks.timeoutMs = file.webhooks.timeout;
   if (file.exposeControlPlane !== undefined) config.exposeControlPlane = file.exposeControlPlane;
   if (file.journalSize !== undefined) config.journalSize = file.journalSize;
+  if (file.seed !== undefined) config.seed = file.seed;
+  if (file.clockStart !== undefined) config.clockStart = file.clockStart;
   if (file.allowedHosts !== undefined) config.allowedHosts = file.allowedHosts === 'all' ? ['all'] : [...file.allowedHosts];
   return config;
 }

@@ -66,6 +66,9 @@ export const configFileSchema = z.object({
   exposeControlPlane: z.boolean().optional(),
   // The request journal's ring (CONTRACT §9): entries kept, 0 to keep none.
   journalSize: z.number().int().min(0).max(100_000).optional(),
+  // Deterministic runs (CONTRACT §9): every generated id and key from the seed; the clock from clockStart.
+  seed: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
+  clockStart: z.iso.datetime({ offset: true, error: 'must be an ISO 8601 time such as 2030-01-01T00:00:00Z' }).optional(),
   // Host names to serve besides loopback (DNS rebinding protection, CONTRACT §8); "all" lifts the check.
   allowedHosts: z
     .union([

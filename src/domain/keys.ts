@@ -1,4 +1,5 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
+import { defaultRandom, type Random } from './random.js';
 import type { Environment } from './environment.js';
 
 /** CONTRACT §1: partner keys `pt_test_`/`pt_live_`, merchant keys `test_`/`live_`, then 32 base62. */
@@ -24,10 +25,10 @@ export function keyPrefix(kind: KeyKind, environment: Environment): string {
 }
 
 /** `length` characters drawn uniformly from base62 (rejection sampling, no modulo bias). */
-export function randomBase62(length: number): string {
+export function randomBase62(length: number, random: Random = defaultRandom): string {
   let out = '';
   while (out.length < length) {
-    for (const byte of randomBytes(length + 16)) {
+    for (const byte of random.bytes(length + 16)) {
       // 248 = 62 * 4: bytes at or above it would favour the first characters.
       if (byte < 248 && out.length < length) out += BASE62[byte % 62];
     }
@@ -36,13 +37,13 @@ export function randomBase62(length: number): string {
 }
 
 /** A fresh key: the prefix of its kind and environment, then 32 base62 characters. */
-export function generateKey(kind: KeyKind, environment: Environment): string {
-  return keyPrefix(kind, environment) + randomBase62(32);
+export function generateKey(kind: KeyKind, environment: Environment, random: Random = defaultRandom): string {
+  return keyPrefix(kind, environment) + randomBase62(32, random);
 }
 
 /** A fresh webhook signing secret, `whsec_` and 32 base62 characters. */
-export function generateSecret(): string {
-  return `whsec_${randomBase62(32)}`;
+export function generateSecret(random: Random = defaultRandom): string {
+  return `whsec_${randomBase62(32, random)}`;
 }
 
 /** Keys are stored as their SHA-256 only (CONTRACT §1). */

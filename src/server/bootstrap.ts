@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import type { Random } from '../domain/random.js';
 import type { EmulatorConfig } from '../config/defaults.js';
 import { ENVIRONMENTS, type Environment } from '../domain/environment.js';
 import { generateKey } from '../domain/keys.js';
@@ -21,13 +21,13 @@ const META_KEY = 'default_identity';
  * key they replace (a key pinned before, or the generated one) is revoked (CONTRACT §8), so that
  * changing a pinned key in the config does not leave the old one working until a reset.
  */
-export function ensureDefaults(store: Store, config: EmulatorConfig, now: number): DefaultKeys {
+export function ensureDefaults(store: Store, config: EmulatorConfig, now: number, random: Random): DefaultKeys {
   return store.tx(() => {
     const stored = getMeta<DefaultKeys>(store, META_KEY);
     const identity: DefaultKeys = stored ?? {
-      partnerId: randomUUID(),
-      test: freshKeys('test'),
-      live: freshKeys('live'),
+      partnerId: random.uuid(),
+      test: freshKeys('test', random),
+      live: freshKeys('live', random),
     };
     for (const env of ENVIRONMENTS) {
       const pinned = config.keys[env];
@@ -49,7 +49,7 @@ export function ensureDefaults(store: Store, config: EmulatorConfig, now: number
           id: keys.merchantId,
           partner_id: identity.partnerId,
           environment: env,
-          organization_id: randomUUID(),
+          organization_id: random.uuid(),
           external_tenant_id: `default-${env}`,
           name: `Default ${env} merchant`,
           email: 'merchant@example.com',
@@ -69,8 +69,8 @@ export function ensureDefaults(store: Store, config: EmulatorConfig, now: number
   });
 }
 
-function freshKeys(env: Environment): EnvironmentKeys {
-  return { partnerKey: generateKey('partner', env), merchantKey: generateKey('merchant', env), merchantId: randomUUID() };
+function freshKeys(env: Environment, random: Random): EnvironmentKeys {
+  return { partnerKey: generateKey('partner', env, random), merchantKey: generateKey('merchant', env, random), merchantId: random.uuid() };
 }
 
 /** Tables emptied by a reset, children first. `meta` stays: it holds the identity and the clock. */

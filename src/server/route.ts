@@ -12,6 +12,7 @@ import type { EmulatorEvent, EmulatorListener } from './events.js';
 import type { ListenerHub } from '../webhooks/listener-hub.js';
 import type { AdvanceReport } from './public-types.js';
 import type { Snapshots } from './snapshots/snapshots.js';
+import type { Random } from '../domain/random.js';
 import type { FaultTable } from './faults/table.js';
 import type { Journal } from './journal/journal.js';
 
@@ -41,6 +42,8 @@ export interface AppDeps {
   keyCache: KeyCache;
   /** Whether anyone listens to request events (svc dev does; a library user may not). */
   observed(): boolean;
+  /** Where generated ids, keys and secrets come from (seeded for deterministic runs, CONTRACT §9). */
+  random: Random;
   /** The request journal (CONTRACT §9). */
   journal: Journal;
   /** API faults in force (CONTRACT §9). */

@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { systemClock, type Clock } from '../clock/clock.js';
+import { manualClock, systemClock, type Clock } from '../clock/clock.js';
+import { cryptoRandom, type Random, seededRandom } from '../domain/random.js';
 import { defaultConfig, type EmulatorConfig } from '../config/defaults.js';
 import { releaseInFlight } from '../store/repos/deliveries.js';
 import { sweepIdempotency } from '../store/repos/idempotency.js';
@@ -73,6 +74,14 @@ export interface StartEmulatorOptions {
    * data, clock and keys replace the database's before the emulator serves (CONTRACT §9).
    */
   snapshot?: string;
+  /**
+   * Derive every generated id, key and secret from this seed (CONTRACT §9, deterministic runs): two
+   * emulators with the same seed, clock start and requests answer with the same bytes. Overrides
+   * `config.seed`.
+   */
+  seed?: number;
+  /** Start the clock here, frozen unless advanced (an ISO time, a Date or epoch ms). Overrides `config.clockStart`. */
+  clockStart?: string | number | Date;
 }
 
 /**
@@ -148,10 +157,12 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
 }
 
 async function serve(store: OpenedStore, config: EmulatorConfig, options: StartEmulatorOptions): Promise<Emulator> {
-  const persistClock = !options.clock;
-  const clock = options.clock ?? systemClock(getMeta<number>(store, CLOCK_OFFSET) ?? 0);
+  const start = clockStartOf(options.clockStart ?? config.clockStart);
+  const persistClock = !options.clock && start === null;
+  const clock = options.clock ?? (start !== null ? manualClock(start) : systemClock(getMeta<number>(store, CLOCK_OFFSET) ?? 0));
+  const random = randomFor(store, options.seed ?? config.seed);
   if (options.reset) clearData(store);
-  let keys = ensureDefaults(store, config, clock.now());
+  let keys = ensureDefaults(store, config, clock.now(), random);
 
   const hub = new EventHub<EmulatorEvent>();
   if (options.onEvent) hub.on(options.onEvent);
@@ -170,12 +181,15 @@ async function serve(store: OpenedStore, config: EmulatorConfig, options: StartE
     sendToListener: (delivery, body, timeoutMs) => listeners.send(delivery, body, timeoutMs),
     onError: (error) => hub.emit({ type: 'error', message: (error as Error).message }),
   });
-  const listeners = new ListenerHub({ store, clock, version: VERSION, kick: () => dispatcher.kick() });
+  const listeners: ListenerHub = new ListenerHub({ store, clock, version: VERSION, random, kick: () => dispatcher.kick() });
   if (!Number.isInteger(config.journalSize) || config.journalSize < 0 || config.journalSize > MAX_JOURNAL_SIZE) {
     throw new TypeError(`journalSize must be a whole number from 0 to ${MAX_JOURNAL_SIZE}`);
   }
   const journal = new Journal(config.journalSize);
-  const faults = new FaultTable(() => clock.now());
+  const faults = new FaultTable(
+    () => clock.now(),
+    () => random.uuid(),
+  );
   const deps: AppDeps = {
     store,
     clock,
@@ -186,6 +200,7 @@ async function serve(store: OpenedStore, config: EmulatorConfig, options: StartE
     version: VERSION,
     keyCache: new Map(),
     observed: () => hub.size > 0,
+    random,
     journal,
     faults,
     runtime: {
@@ -195,7 +210,7 @@ async function serve(store: OpenedStore, config: EmulatorConfig, options: StartE
         await dispatcher.idle();
         clearData(store);
         deps.keyCache.clear();
-        keys = ensureDefaults(store, config, clock.now());
+        keys = ensureDefaults(store, config, clock.now(), random);
       },
       advanceClock: async (ms) => {
         const from = clock.now();
@@ -218,7 +233,7 @@ async function serve(store: OpenedStore, config: EmulatorConfig, options: StartE
         },
         restored: () => {
           deps.keyCache.clear();
-          keys = ensureDefaults(store, config, clock.now());
+          keys = ensureDefaults(store, config, clock.now(), random);
           if (persistClock) setMeta(store, CLOCK_OFFSET, clock.offset());
           // Attempts the snapshot caught in flight are due again, like after a crash.
           releaseInFlight(store);
@@ -334,6 +349,30 @@ function mergeConfig(partial: EmulatorConfigInput = {}): EmulatorConfig {
     keys: { test: { ...partial.keys?.test }, live: { ...partial.keys?.live } },
     webhooks: { ...base.webhooks, ...partial.webhooks },
   };
+}
+
+/** Where a clock start is invalid, say so as a setting: the CLI's flag and the config name it. */
+function clockStartOf(value: string | number | Date | null | undefined): number | null {
+  if (value === undefined || value === null) return null;
+  const ms = value instanceof Date ? value.getTime() : typeof value === 'number' ? value : Date.parse(value);
+  if (!Number.isFinite(ms) || (typeof value === 'string' && !/^\d{4}-\d\d-\d\dT/.test(value))) {
+    throw new TypeError(`clockStart must be an ISO 8601 time such as 2030-01-01T00:00:00Z, not ${JSON.stringify(value)}`);
+  }
+  return ms;
+}
+
+const RANDOM_EPOCH = 'random_epoch';
+
+/**
+ * A seeded source continues where the last seeded start on this database left off (its epoch), so
+ * a restart never repeats ids already stored; a fresh database always starts at epoch 0.
+ */
+function randomFor(store: OpenedStore, seed: number | null | undefined): Random {
+  if (seed === undefined || seed === null) return cryptoRandom();
+  if (!Number.isSafeInteger(seed) || seed < 0) throw new TypeError(`seed must be a whole number from 0 to ${Number.MAX_SAFE_INTEGER}, not ${seed}`);
+  const epoch = getMeta<number>(store, RANDOM_EPOCH) ?? 0;
+  store.tx(() => setMeta(store, RANDOM_EPOCH, epoch + 1));
+  return seededRandom(seed, epoch);
 }
 
 function clientFor(baseUrl: string, keys: { partnerKey: string; merchantKey: string }): Client {

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { Random } from '../domain/random.js';
 import type { ServerResponse } from 'node:http';
 import type { Clock } from '../clock/clock.js';
 import type { Environment } from '../domain/environment.js';
@@ -55,7 +56,7 @@ export class ListenerHub {
   private readonly waiting = new Map<string, Waiting>();
   private readonly heartbeat: NodeJS.Timeout;
 
-  constructor(private readonly deps: { store: Store; clock: Clock; version: string; kick(): void }) {
+  constructor(private readonly deps: { store: Store; clock: Clock; version: string; kick(): void; random: Random }) {
     // Comments keep idle proxies and the client's own liveness check satisfied.
     this.heartbeat = setInterval(() => this.broadcast(': ping\n\n'), HEARTBEAT_MS).unref();
   }
@@ -65,7 +66,7 @@ export class ListenerHub {
     const existing = findListener(this.deps.store, partnerId, environment);
     return saveListener(
       this.deps.store,
-      { partnerId, environment, secret: existing?.secret ?? generateSecret(), events, forwardTo, active: true },
+      { partnerId, environment, secret: existing?.secret ?? generateSecret(this.deps.random), events, forwardTo, active: true },
       this.deps.clock.now(),
     );
   }
@@ -76,7 +77,7 @@ export class ListenerHub {
     if (existing) return existing.secret;
     return saveListener(
       this.deps.store,
-      { partnerId, environment, secret: generateSecret(), events: null, forwardTo: '', active: false },
+      { partnerId, environment, secret: generateSecret(this.deps.random), events: null, forwardTo: '', active: false },
       this.deps.clock.now(),
     ).secret;
   }

@@ -1,4 +1,4 @@
-import { uuidv7 } from '../domain/ids.js';
+import type { Random } from '../domain/random.js';
 import type { StateEvent } from '../domain/invoice-state.js';
 import type { Environment } from '../domain/environment.js';
 import { insertDelivery } from '../store/repos/deliveries.js';
@@ -30,6 +30,7 @@ export function recordEvents(
   invoice: InvoiceRow,
   events: readonly StateEvent[],
   now: number,
+  random: Random,
   extraTargets?: ExtraTargets,
   /** The invoice's merchant, when the caller has it already (saves a read). */
   knownMerchant?: MerchantRow,
@@ -76,7 +77,7 @@ export function recordEvents(
     }
     for (const t of targets) {
       insertDelivery(store, {
-        id: uuidv7(),
+        id: random.uuidv7(now),
         event_id: envelope.id,
         event_type: e.type,
         invoice_id: invoice.id,

@@ -62,6 +62,8 @@ describe('types: a handler reads what its spec declares, as declared', () => {
       readonly reset?: boolean;
       readonly fixtures?: string;
       readonly snapshot?: string;
+      readonly seed?: number;
+      readonly clockStart?: string;
       readonly exposeControlPlane?: boolean;
       readonly allowedHost?: readonly string[];
     }>();

@@ -89,7 +89,21 @@ export function applyFlags(config: EmulatorConfig, options: Input<typeof devSpec
     exposeControlPlane: options.exposeControlPlane ?? config.exposeControlPlane,
     // Added to the config file's list: a flag names one more host, it does not forget the team's.
     allowedHosts: [...config.allowedHosts, ...(options.allowedHost ?? []).map(allowedHostFlag)],
+    seed: options.seed === undefined ? config.seed : seedFlag(options.seed),
+    clockStart: options.clockStart === undefined ? config.clockStart : clockStartFlag(options.clockStart),
   };
+}
+
+function seedFlag(value: number): number {
+  if (value < 0) throw new UsageError(`--seed must be a whole number from 0, not ${value}`, '--seed');
+  return value;
+}
+
+function clockStartFlag(value: string): string {
+  if (!/^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:\d\d)$/.test(value) || !Number.isFinite(Date.parse(value))) {
+    throw new UsageError(`--clock-start must be an ISO 8601 time such as 2030-01-01T00:00:00Z, not "${value}"`, '--clock-start');
+  }
+  return value;
 }
 
 function allowedHostFlag(value: string): string {

@@ -1,4 +1,3 @@
-import { uuidv7 } from '../../domain/ids.js';
 import { depositAddresses } from '../../domain/addresses.js';
 import { zeroLike } from '../../domain/money.js';
 import { insertInvoice, type InvoiceRow } from '../../store/repos/invoices.js';
@@ -21,7 +20,7 @@ export interface NewInvoiceInput {
 export function createInvoice(deps: AppDeps, merchant: MerchantRow, input: NewInvoiceInput): InvoiceRow {
   const route = chooseRoute(merchantChains(deps.config, merchant), input.networkId, input.token);
   const now = deps.clock.now();
-  const id = uuidv7();
+  const id = deps.random.uuidv7(now);
   const expiresAt = now + deps.config.invoiceLifetimeSeconds * 1000;
   const fields = {
     id,
@@ -47,6 +46,7 @@ export function createInvoice(deps: AppDeps, merchant: MerchantRow, input: NewIn
     { ...fields, seq: 0, last_sequence: 0, pending_payments: 0 },
     [{ type: 'invoice.created', token: null, status: 'CREATED', amountReceived: fields.amount_received }],
     now,
+    deps.random,
     deps.runtime.extraTargets,
     merchant,
   );

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { findMerchantIdByTenant, findMerchant, insertMerchant, type MerchantRow } from '../../store/repos/merchants.js';
 import { ApiError } from '../api-error.js';
 import type { AppDeps, Principal } from '../route.js';
@@ -19,12 +18,12 @@ export function createMerchant(deps: AppDeps, principal: Principal, body: Reques
     );
   }
   const now = clock.now();
-  const id = randomUUID();
+  const id = deps.random.uuid();
   insertMerchant(store, {
     id,
     partner_id: principal.partnerId,
     environment: principal.environment,
-    organization_id: randomUUID(),
+    organization_id: deps.random.uuid(),
     external_tenant_id: body.externalTenantId,
     name: body.name,
     email: body.email,

@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import type { Random } from '../../domain/random.js';
 import { base58 } from '@scure/base';
 import {
   confirmPayment as confirmTransition,
@@ -30,7 +30,7 @@ export function stateOf(row: InvoiceRow): InvoiceState {
 
 /** Saves a transition and its events in the caller's transaction; wakes the dispatcher. */
 export function applyTransition(deps: AppDeps, row: InvoiceRow, t: Transition, now: number): { invoice: InvoiceRow; events: RecordedEvent[] } {
-  const { lastSequence, recorded } = recordEvents(deps.store, row, t.events, now, deps.runtime.extraTargets);
+  const { lastSequence, recorded } = recordEvents(deps.store, row, t.events, now, deps.random, deps.runtime.extraTargets);
   saveInvoiceState(deps.store, {
     id: row.id,
     status: t.state.status,
@@ -63,14 +63,14 @@ export function addPayment(deps: AppDeps, invoice: InvoiceRow, input: PaymentInp
     const route = chooseRoute(row, input.networkId, input.token);
     const amount = input.amount ?? defaultAmount(deps, row);
     const confirmed = input.confirmed ?? true;
-    const id = randomUUID();
+    const id = deps.random.uuid();
     insertPayment(deps.store, {
       id,
       invoice_id: row.id,
       network_id: route.networkId,
       token: route.token,
       amount,
-      tx_hash: input.txHash ?? fakeTxHash(route.family),
+      tx_hash: input.txHash ?? fakeTxHash(route.family, deps.random),
       confirmed: confirmed ? 1 : 0,
       created_at: now,
       confirmed_at: confirmed ? now : null,
@@ -169,8 +169,8 @@ function defaultAmount(deps: AppDeps, row: InvoiceRow): string {
   return left;
 }
 
-function fakeTxHash(family: DepositAddress['family']): string {
-  if (family === 'solana') return base58.encode(randomBytes(64));
-  const hex = randomBytes(32).toString('hex');
+function fakeTxHash(family: DepositAddress['family'], random: Random): string {
+  if (family === 'solana') return base58.encode(random.bytes(64));
+  const hex = random.bytes(32).toString('hex');
   return family === 'evm' ? `0x${hex}` : hex;
 }

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { checkWebhookUrl } from '../../domain/url-rules.js';
 import { findWebhookConfig, saveWebhookConfig, type WebhookConfigRow } from '../../store/repos/webhook-configs.js';
 import { ApiError } from '../api-error.js';
@@ -21,7 +20,7 @@ export function putWebhook(deps: AppDeps, principal: Principal, body: RequestOf<
   }
   const now = deps.clock.now();
   const row: WebhookConfigRow = {
-    id: existing?.id ?? randomUUID(),
+    id: existing?.id ?? deps.random.uuid(),
     partner_id: principal.partnerId,
     environment: principal.environment,
     url: body.url,

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { knownNetworkIds } from '../../domain/chains.js';
 import { generateKey } from '../../domain/keys.js';
 import { insertKey } from '../../store/repos/keys.js';
@@ -43,9 +42,9 @@ export const controlHandlers = {
   getDefaultKeys: (_input, deps) => ({ status: 200, body: deps.runtime.defaultKeys() }),
   createPartner: (input, deps) => {
     const now = deps.clock.now();
-    const id = randomUUID();
+    const id = deps.random.uuid();
     const name = input.body.name ?? `Partner ${id.slice(0, 8)}`;
-    const keys = { test: generateKey('partner', 'test'), live: generateKey('partner', 'live') };
+    const keys = { test: generateKey('partner', 'test', deps.random), live: generateKey('partner', 'live', deps.random) };
     deps.store.tx(() => {
       insertPartner(deps.store, { id, name, created_at: now });
       insertKey(deps.store, keys.test, { partnerId: id, merchantId: null }, now);
@@ -55,7 +54,7 @@ export const controlHandlers = {
   },
   createMerchantKey: (input, deps) => {
     const merchant = merchantOr404(deps, input.params.id);
-    const key = generateKey('merchant', merchant.environment);
+    const key = generateKey('merchant', merchant.environment, deps.random);
     insertKey(deps.store, key, { partnerId: merchant.partner_id, merchantId: merchant.id }, deps.clock.now());
     return { status: 201, body: { merchantId: merchant.id, environment: merchant.environment, merchantKey: key } };
   },

@@ -36,7 +36,10 @@ export class FaultTable {
   private readonly waits = new Set<() => void>();
   private closed = false;
 
-  constructor(private readonly now: () => number) {
+  constructor(
+    private readonly now: () => number,
+    private readonly newId: () => string = randomUUID,
+  ) {
     // The API's routes (never the control plane: it must stay reachable to clear a fault).
     this.templates = operationEntries()
       .filter(([, op]) => op.path.startsWith('/v1/'))
@@ -64,7 +67,7 @@ export class FaultTable {
     }
     const action = 'status' in spec.action ? { ...spec.action, code: spec.action.code ?? defaultCode(spec.action.status) } : { ...spec.action };
     const fault: ActiveFault = {
-      id: randomUUID(),
+      id: this.newId(),
       match: { ...spec.match },
       segments,
       action,

@@ -1,0 +1,102 @@
+import { createHash, randomFillSync, randomUUID } from 'node:crypto';
+
+/**
+ * Where an emulator's generated values come from: ids, keys, webhook secrets, transaction hashes.
+ * By default the operating system's randomness; with a seed (CONTRACT §9 "Deterministic runs") a
+ * stream derived from it, so that two emulators with the same seed, clock and requests answer with
+ * the same bytes.
+ */
+export interface Random {
+  bytes(n: number): Buffer;
+  /** A version 4 UUID. */
+  uuid(): string;
+  /** A version 7 UUID at `ms` (see ids.ts for why some rows use them). */
+  uuidv7(ms: number): string;
+}
+
+abstract class Base implements Random {
+  private lastMs = 0;
+  abstract bytes(n: number): Buffer;
+  abstract uuid(): string;
+  uuidv7(ms: number): string {
+    const b = this.bytes(16);
+    // Never go backwards when the clock does: order is what makes these cheap to index.
+    const at = Math.max(ms, this.lastMs);
+    this.lastMs = at;
+    b.writeUIntBE(at, 0, 6);
+    b[6] = (b[6]! & 0x0f) | 0x70;
+    b[8] = (b[8]! & 0x3f) | 0x80;
+    return format(b);
+  }
+}
+
+/** The operating system's randomness, drawn from a pool refilled 4 KiB at a time (cheap per id). */
+class CryptoRandom extends Base {
+  private readonly pool = Buffer.alloc(4096);
+  private offset = this.pool.length;
+  bytes(n: number): Buffer {
+    if (n > this.pool.length) return randomFillSync(Buffer.alloc(n));
+    if (this.offset + n > this.pool.length) {
+      randomFillSync(this.pool);
+      this.offset = 0;
+    }
+    const out = Buffer.from(this.pool.subarray(this.offset, this.offset + n));
+    this.offset += n;
+    return out;
+  }
+  uuid(): string {
+    return randomUUID();
+  }
+}
+
+/**
+ * SHA-256 in counter mode over the seed and an epoch: the same seed and epoch give the same stream.
+ * The epoch is the number of earlier starts of a seeded emulator on the database (kept in it), so a
+ * restart on a file continues with fresh values instead of repeating ids already stored.
+ */
+class SeededRandom extends Base {
+  private block = Buffer.alloc(0);
+  private offset = 0;
+  private counter = 0;
+  constructor(private readonly prefix: string) {
+    super();
+  }
+  bytes(n: number): Buffer {
+    const out = Buffer.alloc(n);
+    for (let written = 0; written < n; ) {
+      if (this.offset === this.block.length) {
+        this.block = createHash('sha256')
+          .update(`${this.prefix}:${this.counter++}`)
+          .digest();
+        this.offset = 0;
+      }
+      const take = Math.min(n - written, this.block.length - this.offset);
+      this.block.copy(out, written, this.offset, this.offset + take);
+      this.offset += take;
+      written += take;
+    }
+    return out;
+  }
+  uuid(): string {
+    const b = this.bytes(16);
+    b[6] = (b[6]! & 0x0f) | 0x40;
+    b[8] = (b[8]! & 0x3f) | 0x80;
+    return format(b);
+  }
+}
+
+export function cryptoRandom(): Random {
+  return new CryptoRandom();
+}
+
+export function seededRandom(seed: number, epoch: number): Random {
+  return new SeededRandom(`svc-seed:${seed}:${epoch}`);
+}
+
+function format(b: Buffer): string {
+  const hex = b.toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/** The process-wide default, for code that runs outside an emulator (the CLI's own secrets). */
+export const defaultRandom: Random = cryptoRandom();
