@@ -9,6 +9,7 @@ export { manualClock, systemClock, type Clock } from './clock/clock.js';
 export type { EmulatorConfig, PinnedKeys } from './config/defaults.js';
 export type { AdvanceReport, DefaultKeys, EnvironmentKeys, LookupFn } from './server/public-types.js';
 export type { SnapshotInfo } from './server/snapshots/files.js';
+export type { ChaosSpec as WebhookChaosSpec } from './webhooks/chaos.js';
 export type {
   Fault,
   FaultAction,

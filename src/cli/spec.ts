@@ -146,6 +146,7 @@ export const GROUPS: Record<string, string> = {
   invoices: 'invoices: create, get, list; simulate payments and expiry',
   webhook: "the partner's webhook: configure, listen and forward, verify signatures, deliveries",
   'webhook deliveries': 'webhook deliveries: list, inspect, resend, tail',
+  'webhook chaos': 'duplicates, reordering, delays, bad and stale signatures on your deliveries',
   time: "the emulator's clock",
   snapshot: 'save and restore the whole state; export it to a file',
   logs: 'the API requests the emulator answered (the request journal)',

@@ -1,6 +1,7 @@
 import { UserError } from '../errors.js';
 import type { ResponseBody } from '../contract/schemas/responses.js';
 import type { FaultSpec } from '../server/testing-types.js';
+import type { ChaosSpec } from '../webhooks/chaos.js';
 import type { OperationId } from '../contract/operations/index.js';
 import type { SuccessOf } from '../contract/types.js';
 import { send, type HttpRequest, type HttpResponse } from './http.js';
@@ -145,6 +146,15 @@ export class ServiceClient {
   }
   restoreSnapshot(name: string) {
     return this.call<ResponseBody<'SnapshotRestored'>>('none', { method: 'POST', path: `/__emulator/snapshots/${enc(name)}/restore`, timeoutMs: 120_000 });
+  }
+  putWebhookChaos(spec: ChaosSpec) {
+    return this.call<ResponseBody<'WebhookChaos'>>('partner', { method: 'PUT', path: '/__emulator/webhook-chaos', body: spec });
+  }
+  getWebhookChaos() {
+    return this.call<ResponseBody<'WebhookChaos'>>('partner', { method: 'GET', path: '/__emulator/webhook-chaos' });
+  }
+  deleteWebhookChaos() {
+    return this.call<undefined>('partner', { method: 'DELETE', path: '/__emulator/webhook-chaos' });
   }
   addFault(spec: FaultSpec) {
     return this.call<ResponseBody<'Fault'>>('none', { method: 'POST', path: '/__emulator/faults', body: spec });

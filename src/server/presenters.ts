@@ -151,6 +151,7 @@ export function presentDeliveryDetail(row: DeliveryRow, payload: string, attempt
       responseStatus: a.response_status,
       responseBody: a.response_body,
       error: a.error,
+      chaos: a.chaos,
     })),
   };
 }

@@ -12,6 +12,7 @@ import type { EmulatorEvent, EmulatorListener } from './events.js';
 import type { ListenerHub } from '../webhooks/listener-hub.js';
 import type { AdvanceReport } from './public-types.js';
 import type { Snapshots } from './snapshots/snapshots.js';
+import type { WebhookChaos } from '../webhooks/chaos.js';
 import type { Random } from '../domain/random.js';
 import type { FaultTable } from './faults/table.js';
 import type { Journal } from './journal/journal.js';
@@ -69,6 +70,8 @@ export interface Runtime {
   subscribe(listener: EmulatorListener): () => void;
   /** Saved states (CONTRACT §9). */
   snapshots: Snapshots;
+  /** Webhook chaos in force (CONTRACT §9). */
+  chaos: WebhookChaos;
 }
 
 // Declared in public-types.ts so that the public API's types never reach the database layer.

@@ -24,6 +24,9 @@ import { EventHub, type EmulatorEvent, type EmulatorListener } from './events.js
 import { createClient, type Client } from '../client/typed.js';
 import { attachInternals } from './internals.js';
 import { createSnapshots } from './snapshots/snapshots.js';
+import { WebhookChaos, type ChaosSpec as WebhookChaosSpec } from '../webhooks/chaos.js';
+import { REQUEST_SCHEMAS } from '../contract/schemas/requests.js';
+import { parseWith } from './validation/parse.js';
 import { FaultTable } from './faults/table.js';
 import { faultControl } from './faults/control.js';
 import { Journal, MAX_JOURNAL_SIZE } from './journal/journal.js';
@@ -118,6 +121,15 @@ export interface Emulator {
   clearRequests(): number;
   /** API faults (CONTRACT §9): make matching requests fail, before their operation or after it committed. */
   readonly faults: FaultControl;
+  /**
+   * Webhook chaos for the default partner (CONTRACT §9): duplicates, reordering, delays, bad and stale
+   * signatures on its deliveries in `environment` (default `test`), deterministic by `seed`.
+   */
+  readonly webhookChaos: {
+    set(spec: WebhookChaosSpec, environment?: 'test' | 'live'): void;
+    get(environment?: 'test' | 'live'): WebhookChaosSpec | null;
+    clear(environment?: 'test' | 'live'): void;
+  };
   /** Saves the whole state (data, clock, keys, listener registrations) under `name`, replacing one of that name. */
   snapshot(name: string): Promise<SnapshotInfo>;
   /**
@@ -169,6 +181,7 @@ async function serve(store: OpenedStore, config: EmulatorConfig, options: StartE
   let baseUrl = options.publicUrl ?? '';
   let boundHost = '';
 
+  const chaos = new WebhookChaos();
   const attempter = createAttempter({ maxConnectionsPerOrigin: 64, ...(options.lookup ? { lookup: options.lookup } : {}) });
   const dispatcher = new Dispatcher({
     store,
@@ -180,6 +193,7 @@ async function serve(store: OpenedStore, config: EmulatorConfig, options: StartE
     schedule: (at) => scheduler.schedule(at),
     sendToListener: (delivery, body, timeoutMs) => listeners.send(delivery, body, timeoutMs),
     onError: (error) => hub.emit({ type: 'error', message: (error as Error).message }),
+    chaos,
   });
   const listeners: ListenerHub = new ListenerHub({ store, clock, version: VERSION, random, kick: () => dispatcher.kick() });
   if (!Number.isInteger(config.journalSize) || config.journalSize < 0 || config.journalSize > MAX_JOURNAL_SIZE) {
@@ -223,6 +237,7 @@ async function serve(store: OpenedStore, config: EmulatorConfig, options: StartE
       resend: (delivery) => dispatcher.resend(delivery),
       extraTargets: (partnerId, environment, type) => listeners.targets(partnerId, environment, type),
       listeners,
+      chaos,
       subscribe: (listener) => hub.on(listener),
       snapshots: createSnapshots({
         store,
@@ -314,6 +329,15 @@ async function serve(store: OpenedStore, config: EmulatorConfig, options: StartE
     requests: (filter) => journal.find(filter),
     clearRequests: () => journal.clear(),
     faults: faultControl(faults),
+    webhookChaos: {
+      set: (spec, environment = 'test') => {
+        chaos.set(keys.partnerId, environment, parseWith(REQUEST_SCHEMAS.WebhookChaosRequest, spec) as WebhookChaosSpec);
+      },
+      get: (environment = 'test') => chaos.get(keys.partnerId, environment),
+      clear: (environment = 'test') => {
+        chaos.clear(keys.partnerId, environment);
+      },
+    },
     snapshot: (name) => deps.runtime.snapshots.save(name),
     restore: (name) => deps.runtime.snapshots.restore(name),
     snapshots: () => deps.runtime.snapshots.list(),

@@ -180,6 +180,8 @@ export interface DeliveryAttemptsTable {
   response_status: number | null;
   response_body: string | null;
   error: string | null;
+  /** Webhook chaos the attempt was sent with (`duplicate`, `delay`, …, comma-separated), or null. */
+  chaos: string | null;
 }
 
 /** A `svc webhook listen` registration: an extra delivery target of a partner in one environment. */

@@ -18,6 +18,7 @@ import type { Store } from '../store/store.js';
 import type { Attempter, AttemptResult } from './attempt.js';
 import type { DeliveryEvent } from './delivery-events.js';
 import { signatureHeader } from './signature.js';
+import { STALE_SECONDS, type WebhookChaos } from './chaos.js';
 
 /** Attempts running at once, in all; and per receiver URL, so a dead one cannot take every slot. */
 const MAX_IN_FLIGHT = 1024;
@@ -39,6 +40,8 @@ export interface DispatcherDeps {
   sendToListener?: (delivery: DeliveryRow, body: string, timeoutMs: number) => Promise<AttemptResult>;
   /** Background work failed on the database (a lock held elsewhere, a full disk); it is tried again. */
   onError?: (error: unknown) => void;
+  /** Webhook chaos in force (CONTRACT §9), consulted as each attempt starts. */
+  chaos?: WebhookChaos;
 }
 
 type Trigger = 'scheduled' | 'manual';
@@ -49,6 +52,8 @@ interface Completion {
   url: string;
   startedAt: number;
   result: AttemptResult;
+  /** The webhook chaos the attempt was sent with (comma-separated kinds), or null. */
+  chaos: string | null;
 }
 
 /**
@@ -225,6 +230,9 @@ export class Dispatcher {
     const attempt = delivery.attempt_count + 1;
     let url = delivery.url;
     let result: AttemptResult;
+    // Webhook chaos (CONTRACT §9): decided as the attempt starts; a hold delays it, in real time.
+    const chaos = this.deps.chaos?.decide(delivery.partner_id, delivery.environment) ?? null;
+    if (chaos && chaos.holdMs > 0) await new Promise((resolve) => setTimeout(resolve, chaos.holdMs).unref());
 
     const sent = (to: string) =>
       this.deps.emit({
@@ -244,24 +252,31 @@ export class Dispatcher {
       const send = this.deps.sendToListener;
       sent(url);
       result = send ? await send(delivery, event.payload, config.webhooks.timeoutMs) : failure('listener_unavailable: no listener is connected');
+      // The listener signs what it forwards itself: only a duplicate can be played on it.
+      if (chaos?.duplicate && send) await send(delivery, event.payload, config.webhooks.timeoutMs);
     } else {
       const webhook = findWebhookConfig(store, delivery.partner_id, delivery.environment);
       if (webhook?.enabled !== 1) {
         result = failure('webhook_disabled: the webhook configuration is disabled or was removed');
       } else {
         url = webhook.url;
-        const headers = deliveryHeaders(event.payload, webhook.secret, JSON.parse(webhook.custom_headers) as Record<string, string>, version);
+        const secret = chaos?.badSignature ? `${webhook.secret}-chaos` : webhook.secret;
+        const at = wallClockSeconds() - (chaos?.staleTimestamp ? STALE_SECONDS : 0);
+        const headers = deliveryHeaders(event.payload, secret, JSON.parse(webhook.custom_headers) as Record<string, string>, version, at);
         sent(url);
-        result = await attempter.attempt({
+        const request = {
           url,
           body: event.payload,
           headers,
           timeoutMs: config.webhooks.timeoutMs,
-          guard: delivery.environment === 'live' ? 'public-only' : 'none',
-        });
+          guard: delivery.environment === 'live' ? ('public-only' as const) : ('none' as const),
+        };
+        result = await attempter.attempt(request);
+        // A duplicate is the same envelope again, right after: what a receiver must process once.
+        if (chaos?.duplicate) await attempter.attempt(request);
       }
     }
-    this.completions.push({ deliveryId: delivery.id, trigger, url, startedAt, result });
+    this.completions.push({ deliveryId: delivery.id, trigger, url, startedAt, result, chaos: chaos?.kinds.length ? chaos.kinds.join(',') : null });
     this.scheduleFlush();
   }
 
@@ -351,6 +366,7 @@ export class Dispatcher {
         response_status: c.result.responseStatus,
         response_body: c.result.responseBody,
         error: c.result.error,
+        chaos: c.chaos,
       },
       {
         id: row.id,
@@ -390,12 +406,18 @@ export class Dispatcher {
 }
 
 /** The headers of CONTRACT §5; the signature's `t` is wall-clock time, even on an advanced clock. */
-export function deliveryHeaders(body: string, secret: string, custom: Record<string, string>, version: string): Record<string, string> {
+export function deliveryHeaders(
+  body: string,
+  secret: string,
+  custom: Record<string, string>,
+  version: string,
+  timestamp = wallClockSeconds(),
+): Record<string, string> {
   return {
     ...custom,
     'content-type': 'application/json',
     'user-agent': `svc-emulator/${version}`,
-    'x-service-signature': signatureHeader(secret, wallClockSeconds(), body),
+    'x-service-signature': signatureHeader(secret, timestamp, body),
   };
 }
 

@@ -1,4 +1,5 @@
 import type { OperationSpec } from '../operation.js';
+import { chaosOperations } from './chaos.js';
 import { controlOperations } from './control.js';
 import { invoiceOperations } from './invoices.js';
 import { listenerOperations } from './listener.js';
@@ -19,6 +20,7 @@ export const OPERATIONS = {
   ...testingOperations,
 
   ...snapshotOperations,
+  ...chaosOperations,
 };
 
 export type Operations = typeof OPERATIONS;

@@ -5,6 +5,7 @@ import { customHeadersSchema } from './custom-headers.js';
 import { TESTING_REQUEST_SCHEMAS } from './testing-requests.js';
 
 import { SNAPSHOT_REQUESTS } from './snapshots.js';
+import { CHAOS_REQUESTS } from './chaos.js';
 
 /**
  * Request bodies and queries, validated with zod by the server (the messages and `param` rules of
@@ -144,6 +145,7 @@ export const REQUEST_SCHEMAS = {
   ...TESTING_REQUEST_SCHEMAS,
 
   ...SNAPSHOT_REQUESTS,
+  ...CHAOS_REQUESTS,
 } satisfies Record<string, z.ZodObject>;
 
 export type RequestSchemas = typeof REQUEST_SCHEMAS;

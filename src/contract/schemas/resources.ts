@@ -135,6 +135,10 @@ const attempt = z
     responseStatus: z.number().int().nullable(),
     responseBody: z.string().nullable().meta({ description: 'At most 4 KiB of what the receiver answered.' }),
     error: z.string().nullable(),
+    chaos: z.string().nullable().meta({
+      description:
+        'Extension: the webhook chaos this attempt was sent with (`duplicate`, `delay`, `reorder`, `bad_signature`, `stale_timestamp`, comma-separated), or null.',
+    }),
   })
   .meta({ id: 'DeliveryAttempt' });
 

@@ -3,6 +3,7 @@ import { CONTROL_SCHEMAS } from './emulator.js';
 import { TESTING_SCHEMAS } from './testing.js';
 import { webhookEvent } from './events.js';
 import { SNAPSHOT_SCHEMAS } from './snapshots.js';
+import { CHAOS_SCHEMAS } from './chaos.js';
 import { delivery, deliveryDetail, expireResult, invoice, listOf, merchant, partnerInvoice, paymentResult, webhookConfiguration } from './resources.js';
 
 /**
@@ -26,6 +27,7 @@ export const RESPONSE_SCHEMAS = {
   ...TESTING_SCHEMAS,
 
   ...SNAPSHOT_SCHEMAS,
+  ...CHAOS_SCHEMAS,
 };
 
 export type ResponseSchemas = typeof RESPONSE_SCHEMAS;

@@ -1,6 +1,7 @@
 import type { OperationId } from '../../contract/operations/index.js';
 import { controlHandlers } from '../control/handlers.js';
 import { listenerHandlers } from '../control/listener-handlers.js';
+import { chaosHandlers } from '../control/chaos-handlers.js';
 import { snapshotHandlers } from '../control/snapshot-handlers.js';
 import { testingHandlers } from '../control/testing-handlers.js';
 import { type Handlers, operationRoutes } from '../handler.js';
@@ -24,6 +25,7 @@ export const HANDLERS: Handlers<OperationId> = {
   ...listenerHandlers,
   ...snapshotHandlers,
   ...testingHandlers,
+  ...chaosHandlers,
 };
 
 /** Every route the emulator serves: the contract's operations, then the pages. */

@@ -13,6 +13,7 @@ export const migrations: Record<string, () => Promise<Migration>> = {
   '0004-trim-indexes': () => import('./0004-trim-indexes.js'),
   '0005-due-index-url': () => import('./0005-due-index-url.js'),
   '0006-application-id': () => import('./0006-application-id.js'),
+  '0007-attempt-chaos': () => import('./0007-attempt-chaos.js'),
 };
 
 /** `PRAGMA application_id` of an svc database (set by 0006; earlier databases have 0). */

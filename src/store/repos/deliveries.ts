@@ -52,6 +52,7 @@ const insertAttempt = prepared((qb) =>
     response_status: param('response_status'),
     response_body: param('response_body'),
     error: param('error'),
+    chaos: param('chaos'),
   }),
 );
 const saveOutcome = prepared((qb) =>

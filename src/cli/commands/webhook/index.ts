@@ -51,6 +51,11 @@ export const listenSpec = defineCommand({
     { flags: '--timeout <seconds>', description: 'how long your app may take to answer (default 30)', parse: 'positive-int' },
     { flags: '--print-secret', description: 'print the signing secret and exit' },
     {
+      flags: '--chaos <kinds>',
+      description: 'play webhook chaos while listening (local emulator): duplicate, reorder, delay, bad-signature, stale-timestamp, comma-separated',
+    },
+    { flags: '--chaos-seed <n>', description: 'seed of the --chaos decisions (default 0)', parse: 'int' },
+    {
       flags: '--tunnel <mode>',
       description: 'auto (tunnel only for a remote service), cloudflared, or none',
       choices: ['auto', 'cloudflared', 'none'],
@@ -61,9 +66,30 @@ export const listenSpec = defineCommand({
     'svc webhook listen --forward-to localhost:3000/hooks',
     'svc webhook listen --forward-to 3000 --events invoice.paid,invoice.expired',
     'svc webhook listen --print-secret',
+    'svc webhook listen --forward-to 3000 --chaos duplicate,reorder',
   ],
   stopsOnSignal: true,
 });
+
+export const setChaosSpec = defineCommand({
+  name: 'webhook chaos set',
+  summary: "play chaos on the partner's deliveries: duplicates, reordering, delays, bad and stale signatures",
+  description:
+    'Replaces the chaos in force for the key’s partner and environment. Each affected attempt records `chaos`; decisions are deterministic by --seed.',
+  options: [
+    { flags: '--duplicate <p>', description: 'probability (0–1) that an attempt is sent twice, the same envelope id' },
+    { flags: '--reorder', description: 'hold attempts back up to 1 s, so that deliveries arrive out of order' },
+    { flags: '--delay <ms>', description: 'hold each attempt back: milliseconds, or a range such as 100-500' },
+    { flags: '--bad-signature <p>', description: 'probability that an attempt is signed with a wrong secret' },
+    { flags: '--stale-timestamp <p>', description: 'probability that the signature timestamp is 6 minutes old' },
+    { flags: '--seed <n>', description: 'the same seed and events make the same decisions (default 0)', parse: 'int' },
+  ],
+  examples: ['svc webhook chaos set --duplicate 0.3 --reorder', 'svc webhook chaos set --bad-signature 0.1 --stale-timestamp 0.1 --seed 42'],
+});
+
+export const showChaosSpec = defineCommand({ name: 'webhook chaos show', summary: 'the webhook chaos in force' });
+
+export const clearChaosSpec = defineCommand({ name: 'webhook chaos clear', summary: 'end the webhook chaos' });
 
 export const listDeliveriesSpec = defineCommand({
   name: 'webhook deliveries list',
@@ -101,4 +127,7 @@ export const webhookCommands = [
   withHandler(getDeliverySpec, async () => (await import('./deliveries/get.js')).getDeliveryCommand),
   withHandler(resendDeliverySpec, async () => (await import('./deliveries/resend.js')).resendDeliveryCommand),
   withHandler(tailDeliveriesSpec, async () => (await import('./deliveries/tail.js')).tailDeliveriesCommand),
+  withHandler(setChaosSpec, async () => (await import('./chaos/commands.js')).setChaosCommand),
+  withHandler(showChaosSpec, async () => (await import('./chaos/commands.js')).showChaosCommand),
+  withHandler(clearChaosSpec, async () => (await import('./chaos/commands.js')).clearChaosCommand),
 ];

@@ -1,3 +1,5 @@
+import { UsageError } from '../../../errors.js';
+import { parseListenChaos } from './chaos/parse.js';
 import { safeEmit, type ListenEvent } from '../../../listen/events.js';
 import { chooseMode, listenSecret, runListen, toFatal } from '../../../listen/index.js';
 import { stateDirFor } from '../../../listen/restore.js';
@@ -25,6 +27,7 @@ export const listenCommand: Handler<typeof listenSpec> = async ({ options }, ctx
   const headers = parseHeaders(options.header);
   const timeoutSeconds = parseTimeout(options.timeout);
   const reconnect = reconnectPolicy(ctx.env);
+  const chaos = parseListenChaos(options.chaos, options.chaosSeed);
 
   if (printSecret) {
     const { client } = await connect(ctx);
@@ -58,10 +61,17 @@ export const listenCommand: Handler<typeof listenSpec> = async ({ options }, ctx
       const { client, target } = await connect(ctx);
       const { mode, tunnel } = await chooseMode(tunnelChoice, client);
       const common = { client, baseUrl: target.baseUrl, forwardTo, events, headers, timeoutSeconds };
-      exitCode = await runListen(
-        mode === 'local' ? { mode, ...common, reconnect } : { mode, ...common, tunnel, stateDir: stateDirFor(ctx.cwd), env: ctx.env },
-        { signal: controller.signal, emit },
-      );
+      // Webhook chaos is the emulator's: for as long as listen runs, then ended (CONTRACT §9).
+      if (chaos && mode !== 'local') throw new UsageError('--chaos needs the local emulator (webhook chaos is an emulator feature)', '--chaos');
+      if (chaos) await client.putWebhookChaos(chaos);
+      try {
+        exitCode = await runListen(
+          mode === 'local' ? { mode, ...common, reconnect } : { mode, ...common, tunnel, stateDir: stateDirFor(ctx.cwd), env: ctx.env },
+          { signal: controller.signal, emit },
+        );
+      } finally {
+        if (chaos) await client.deleteWebhookChaos().catch(() => undefined);
+      }
     } catch (error) {
       // Connecting or choosing the mode failed: the same single fatal event as any other failure.
       const fatal = toFatal(error);
