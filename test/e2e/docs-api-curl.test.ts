@@ -56,6 +56,7 @@ describe('docs/api.md curl examples', () => {
       'POST /__emulator/listener/results',
       'GET /__emulator/deliveries/stream',
       'GET /__emulator/requests/stream',
+      'GET /__emulator/changes',
     ];
     expect(missing.filter((m) => !notCurl.includes(m))).toEqual([]);
   });

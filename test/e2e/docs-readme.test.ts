@@ -8,7 +8,7 @@ import { tempDir } from '../helpers/temp-dir.js';
  * The README's day-one commands and curl calls run as written against `svc dev`, with `svc` on the
  * PATH as `npm link` (or a project's node_modules/.bin) puts it there.
  */
-describe('README: the commands and curl calls of "the five things"', () => {
+describe('README: the commands and curl calls of "the six things"', () => {
   let dev: LiveCli;
   let cwd: string;
   let ready: { baseUrl: string; test: { merchantKey: string } };

@@ -60,6 +60,7 @@ describe('svc completion bash (run in bash)', () => {
       'exec',
       'init',
       'status',
+      'open',
       'openapi',
       'trigger',
       'completion',

@@ -121,11 +121,11 @@ describe('interface operations and extensions', () => {
     expect(unmarked.map((o) => `${o.method.toUpperCase()} ${o.path}`)).toEqual([]);
   });
 
-  it('the control plane needs no API key, except the partner-scoped listener and tail streams; the API names its key', () => {
+  it('the control plane needs no API key, except the partner-scoped listener, tail streams and webhook chaos; the API names its key', () => {
     for (const o of operations()) {
       const label = `${o.method} ${o.path}`;
-      // The listener and deliveries streams act for one partner: a partner key says which.
-      const partnerScoped = /^\/__emulator\/(listener|deliveries)/.test(o.path);
+      // The listener, the deliveries stream and webhook chaos act for one partner: a partner key says which.
+      const partnerScoped = /^\/__emulator\/(listener|deliveries|webhook-chaos)/.test(o.path);
       if (o.path.startsWith('/__emulator/')) expect(o.op.security, label).toEqual(partnerScoped ? [{ partnerKey: [] }] : []);
       else if (o.path.startsWith('/v1/partner/')) expect(o.op.security, label).toEqual([{ partnerKey: [] }]);
       else if (o.path.startsWith('/v1/test_helpers/')) expect(o.op.security, label).toEqual([{ partnerKey: [] }, { merchantKey: [] }]);

@@ -188,6 +188,7 @@ const ROWS: [string, string, Record<string, string | readonly string[] | undefin
     { path: '/v1/invoices', method: 'POST', status: 503, code: 'busy', retryAfter: 2, when: 'after_commit', times: 1 },
   ],
   ['faults list', 'faults list', {}, {}],
+  ['open', 'open', {}, {}],
   [
     'webhook chaos set --duplicate 0.3 --reorder --delay 100-500 --bad-signature 0.1 --stale-timestamp 0.2 --seed 4',
     'webhook chaos set',

@@ -125,6 +125,7 @@ function banner(emulator: Emulator, db: string, configFile: string | null, c: Re
     ['Base URL', emulator.url],
     ['Listening on', emulator.address],
     ['Config', configFile ?? 'none (defaults)'],
+    ['Dashboard', `${emulator.url}/__emulator/ui/  (svc open)`],
     ['Checkout', `${emulator.url}/checkout/<invoiceId>`],
     ['Database', db === ':memory:' ? 'in memory (gone when stopped)' : db],
     ['Test partner key', test.partnerKey],

@@ -61,6 +61,12 @@ export const execSpec = defineCommand({
   forwardsSignals: true,
 });
 
+export const openSpec = defineCommand({
+  name: 'open',
+  summary: "open the emulator's dashboard in your browser (prints its URL when no browser can be opened)",
+  examples: ['svc open', 'svc open --json'],
+});
+
 export const initSpec = defineCommand({
   name: 'init',
   summary: 'write a config file, and on request a fixtures example and a webhook receiver example',
@@ -114,6 +120,7 @@ export const topCommands = [
   withHandler(execSpec, async () => (await import('./exec.js')).execCommand),
   withHandler(initSpec, async () => (await import('./init.js')).initCommand),
   withHandler(statusSpec, async () => (await import('./status.js')).statusCommand),
+  withHandler(openSpec, async () => (await import('./open.js')).openCommand),
   withHandler(openapiSpec, async () => (await import('./openapi.js')).openapiCommand),
   withHandler(triggerSpec, async () => (await import('./trigger.js')).triggerCommand),
   withHandler(completionSpec, async () => (await import('./completion.js')).completionCommand),

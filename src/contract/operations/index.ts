@@ -1,6 +1,7 @@
 import type { OperationSpec } from '../operation.js';
 import { chaosOperations } from './chaos.js';
 import { controlOperations } from './control.js';
+import { dashboardOperations } from './dashboard.js';
 import { invoiceOperations } from './invoices.js';
 import { listenerOperations } from './listener.js';
 import { merchantOperations } from './merchants.js';
@@ -21,6 +22,7 @@ export const OPERATIONS = {
 
   ...snapshotOperations,
   ...chaosOperations,
+  ...dashboardOperations,
 };
 
 export type Operations = typeof OPERATIONS;

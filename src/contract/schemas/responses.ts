@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import { CONTROL_SCHEMAS } from './emulator.js';
 import { TESTING_SCHEMAS } from './testing.js';
 import { webhookEvent } from './events.js';
@@ -23,6 +23,7 @@ export const RESPONSE_SCHEMAS = {
   PaymentResult: paymentResult,
   ExpireResult: expireResult,
   WebhookEvent: webhookEvent,
+  InvoiceEvents: z.object({ data: z.array(webhookEvent) }).meta({ id: 'InvoiceEvents', description: 'Oldest first.' }),
   ...CONTROL_SCHEMAS,
   ...TESTING_SCHEMAS,
 

@@ -6,6 +6,7 @@ import { findPartner } from '../../store/repos/partners.js';
 import { addPayment, confirmPendingPayment, expireInvoiceNow } from '../actions/lifecycle.js';
 import { ApiError } from '../api-error.js';
 import { renderBind } from '../pages/bind.js';
+import { renderDashboard } from '../pages/dashboard.js';
 import { checkoutState, testAmount } from '../pages/checkout-state.js';
 import { notFoundPage, qrSvg, renderCheckout } from '../pages/checkout.js';
 import type { AppDeps, RouteDef, RouteInput } from '../route.js';
@@ -40,7 +41,12 @@ const testBody = z.object({
 });
 type TestBody = z.output<typeof testBody>;
 
-const ASSETS: Record<string, string> = { 'checkout.js': 'text/javascript; charset=utf-8', 'pages.css': 'text/css; charset=utf-8' };
+const ASSETS: Record<string, string> = {
+  'checkout.js': 'text/javascript; charset=utf-8',
+  'pages.css': 'text/css; charset=utf-8',
+  'ui.js': 'text/javascript; charset=utf-8',
+  'ui.css': 'text/css; charset=utf-8',
+};
 const assetCache = new Map<string, string>();
 function asset(name: string): string {
   let text = assetCache.get(name);
@@ -121,6 +127,14 @@ export const pageRoutes: RouteDef[] = [
       }
       return { status: 200, body: checkoutState(deps.store, findInvoice(deps.store, invoice.id)!, deps.clock.now()) };
     },
+  },
+  {
+    // The dashboard (CONTRACT §10): loopback-only and cross-site-safe like the control plane.
+    method: 'GET',
+    path: '/__emulator/ui',
+    auth: 'none',
+    control: true,
+    handle: (_input: RouteInput<undefined>, deps) => ({ status: 200, html: renderDashboard(deps.version), headers: PAGE_HEADERS }),
   },
   {
     method: 'GET',

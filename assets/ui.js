@@ -1,0 +1,567 @@
+// The svc dashboard (CONTRACT §10). Plain ES module, no build step, nothing from elsewhere: every
+// view reads the API and the control plane with the same requests the CLI sends, and every action is
+// one of those requests. Text from the emulator only ever reaches the page through textContent.
+
+const main = document.getElementById('main');
+const envSelect = document.getElementById('env');
+const liveLabel = document.getElementById('live');
+let keys = null;
+// Payments made unconfirmed from this page, by invoice: the confirm helper needs their ids.
+const state = { env: 'test', unconfirmed: new Map() };
+
+/** A DOM element: h('a', {href}, 'text', child…). Strings become text nodes, never HTML. */
+function h(tag, attrs = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k.startsWith('on')) el.addEventListener(k.slice(2), v);
+    else el.setAttribute(k, v === true ? '' : String(v));
+  }
+  for (const c of children.flat()) if (c !== null && c !== undefined && c !== false) el.append(c instanceof Node ? c : String(c));
+  return el;
+}
+
+async function api(method, path, { body, key = 'partner' } = {}) {
+  const headers = {};
+  const k = key === 'partner' ? keys?.[state.env].partnerKey : key === 'merchant' ? keys?.[state.env].merchantKey : null;
+  if (k) headers.authorization = `Bearer ${k}`;
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  const res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const text = await res.text();
+  const data = text ? JSON.parse(text) : null;
+  if (!res.ok) throw new Error(data?.error ? `${res.status} ${data.error.code}: ${data.error.message}` : `HTTP ${res.status}`);
+  return data;
+}
+
+const time = (iso) => (iso ? iso.replace('T', ' ').replace(/\.\d+Z$/, 'Z') : '—');
+const table = (headers, rows) =>
+  h(
+    'table',
+    {},
+    h(
+      'thead',
+      {},
+      h(
+        'tr',
+        {},
+        headers.map((x) => h('th', { scope: 'col' }, x)),
+      ),
+    ),
+    h('tbody', {}, rows.length ? rows : h('tr', {}, h('td', { colspan: headers.length, class: 'dim' }, 'nothing yet'))),
+  );
+const pre = (text) => h('pre', {}, text);
+const json = (value) => pre(typeof value === 'string' ? pretty(value) : JSON.stringify(value, null, 2));
+function pretty(text) {
+  try {
+    return JSON.stringify(JSON.parse(text), null, 2);
+  } catch {
+    return text;
+  }
+}
+const status = (s) => h('span', { class: `status s-${String(s).toLowerCase()}` }, s);
+function button(label, action, attrs = {}) {
+  return h(
+    'button',
+    {
+      type: 'button',
+      ...attrs,
+      onclick: async (e) => {
+        e.target.disabled = true;
+        try {
+          const said = await action();
+          notice(typeof said === 'string' ? said : `${label}: done`);
+        } catch (error) {
+          notice(`${label}: ${error.message}`, true);
+        } finally {
+          e.target.disabled = false;
+        }
+      },
+    },
+    label,
+  );
+}
+// Outside <main>: a live refresh re-renders the view, and must not wipe what an action said.
+const noticeBox = document.getElementById('notice');
+function notice(text, bad = false) {
+  noticeBox.textContent = text;
+  noticeBox.className = bad ? 'notice bad' : 'notice';
+}
+
+// ——— views ———
+
+async function invoicesView(params) {
+  const q = new URLSearchParams({ limit: '25' });
+  if (params.get('status')) q.set('status', params.get('status'));
+  if (params.get('after')) q.set('startingAfter', params.get('after'));
+  const page = await api('GET', `/v1/partner/invoices?${q}`);
+  const filter = h(
+    'select',
+    { 'aria-label': 'status filter', onchange: (e) => go(`#/invoices${e.target.value ? `?status=${e.target.value}` : ''}`) },
+    ['', 'CREATED', 'CONFIRMING', 'PARTIALLY_PAID', 'PAID', 'EXPIRED'].map((s) =>
+      h('option', { value: s, selected: s === (params.get('status') ?? '') }, s || 'any status'),
+    ),
+  );
+  const rows = page.data.map((i) =>
+    h(
+      'tr',
+      {},
+      h('td', {}, h('a', { href: `#/invoices/${i.id}` }, i.id)),
+      h('td', {}, status(i.status)),
+      h('td', {}, `${i.amount}`),
+      h('td', {}, i.amountReceived),
+      h('td', {}, i.referenceId ?? '—'),
+      h('td', {}, time(i.expiresAt)),
+    ),
+  );
+  const more = page.hasMore
+    ? h(
+        'a',
+        { href: `#/invoices?${new URLSearchParams({ ...(params.get('status') ? { status: params.get('status') } : {}), after: page.data.at(-1).id })}` },
+        'Older →',
+      )
+    : null;
+  return [h('h1', {}, 'Invoices'), filter, table(['id', 'status', 'amount', 'received', 'reference', 'expires'], rows), more];
+}
+
+async function invoiceView(id) {
+  const [inv, events, deliveries] = await Promise.all([
+    api('GET', `/v1/partner/invoices/${id}`),
+    api('GET', `/__emulator/invoices/${id}/events`, { key: null }),
+    api('GET', `/v1/partner/webhook/deliveries?invoiceId=${id}&limit=100`),
+  ]);
+  const left = Math.max(0, Number(inv.amount) - Number(inv.amountReceived));
+  const pay = (amount, confirmed = true) => api('POST', `/v1/test_helpers/invoices/${id}/payments`, { body: { amount: amount.toFixed(2), confirmed } });
+  const actions =
+    inv.environment === 'test'
+      ? h(
+          'div',
+          { class: 'actions' },
+          button('Pay in full', () => pay(left || Number(inv.amount))),
+          button('Pay part', () => pay(Math.max(0.01, (left || Number(inv.amount)) / 2))),
+          button('Overpay', () => pay((left || 0) + 1)),
+          button('Pay unconfirmed', async () => {
+            const r = await pay(left || Number(inv.amount), false);
+            state.unconfirmed.set(id, [...(state.unconfirmed.get(id) ?? []), r.payment.id]);
+          }),
+          button('Expire', () => api('POST', `/v1/test_helpers/invoices/${id}/expire`)),
+        )
+      : h('p', { class: 'dim' }, 'Test helpers work on test invoices only.');
+  const unconfirmed = state.unconfirmed.get(id) ?? [];
+  return [
+    h('h1', {}, 'Invoice ', h('code', {}, inv.id)),
+    h(
+      'dl',
+      {},
+      [
+        ['status', status(inv.status)],
+        ['amount', inv.amount],
+        ['received', inv.amountReceived],
+        ['merchant', inv.merchantId],
+        ['reference', inv.referenceId ?? '—'],
+        ['expires', time(inv.expiresAt)],
+        ['checkout', h('a', { href: inv.checkoutUrl }, inv.checkoutUrl)],
+      ].flatMap(([k, v]) => [h('dt', {}, k), h('dd', {}, v)]),
+    ),
+    actions,
+    unconfirmed.length
+      ? h(
+          'div',
+          { class: 'actions' },
+          unconfirmed.map((paymentId) =>
+            button(`Confirm payment ${paymentId.slice(0, 8)}`, async () => {
+              await api('POST', `/v1/test_helpers/invoices/${id}/payments/${paymentId}/confirm`);
+              state.unconfirmed.set(
+                id,
+                (state.unconfirmed.get(id) ?? []).filter((p) => p !== paymentId),
+              );
+            }),
+          ),
+        )
+      : null,
+    h('h2', {}, 'Addresses'),
+    table(
+      ['chain', 'network', 'address', 'tokens'],
+      inv.addresses.map((a) =>
+        h(
+          'tr',
+          {},
+          h('td', {}, a.chainName),
+          h('td', {}, a.networkId),
+          h('td', {}, h('code', {}, a.depositAddress)),
+          h('td', {}, a.tokens.map((t) => t.symbol).join(', ')),
+        ),
+      ),
+    ),
+    h('h2', {}, 'Events'),
+    h(
+      'ol',
+      { class: 'timeline' },
+      events.data.map((e) =>
+        h('li', {}, h('details', {}, h('summary', {}, `${e.data.sequence}. ${e.type} · ${time(e.createdAt)} · ${e.data.status}`), json(e))),
+      ),
+    ),
+    h('h2', {}, 'Deliveries'),
+    deliveryTable(deliveries.data),
+  ];
+}
+
+function deliveryTable(list) {
+  return table(
+    ['delivery', 'event', 'target', 'status', 'attempts', 'last result', 'next attempt'],
+    list.map((d) =>
+      h(
+        'tr',
+        {},
+        h('td', {}, h('a', { href: `#/deliveries/${d.id}` }, `…${d.id.slice(-8)}`)),
+        h('td', {}, `${d.eventType}`),
+        h('td', {}, d.target ?? 'webhook'),
+        h('td', {}, status(d.status)),
+        h('td', {}, d.attemptCount),
+        h('td', {}, d.lastError ?? d.lastResponseStatus ?? '—'),
+        h('td', {}, time(d.nextAttemptAt)),
+      ),
+    ),
+  );
+}
+
+async function deliveriesView(params) {
+  const q = new URLSearchParams({ limit: '25' });
+  for (const k of ['status', 'after']) if (params.get(k)) q.set(k === 'after' ? 'startingAfter' : k, params.get(k));
+  const page = await api('GET', `/v1/partner/webhook/deliveries?${q}`);
+  const filter = h(
+    'select',
+    { 'aria-label': 'status filter', onchange: (e) => go(`#/deliveries${e.target.value ? `?status=${e.target.value}` : ''}`) },
+    ['', 'pending', 'retrying', 'succeeded', 'failed'].map((s) => h('option', { value: s, selected: s === (params.get('status') ?? '') }, s || 'any status')),
+  );
+  const failed = page.data.filter((d) => d.status === 'failed');
+  return [
+    h('h1', {}, 'Deliveries'),
+    filter,
+    h(
+      'div',
+      { class: 'actions' },
+      button(
+        `Resend failed on this page (${failed.length})`,
+        async () => {
+          for (const d of failed) await api('POST', `/v1/partner/webhook/deliveries/${d.id}/resend`).catch(() => undefined);
+        },
+        { disabled: failed.length === 0 },
+      ),
+    ),
+    deliveryTable(page.data),
+    page.hasMore
+      ? h('a', { href: `#/deliveries?after=${page.data.at(-1).id}${params.get('status') ? `&status=${params.get('status')}` : ''}` }, 'Older →')
+      : null,
+  ];
+}
+
+async function deliveryView(id) {
+  const d = await api('GET', `/v1/partner/webhook/deliveries/${id}`);
+  return [
+    h('h1', {}, 'Delivery ', h('code', {}, d.id)),
+    h(
+      'dl',
+      {},
+      [
+        ['event', `${d.eventType} (${d.eventId})`],
+        ['invoice', h('a', { href: `#/invoices/${d.invoiceId}` }, d.invoiceId)],
+        ['url', d.url],
+        ['status', status(d.status)],
+        ['next attempt', time(d.nextAttemptAt)],
+      ].flatMap(([k, v]) => [h('dt', {}, k), h('dd', {}, v)]),
+    ),
+    h(
+      'div',
+      { class: 'actions' },
+      button('Resend', () => api('POST', `/v1/partner/webhook/deliveries/${id}/resend`)),
+    ),
+    h('h2', {}, 'Payload'),
+    json(d.payload),
+    h('h2', {}, 'Attempts'),
+    h(
+      'ol',
+      { class: 'timeline' },
+      d.attempts.map((a) =>
+        h(
+          'li',
+          {},
+          h(
+            'details',
+            { open: a.number === d.attempts.length },
+            h(
+              'summary',
+              {},
+              `#${a.number} ${a.trigger} · ${time(a.startedAt)} · ${a.responseStatus ?? 'no answer'} · ${a.durationMs} ms${a.error ? ` · ${a.error}` : ''}${a.chaos ? ` · chaos: ${a.chaos}` : ''}`,
+            ),
+            h('p', {}, 'Response body:'),
+            pre(a.responseBody ?? '(none)'),
+          ),
+        ),
+      ),
+    ),
+  ];
+}
+
+async function requestsView(params) {
+  const q = new URLSearchParams({ limit: '50' });
+  for (const k of ['path', 'status']) if (params.get(k)) q.set(k, params.get(k));
+  const page = await api('GET', `/__emulator/requests?${q}`, { key: null });
+  const form = h(
+    'form',
+    {
+      class: 'filters',
+      onsubmit: (e) => {
+        e.preventDefault();
+        const f = new FormData(e.target);
+        const next = new URLSearchParams([...f].filter(([, v]) => v));
+        go(`#/requests${next.size ? `?${next}` : ''}`);
+      },
+    },
+    h('label', {}, 'path ', h('input', { name: 'path', value: params.get('path') ?? '', placeholder: '/v1/invoices' })),
+    h('label', {}, 'status ', h('input', { name: 'status', value: params.get('status') ?? '', size: 4, inputmode: 'numeric' })),
+    h('button', { type: 'submit' }, 'Filter'),
+    button('Clear the journal', () => api('DELETE', '/__emulator/requests', { key: null })),
+  );
+  return [
+    h('h1', {}, 'Request journal'),
+    form,
+    h(
+      'ol',
+      { class: 'timeline' },
+      page.data.map((r) =>
+        h(
+          'li',
+          {},
+          h(
+            'details',
+            {},
+            h(
+              'summary',
+              {},
+              `${time(r.at)} ${r.method} ${r.path}${r.query ? `?${r.query}` : ''} → ${r.status ?? 'dropped'} · ${Math.round(r.durationMs)} ms${r.fault ? ` · fault ${r.fault}` : ''}`,
+            ),
+            h('p', {}, 'Request'),
+            pre(r.requestBody ? pretty(r.requestBody) : '(no body)'),
+            h('p', {}, 'Response'),
+            pre(r.responseBody ? pretty(r.responseBody) : '(no body)'),
+          ),
+        ),
+      ),
+    ),
+  ];
+}
+
+async function merchantsView() {
+  const page = await api('GET', '/v1/partner/merchants?limit=100');
+  return [
+    h('h1', {}, 'Merchants'),
+    table(
+      ['id', 'name', 'tenant', 'status', 'chains', ''],
+      page.data.map((m) =>
+        h(
+          'tr',
+          {},
+          h('td', {}, h('code', {}, m.merchantId)),
+          h('td', {}, m.name),
+          h('td', {}, m.externalTenantId),
+          h('td', {}, m.integrationStatus),
+          h('td', {}, m.networkIds ? m.networkIds.join(', ') : 'all'),
+          h(
+            'td',
+            {},
+            button('Mint a key', async () => {
+              const k = await api('POST', `/__emulator/merchants/${m.merchantId}/keys`, { key: null });
+              return `New key (shown once): ${k.merchantKey}`;
+            }),
+          ),
+        ),
+      ),
+    ),
+    h(
+      'p',
+      { class: 'dim' },
+      'Default keys of this environment: partner ',
+      h('code', {}, keys[state.env].partnerKey),
+      ', merchant ',
+      h('code', {}, keys[state.env].merchantKey),
+    ),
+  ];
+}
+
+async function webhookView() {
+  let config = null;
+  try {
+    config = await api('GET', '/v1/partner/webhook');
+  } catch {}
+  return [
+    h('h1', {}, 'Webhook'),
+    config ? json(config) : h('p', { class: 'dim' }, 'No webhook configured in this environment (svc webhook set --url …).'),
+    h('p', { class: 'dim' }, '`svc webhook listen` registrations show as deliveries with target listener.'),
+  ];
+}
+
+async function clockView() {
+  const clock = await api('GET', '/__emulator/clock', { key: null });
+  const input = h('input', { id: 'advance-seconds', value: '3600', size: 8, inputmode: 'numeric', 'aria-label': 'seconds to advance' });
+  return [
+    h('h1', {}, 'Clock'),
+    h('p', {}, 'Emulator time ', h('strong', {}, time(clock.now)), ` (${clock.offsetSeconds} s ahead of the wall clock)`),
+    h(
+      'div',
+      { class: 'actions' },
+      input,
+      button('Advance', async () => {
+        const r = await api('POST', '/__emulator/clock/advance', { key: null, body: { seconds: Number(input.value) } });
+        return `Advanced ${r.advancedSeconds} s: ${r.expired} invoice(s) expired, ${r.deliveryAttempts} delivery attempt(s) made`;
+      }),
+    ),
+  ];
+}
+
+async function snapshotsView() {
+  const list = await api('GET', '/__emulator/snapshots', { key: null });
+  const name = h('input', { value: 'snapshot-1', 'aria-label': 'snapshot name' });
+  return [
+    h('h1', {}, 'Snapshots'),
+    h(
+      'div',
+      { class: 'actions' },
+      name,
+      button('Save', () => api('POST', '/__emulator/snapshots', { key: null, body: { name: name.value } })),
+    ),
+    table(
+      ['name', 'saved at', 'size', ''],
+      list.data.map((s) =>
+        h(
+          'tr',
+          {},
+          h('td', {}, s.name),
+          h('td', {}, time(s.createdAt)),
+          h('td', {}, `${Math.round(s.bytes / 1024)} KiB`),
+          h(
+            'td',
+            {},
+            button('Restore', () => api('POST', `/__emulator/snapshots/${encodeURIComponent(s.name)}/restore`, { key: null })),
+          ),
+        ),
+      ),
+    ),
+  ];
+}
+
+async function faultsView() {
+  const [faults, chaos] = await Promise.all([api('GET', '/__emulator/faults', { key: null }), api('GET', '/__emulator/webhook-chaos')]);
+  const path = h('input', { value: '/v1/invoices', 'aria-label': 'fault path' });
+  const code = h('input', { value: '503', size: 4, 'aria-label': 'fault status' });
+  return [
+    h('h1', {}, 'API faults'),
+    h(
+      'div',
+      { class: 'actions' },
+      path,
+      code,
+      button('Add fault (next request, after commit)', () =>
+        api('POST', '/__emulator/faults', {
+          key: null,
+          body: { match: { path: path.value }, action: { status: Number(code.value) }, when: 'after_commit', times: 1 },
+        }),
+      ),
+      button('Clear all', () => api('DELETE', '/__emulator/faults', { key: null })),
+    ),
+    table(
+      ['id', 'match', 'action', 'when', 'left', 'fired'],
+      faults.data.map((f) =>
+        h(
+          'tr',
+          {},
+          h('td', {}, h('code', {}, f.id.slice(0, 8))),
+          h('td', {}, `${f.match.method ?? 'any'} ${f.match.path ?? '/v1'}`),
+          h('td', {}, JSON.stringify(f.action)),
+          h('td', {}, f.when),
+          h('td', {}, f.times ?? '∞'),
+          h('td', {}, f.fired),
+        ),
+      ),
+    ),
+    h('h1', {}, 'Webhook chaos'),
+    chaos.active ? json(chaos) : h('p', { class: 'dim' }, 'No webhook chaos in force.'),
+    h(
+      'div',
+      { class: 'actions' },
+      button('Duplicate every delivery', () => api('PUT', '/__emulator/webhook-chaos', { body: { duplicate: 1 } })),
+      button('End chaos', () => api('DELETE', '/__emulator/webhook-chaos')),
+    ),
+  ];
+}
+
+// ——— routing and live updates ———
+
+function go(hash) {
+  if (location.hash === hash) render();
+  else location.hash = hash;
+}
+
+let rendering = 0;
+async function render() {
+  const ticket = ++rendering;
+  const [path, query = ''] = location.hash.replace(/^#\/?/, '').split('?');
+  const [view, id] = (path || 'invoices').split('/');
+  const params = new URLSearchParams(query);
+  for (const a of document.querySelectorAll('nav a')) a.toggleAttribute('aria-current', a.dataset.view === view);
+  try {
+    const content =
+      view === 'invoices'
+        ? id
+          ? await invoiceView(id)
+          : await invoicesView(params)
+        : view === 'deliveries'
+          ? id
+            ? await deliveryView(id)
+            : await deliveriesView(params)
+          : view === 'requests'
+            ? await requestsView(params)
+            : view === 'merchants'
+              ? await merchantsView()
+              : view === 'webhook'
+                ? await webhookView()
+                : view === 'clock'
+                  ? await clockView()
+                  : view === 'snapshots'
+                    ? await snapshotsView()
+                    : view === 'faults'
+                      ? await faultsView()
+                      : [h('p', {}, 'No such view.')];
+    if (ticket !== rendering) return;
+    // Keep open <details> open across live refreshes.
+    const open = new Set([...main.querySelectorAll('details[open] > summary')].map((s) => s.textContent));
+    const focused = document.activeElement?.closest('main') ? document.activeElement.id : null;
+    main.replaceChildren(...content.flat().filter(Boolean));
+    for (const s of main.querySelectorAll('details > summary')) if (open.has(s.textContent)) s.parentElement.open = true;
+    if (focused) document.getElementById(focused)?.focus();
+  } catch (error) {
+    if (ticket === rendering) main.replaceChildren(h('p', { class: 'notice bad' }, error.message));
+  }
+}
+
+let pending = null;
+function connect() {
+  const source = new EventSource('/__emulator/changes');
+  source.addEventListener('ready', () => (liveLabel.textContent = 'live'));
+  source.addEventListener('change', () => {
+    // Busy moments send many changes: refresh at most every 250 ms, and not while typing.
+    pending ??= setTimeout(() => {
+      pending = null;
+      if (!document.activeElement?.matches('input, select')) render();
+    }, 250);
+  });
+  source.onerror = () => (liveLabel.textContent = 'reconnecting…');
+}
+
+envSelect.addEventListener('change', () => {
+  state.env = envSelect.value;
+  render();
+});
+window.addEventListener('hashchange', render);
+keys = await api('GET', '/__emulator/keys', { key: null });
+connect();
+render();

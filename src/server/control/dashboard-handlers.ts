@@ -1,0 +1,35 @@
+import type { ServerResponse } from 'node:http';
+import { eventsOfInvoice } from '../../store/repos/events.js';
+import { findInvoice } from '../../store/repos/invoices.js';
+import type { WebhookEvent } from '../../contract/webhook-event.js';
+import { ApiError } from '../api-error.js';
+import type { Handlers } from '../handler.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The dashboard's reads beyond the API (CONTRACT §10), loopback-only like the control plane. */
+export const dashboardHandlers = {
+  listInvoiceEvents: (input, deps) => {
+    const id = input.params.id;
+    if (!UUID.test(id) || !findInvoice(deps.store, id)) throw new ApiError(404, 'invoice_not_found', `No invoice ${id}.`);
+    const data = eventsOfInvoice(deps.store, id).map((e) => JSON.parse(e.payload) as WebhookEvent);
+    return { status: 200, body: { data } };
+  },
+  streamChanges: (_input, deps) => ({
+    status: 200,
+    stream: (res: ServerResponse) => {
+      res.write('event: ready\ndata: {}\n\n');
+      // Reads change nothing: the dashboard's own GETs must not make it refresh again.
+      const off = deps.runtime.subscribe((event) => {
+        if (event.type === 'request' && event.method === 'GET') return;
+        if (event.type !== 'request' && event.type !== 'delivery.result') return;
+        res.write(`event: change\ndata: {"kind":"${event.type === 'request' ? 'request' : 'delivery'}"}\n\n`);
+      });
+      const ping = setInterval(() => res.write(': ping\n\n'), 15_000).unref();
+      res.on('close', () => {
+        off();
+        clearInterval(ping);
+      });
+    },
+  }),
+} satisfies Handlers<'listInvoiceEvents' | 'streamChanges'>;

@@ -1,0 +1,180 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser } from '../helpers/browser.js';
+import { ikey, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { startReceiver, type Receiver } from '../helpers/receiver.js';
+
+/**
+ * The dashboard (CONTRACT §10) in Debian's Chromium against a real emulator and a real receiver: a
+ * developer's day (watch invoices arrive, drive one by hand, see deliveries and resend, read the
+ * journal, the clock, snapshots, faults and chaos), live without reload, by keyboard, in a narrow
+ * window, and nothing requested from anywhere but the emulator.
+ */
+let browser: Browser;
+let emu: TestEmulator;
+let rx: Receiver;
+const outside: string[] = [];
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  emu = await startTestEmulator();
+  rx = await startReceiver();
+  await emu.call('PUT', '/v1/partner/webhook', { key: emu.keys.test.partnerKey, body: { url: `${rx.url}/hooks`, secret: 'whsec_dashboard_tests_1' } });
+}, 60_000);
+afterAll(async () => {
+  await browser?.close();
+  await emu?.stop();
+  await rx?.close();
+  // Every request any page made went to the emulator.
+  expect(outside).toEqual([]);
+});
+
+async function open(hash = '', viewport = { width: 1100, height: 900 }): Promise<Page & { errors: string[] }> {
+  const page = (await browser.newPage({ viewport })) as Page & { errors: string[] };
+  page.errors = [];
+  page.on('pageerror', (e) => page.errors.push(e.message));
+  await page.route('**/*', (route) => {
+    const url = route.request().url();
+    if (!url.startsWith(emu.url)) {
+      outside.push(url);
+      return route.abort();
+    }
+    return route.continue();
+  });
+  await page.goto(`${emu.url}/__emulator/ui/${hash}`);
+  await page
+    .locator('#live')
+    .filter({ hasText: /^live$/ })
+    .waitFor();
+  await page.evaluate(() => ((globalThis as unknown as { __noReload: boolean }).__noReload = true));
+  return page;
+}
+const notReloaded = (page: Page) => page.evaluate(() => (globalThis as unknown as { __noReload?: boolean }).__noReload === true);
+
+async function createInvoice(amount = '20.00', referenceId?: string) {
+  const res = await emu.call('POST', '/v1/invoices', {
+    key: emu.keys.test.merchantKey,
+    idempotencyKey: ikey(),
+    body: { amount, ...(referenceId ? { referenceId } : {}) },
+  });
+  expect(res.status).toBe(201);
+  return res.body as { id: string };
+}
+
+describe('the dashboard', () => {
+  it('shows invoices arriving live, and an invoice with its addresses, events and deliveries', async () => {
+    const page = await open('#/invoices');
+    const inv = await createInvoice('20.00', 'order-<b>hello</b>');
+    await page.getByRole('link', { name: inv.id }).waitFor();
+    expect(await notReloaded(page)).toBe(true);
+    await page.getByRole('link', { name: inv.id }).click();
+    await page.getByRole('heading', { name: 'Addresses' }).waitFor();
+    // Escaped: the reference shows as text, no element made of it.
+    expect(await page.getByText('order-<b>hello</b>').count()).toBe(1);
+    expect(await page.locator('main b').count()).toBe(0);
+    await page.getByText('1. invoice.created').waitFor();
+    await page.locator('main table').last().getByText('invoice.created').waitFor();
+    expect(page.errors).toEqual([]);
+    await page.close();
+  });
+
+  it('drives an invoice by hand: pay part, pay unconfirmed then confirm, and the open page follows', async () => {
+    const inv = await createInvoice('30.00');
+    const page = await open(`#/invoices/${inv.id}`);
+    await page.getByRole('button', { name: 'Pay part' }).click();
+    await page.locator('main .status', { hasText: 'PARTIALLY_PAID' }).first().waitFor();
+    await page.getByRole('button', { name: 'Pay unconfirmed' }).click();
+    await page.locator('main .status', { hasText: 'CONFIRMING' }).first().waitFor();
+    await page.getByRole('button', { name: /^Confirm payment/ }).click();
+    await page.locator('main .status', { hasText: 'PAID' }).first().waitFor();
+    expect((await emu.call('GET', `/v1/invoices/${inv.id}`, { key: emu.keys.test.merchantKey })).body.status).toBe('PAID');
+    expect(await notReloaded(page)).toBe(true);
+    await page.close();
+  });
+
+  it('overpays and expires through the same test helpers the API has', async () => {
+    const a = await createInvoice('5.00');
+    const b = await createInvoice('5.00');
+    const page = await open(`#/invoices/${a.id}`);
+    await page.getByRole('button', { name: 'Overpay' }).click();
+    await page.locator('main .status', { hasText: 'PAID' }).first().waitFor();
+    expect((await emu.call('GET', `/v1/invoices/${a.id}`, { key: emu.keys.test.merchantKey })).body.amountReceived).toBe('6.00');
+    await page.goto(`${emu.url}/__emulator/ui/#/invoices/${b.id}`);
+    await page.getByRole('button', { name: 'Expire' }).click();
+    await page.locator('main .status', { hasText: 'EXPIRED' }).first().waitFor();
+    await page.close();
+  });
+
+  it('shows why a delivery failed, and resends it once the receiver is fixed', async () => {
+    rx.respond({ status: 500, body: 'receiver broken' });
+    const inv = await createInvoice('7.00');
+    const deliveries = async () => (await emu.call('GET', `/v1/partner/webhook/deliveries?invoiceId=${inv.id}`, { key: emu.keys.test.partnerKey })).body.data;
+    for (let i = 0; i < 100 && (await deliveries())[0]?.attemptCount !== 1; i++) await new Promise((r) => setTimeout(r, 20));
+    const [delivery] = await deliveries();
+    const page = await open(`#/deliveries/${delivery.id}`);
+    await page.getByText('receiver broken').waitFor();
+    await page.getByText(/#1 scheduled .* 500/).waitFor();
+    rx.respond({ status: 200 });
+    await page.getByRole('button', { name: 'Resend' }).click();
+    await page.locator('main .status', { hasText: 'succeeded' }).first().waitFor();
+    await page.close();
+  });
+
+  it('advances the clock by a chosen step and says what fell due', async () => {
+    const page = await open('#/clock');
+    await page.getByLabel('seconds to advance').fill('7200');
+    await page.getByRole('button', { name: 'Advance' }).click();
+    await page.getByText(/Advanced 7200 s: \d+ invoice\(s\) expired/).waitFor();
+    await page.close();
+  });
+
+  it('reads the request journal, filtered by path and status', async () => {
+    await emu.call('POST', '/v1/invoices', { key: emu.keys.test.merchantKey, idempotencyKey: ikey(), body: { amount: 'x' } });
+    const page = await open('#/requests?path=/v1/invoices&status=400');
+    await page
+      .getByText(/POST \/v1\/invoices → 400/)
+      .first()
+      .waitFor();
+    expect(await page.getByText(/→ 201/).count()).toBe(0);
+    await page.close();
+  });
+
+  it('saves and restores a snapshot, adds and clears faults and chaos, mints a merchant key', async () => {
+    const page = await open('#/snapshots');
+    await page.getByLabel('snapshot name').fill('from-dashboard');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('cell', { name: 'from-dashboard' }).waitFor();
+    await page.getByRole('button', { name: 'Restore' }).click();
+    await page.getByText('Restore: done').waitFor();
+
+    await page.goto(`${emu.url}/__emulator/ui/#/faults`);
+    await page.getByRole('button', { name: /Add fault/ }).click();
+    await page.getByText('after_commit').waitFor();
+    expect((await emu.call('GET', '/__emulator/faults')).body.data).toHaveLength(1);
+    await page.getByRole('button', { name: 'Clear all' }).click();
+    await page.getByRole('button', { name: 'Duplicate every delivery' }).click();
+    await page.getByText('"duplicate": 1').waitFor();
+    await page.getByRole('button', { name: 'End chaos' }).click();
+    await page.getByText('No webhook chaos in force.').waitFor();
+    expect((await emu.call('GET', '/__emulator/faults')).body.data).toEqual([]);
+
+    await page.goto(`${emu.url}/__emulator/ui/#/merchants`);
+    await page.getByRole('button', { name: 'Mint a key' }).first().click();
+    await page.getByText(/New key \(shown once\): test_[0-9A-Za-z]{32}/).waitFor();
+    await page.close();
+  });
+
+  it('is usable by keyboard and readable in a narrow window', async () => {
+    const page = await open('#/invoices', { width: 360, height: 740 });
+    const width = await page.evaluate(
+      () => (globalThis as unknown as { document: { documentElement: { scrollWidth: number } } }).document.documentElement.scrollWidth,
+    );
+    expect(width).toBeLessThanOrEqual(360);
+    await page.keyboard.press('Tab'); // the environment select
+    await page.keyboard.press('Tab'); // first view link
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter'); // Deliveries
+    await page.getByRole('heading', { name: 'Deliveries' }).waitFor();
+    await page.close();
+  });
+});
