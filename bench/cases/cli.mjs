@@ -77,7 +77,8 @@ export async function cliSpeed(report) {
       id: 10,
       what: '`svc fixtures apply` of 1,000 invoice steps',
       value: 1000 / seconds,
-      target: 500,
+      // Raised from 500 once met (issue 13).
+      target: 1000,
       better: 'higher',
       unit: 'steps/s',
       detail: `${seconds.toFixed(2)} s for 1,001 steps, process start included`,

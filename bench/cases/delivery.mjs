@@ -36,7 +36,8 @@ export async function deliveryThroughput(report, { events = 10_000 } = {}) {
       id: 5,
       what: `${events.toLocaleString('en')} events delivered to a local receiver`,
       value: expired.length / window,
-      target: 3000,
+      // Raised from 3,000 once met (issue 13): a met goal is no longer a goal.
+      target: 6000,
       better: 'higher',
       unit: 'deliveries/s',
       detail: `${expired.length} received (${created.non2xx} create errors); ${(expired.length / total).toFixed(0)}/s including the expiry work`,
