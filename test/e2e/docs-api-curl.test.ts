@@ -27,7 +27,9 @@ describe('docs/api.md curl examples', () => {
     expect(blocks.length).toBeGreaterThan(8);
     // Each block is followed by a marker line, so a failure names the block that failed.
     const script = ['set -euo pipefail', ...blocks.flatMap((b, i) => [b, `echo "@@block ${i} ok"`])].join('\n');
+    // In a folder of its own: the examples write files (snapshot.sqlite) where they run.
     const result = spawnSync('bash', ['-c', script], {
+      cwd: tempDir(),
       env: { ...process.env, SVC_BASE_URL: ready.baseUrl, SVC_PARTNER_KEY: ready.test.partnerKey, SVC_MERCHANT_KEY: ready.test.merchantKey },
       encoding: 'utf8',
       timeout: 60_000,
