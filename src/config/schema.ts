@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { knownNetworkIds } from '../domain/chains.js';
 import type { Environment } from '../domain/environment.js';
 import { parseDuration } from '../domain/duration.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * Keys of `value` that `schema` does not know, as dotted paths. The schema strips them silently;

@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import type { Clock } from '../clock/clock.js';
 import type { EmulatorConfig } from '../config/defaults.js';
 import type { Environment } from '../domain/environment.js';

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { ERRORS, type ErrorCode } from '../errors.js';
 import { errorCodesOf, type OperationSpec, type ResponseSpec, TAGS } from '../operation.js';
 import { operationEntries } from '../operations/index.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ENVIRONMENTS } from '../enums.js';
 
 /** Webhook chaos (CONTRACT §9, extension): the request body and the answer. */

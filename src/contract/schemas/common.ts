@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { AMOUNT_PATTERN, isValidAmount, MAX_INTEGER_DIGITS } from '../../domain/money.js';
 
 /** A decimal string such as "10.00" (CONTRACT §2): a JSON number is refused, not coerced. */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** Headers the emulator sets itself; a configuration may not override them (CONTRACT §5). */
 export const RESERVED_HEADERS = ['content-type', 'content-length', 'host', 'user-agent', 'x-service-signature'];

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ENVIRONMENTS, INVOICE_EVENT_TYPES } from '../enums.js';
 
 /** The control plane's answers (CONTRACT §7, extension): documented, checked, never built by the server. */

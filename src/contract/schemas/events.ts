@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ENVIRONMENTS, EVENT_CATALOG, type InvoiceEventType, type InvoiceStatus } from '../enums.js';
 import type { WebhookEvent } from '../webhook-event.js';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { DELIVERY_STATUSES, INVOICE_EVENT_TYPES, INVOICE_STATUSES } from '../enums.js';
 import { amountString, boundedString, listQuery, uuidString } from './common.js';
 import { customHeadersSchema } from './custom-headers.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { AMOUNT_PATTERN } from '../../domain/money.js';
 import {
   ATTEMPT_TRIGGERS,

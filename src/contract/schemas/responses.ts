@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { CONTROL_SCHEMAS } from './emulator.js';
 import { TESTING_SCHEMAS } from './testing.js';
 import { webhookEvent } from './events.js';

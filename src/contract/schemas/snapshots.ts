@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** Snapshots (CONTRACT §9, extension): the request body and the answers. */
 

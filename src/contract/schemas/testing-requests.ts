@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ENVIRONMENTS } from '../enums.js';
 import { listQuery, uuidString } from './common.js';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Fault, JournalEntry } from '../../server/testing-types.js';
 import { ENVIRONMENTS } from '../enums.js';
 import { faultAction, faultMatch, faultWhen } from './testing-requests.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import type * as z from 'zod';
 import { ApiError } from '../api-error.js';
 
 /**
@@ -35,7 +35,8 @@ function walk(value: unknown, prefix: string, visit: (key: string, path: string)
 
 /** Top-level body keys the schema does not declare: ignored, but reported (CONTRACT §2). */
 export function unknownFieldsOf(schema: z.ZodType, body: Record<string, unknown>): string[] {
-  if (!(schema instanceof z.ZodObject)) return [];
-  const shape = schema.shape as Record<string, unknown>;
+  // By the schema's kind, not `instanceof`: this module must not load zod (../validation/schemas.ts).
+  if (schema._zod.def.type !== 'object') return [];
+  const shape = (schema as z.ZodObject).shape as Record<string, unknown>;
   return Object.keys(body).filter((k) => !Object.hasOwn(shape, k));
 }

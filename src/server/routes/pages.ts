@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { z } from 'zod';
+import * as z from 'zod';
 import { findInvoice } from '../../store/repos/invoices.js';
 import { findMerchant, setIntegrationStatus } from '../../store/repos/merchants.js';
 import { findPartner } from '../../store/repos/partners.js';

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { ApiError } from '../api-error.js';
 
 /** Validates with a zod schema; the first problem becomes a 400 validation_failed naming the field. */
