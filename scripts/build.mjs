@@ -58,6 +58,10 @@ const result = await esbuild.build({
   chunkNames: 'chunks/[name]-[hash]',
   sourcemap: 'linked',
   sourcesContent: false,
+  // Less to read and parse at every start (2248 -> 1666 KiB); identifiers stay, so stack traces
+  // and the linked source maps still name our functions.
+  minifyWhitespace: true,
+  minifySyntax: true,
   banner: { js: BANNER },
   metafile: true,
   write: false,
