@@ -1,8 +1,6 @@
-import path from 'node:path';
 import { ConfigError } from '../errors.js';
 import { defaultConfig, type EmulatorConfig } from './defaults.js';
-import { configFileSchema, type ConfigFile } from './schema.js';
-import { unknownKeys } from './unknown-keys.js';
+import type { ConfigFile } from './schema.js';
 
 export interface LoadedConfig {
   /** The validated file, or an empty object when there is none. */
@@ -23,24 +21,10 @@ import { findConfig } from './find.js';
 export async function loadConfig(options: { cwd?: string; explicitPath?: string } = {}): Promise<LoadedConfig> {
   const { found, warnings } = await findConfig(options.cwd ?? process.cwd(), options.explicitPath);
   if (!found || found.isEmpty) return { file: {}, filepath: found?.filepath ?? null, warnings };
+  // zod and the config's schema load only when there is a file to check (start-up, bench #12).
+  const { validateConfig } = await import('./validate.js');
   const validated = validateConfig(found.config, found.filepath);
   return { file: validated.file, filepath: found.filepath, warnings: [...warnings, ...validated.warnings] };
-}
-
-/** Validates a config object; `filepath` is only used in messages. */
-export function validateConfig(raw: unknown, filepath: string): { file: ConfigFile; warnings: string[] } {
-  const shown = path.relative(process.cwd(), filepath) || filepath;
-  const parsed = configFileSchema.safeParse(raw);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    throw new ConfigError(shown, formatPath(issue.path), issue.message);
-  }
-  const warnings = unknownKeys(configFileSchema, raw).map((key) => `${shown}: ${key}: unknown setting, ignored`);
-  return { file: parsed.data, warnings };
-}
-
-function formatPath(segments: readonly PropertyKey[]): string {
-  return segments.map((s, i) => (typeof s === 'number' ? `[${s}]` : `${i === 0 ? '' : '.'}${String(s)}`)).join('');
 }
 
 /** Defaults < config file. (Flags are applied by the caller, after this.) */

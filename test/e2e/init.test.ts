@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { validateConfig } from '../../src/config/load.js';
+import { validateConfig } from '../../src/config/validate.js';
 import { ROOT, runCli, spawnCli, type LiveCli } from '../helpers/cli.js';
 import { request } from '../helpers/emulator.js';
 import { tempDir } from '../helpers/temp-dir.js';

@@ -3,7 +3,8 @@
  * src/domain/allowed-hosts.ts, src/server/http/host-check.ts, `allowedHosts` in src/config/.
  */
 import { describe, expect, it } from 'vitest';
-import { resolveConfig, validateConfig } from '../../src/config/load.js';
+import { resolveConfig } from '../../src/config/load.js';
+import { validateConfig } from '../../src/config/validate.js';
 import { allowedHostProblem, hostnameOf, normalizeAllowedHost } from '../../src/domain/allowed-hosts.js';
 import { ConfigError } from '../../src/errors.js';
 import { createHostCheck } from '../../src/server/http/host-check.js';

@@ -6,7 +6,8 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { defaultConfig, STANDARD_RETRY_SCHEDULE } from '../../src/config/defaults.js';
-import { resolveConfig, validateConfig } from '../../src/config/load.js';
+import { resolveConfig } from '../../src/config/load.js';
+import { validateConfig } from '../../src/config/validate.js';
 import { generateKey } from '../../src/domain/keys.js';
 import { ConfigError, UserError } from '../../src/errors.js';
 
