@@ -16,6 +16,7 @@ import type { AppDeps, Principal, RouteDef, RouteInput, RouteResult } from './ro
 import { responseObserver, type Seen, watchResponse } from './response-observer.js';
 import { Router } from './router.js';
 import { parseWith } from './validation/parse.js';
+import { loadSchemas, schemasLoaded } from './validation/schemas.js';
 import { dropConnection, sendFault } from './faults/answer.js';
 import type { ActiveFault } from './faults/table.js';
 import { type JournalRecord, keptBody, keptText } from './journal/journal.js';
@@ -188,6 +189,7 @@ export function createApp(deps: AppDeps, routes: readonly RouteDef[]): RequestHa
       release = inFlight.acquire(principal, endpoint, idemKey);
     }
     try {
+      if (route.validated && !schemasLoaded()) await loadSchemas();
       let rawBody = await readRouteBody(req, route, record);
       if (rawBody !== undefined) checkForbiddenFields(rawBody, route.rejectFeeFields === true);
       if (!route.body && rawBody !== undefined) {

@@ -1,9 +1,9 @@
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import type { OperationSpec } from '../contract/operation.js';
 import { OPERATIONS, type OperationId, type Operations } from '../contract/operations/index.js';
-import { REQUEST_SCHEMAS } from '../contract/schemas/requests.js';
 import type { BodyOf, HandlerStatusOf, IsStream, Json, ParamsOf, QueryOf, ResponseOf } from '../contract/types.js';
 import type { AppDeps, Principal, RouteDef } from './route.js';
+import { schemas } from './validation/schemas.js';
 
 /**
  * Handlers are paired with the contract's operations here. A handler's input (params, query, body,
@@ -42,27 +42,45 @@ const routerPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
 
 /**
  * The route table, from the operations and a handler for each (the type demands every one). Built
- * once per emulator; the request schemas are resolved here, not per request.
+ * once per emulator; each request schema is built when a request first needs it.
  */
 export function operationRoutes(handlers: Handlers<OperationId>): RouteDef[] {
   return (Object.keys(OPERATIONS) as OperationId[]).map((id) => {
     const op: OperationSpec = OPERATIONS[id];
-    const body = op.body ? REQUEST_SCHEMAS[op.body] : undefined;
-    // Every route object has the same properties in the same order (undefined where absent), so the
-    // request path's property reads stay monomorphic (bench #1, #2).
-    const route: Omit<RouteDef, 'auth' | 'handle'> = {
+    const bodyName = op.body;
+    const queryName = op.query;
+    let optionalBody: boolean | undefined;
+    // Every route object has the same properties in the same order, so the request path's property
+    // reads stay monomorphic (bench #1, #2). The schemas are read when a request first needs them:
+    // loading zod and building them all up front took ~50 ms of start-up (bench #12, #13;
+    // ./validation/schemas.ts, ../contract/schemas/lazy.ts).
+    const route = {
       operationId: id,
       method: op.method,
       path: routerPath(op.path),
       control: op.control === true,
       sameOriginWrites: false,
       testOnly: op.testOnly === true,
-      body,
-      optionalBody: body !== undefined && op.method === 'POST' && body.safeParse({}).success,
-      query: op.query ? REQUEST_SCHEMAS[op.query] : undefined,
+      validated: bodyName !== undefined || queryName !== undefined,
+      get body() {
+        return bodyName ? schemas().REQUEST_SCHEMAS[bodyName] : undefined;
+      },
+      /** A POST whose body schema accepts `{}` may leave the body out. */
+      get optionalBody() {
+        if (optionalBody === undefined) {
+          const body = bodyName ? schemas().REQUEST_SCHEMAS[bodyName] : undefined;
+          optionalBody = body !== undefined && op.method === 'POST' && body.safeParse({}).success;
+        }
+        return optionalBody;
+      },
+      get query() {
+        return queryName ? schemas().REQUEST_SCHEMAS[queryName] : undefined;
+      },
       idempotent: op.idempotency,
       rejectFeeFields: op.rejectFeeFields === true,
+      auth: op.auth,
+      handle: handlers[id],
     };
-    return { ...route, auth: op.auth, handle: handlers[id] } as RouteDef;
+    return route as RouteDef;
   });
 }

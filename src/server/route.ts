@@ -120,6 +120,11 @@ interface RouteBase {
   sameOriginWrites?: boolean;
   /** 403 test_mode_only with a live key (CONTRACT §6). */
   testOnly?: boolean;
+  /**
+   * The route reads `body` or `query`: its first request awaits `loadSchemas()` (zod loads on
+   * demand, ./validation/schemas.ts), after which those getters may be read.
+   */
+  validated?: boolean;
   /** Schema of the JSON body; its keys are the known fields. Absent: the route takes no body. */
   body?: z.ZodType;
   /** A POST whose body schema accepts `{}` may leave the body out (test helpers, clock defaults). */

@@ -25,8 +25,8 @@ import { createClient, type Client } from '../client/typed.js';
 import { attachInternals } from './internals.js';
 import { createSnapshots } from './snapshots/snapshots.js';
 import { WebhookChaos, type ChaosSpec as WebhookChaosSpec } from '../webhooks/chaos.js';
-import { REQUEST_SCHEMAS } from '../contract/schemas/requests.js';
 import { parseWith } from './validation/parse.js';
+import { loadSchemas, schemas } from './validation/schemas.js';
 import { FaultTable } from './faults/table.js';
 import { faultControl } from './faults/control.js';
 import { Journal, MAX_JOURNAL_SIZE } from './journal/journal.js';
@@ -149,6 +149,20 @@ const CLOCK_OFFSET = 'clock_offset_ms';
 
 /** Starts the emulator in-process: what `svc dev`, the tests and users' own suites all call. */
 export async function startEmulator(options: StartEmulatorOptions = {}): Promise<Emulator> {
+  // The in-process API validates synchronously (faults.add, webhookChaos.set): zod is loaded
+  // while the database opens, and is there when the emulator is.
+  const ready = loadSchemas();
+  const emulator = await startWithoutSchemas(options);
+  await ready;
+  return emulator;
+}
+
+/**
+ * `svc dev` and `svc exec`: ready without loading zod, which the first request that validates a
+ * body or a query loads (./validation/schemas.ts; bench #12, #16). Their emulators are driven over
+ * HTTP only, never through the synchronous in-process API.
+ */
+export async function startWithoutSchemas(options: StartEmulatorOptions = {}): Promise<Emulator> {
   const config = mergeConfig(options.config);
   if (options.allowedHosts) config.allowedHosts = [...config.allowedHosts, ...options.allowedHosts];
   for (const entry of config.allowedHosts) {
@@ -331,7 +345,7 @@ async function serve(store: OpenedStore, config: EmulatorConfig, options: StartE
     faults: faultControl(faults),
     webhookChaos: {
       set: (spec, environment = 'test') => {
-        chaos.set(keys.partnerId, environment, parseWith(REQUEST_SCHEMAS.WebhookChaosRequest, spec) as WebhookChaosSpec);
+        chaos.set(keys.partnerId, environment, parseWith(schemas().REQUEST_SCHEMAS.WebhookChaosRequest, spec) as WebhookChaosSpec);
       },
       get: (environment = 'test') => chaos.get(keys.partnerId, environment),
       clear: (environment = 'test') => {

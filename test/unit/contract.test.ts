@@ -92,9 +92,14 @@ describe('what loads what', () => {
     expect(loaded).not.toContain('zod');
   });
 
-  it('starting the emulator loads no response schema and no OpenAPI builder (they load on the first GET /openapi.json)', () => {
-    const loaded = rel(reachable('src/server/start.ts'));
-    expect(loaded).toContain('src/contract/schemas/requests.ts');
-    expect(loaded.filter((f) => /contract\/(schemas\/(responses|resources|emulator|events)|openapi\/)/.test(f))).toEqual([]);
+  it('starting the emulator loads no zod: the request schemas load beside the listen, no response schema nor OpenAPI builder with them', () => {
+    const started = rel(reachable('src/server/start.ts'));
+    expect(started).toContain('src/server/validation/schemas.ts');
+    expect(started).not.toContain('zod');
+    expect(started).not.toContain('src/contract/schemas/requests.ts');
+    // What loadSchemas() imports while the server binds (src/server/validation/schemas.ts).
+    const schemas = rel(reachable('src/server/validation/loaded-schemas.ts'));
+    expect(schemas).toContain('src/contract/schemas/requests.ts');
+    expect(schemas.filter((f) => /contract\/(schemas\/(responses|resources|emulator|events)|openapi\/)/.test(f))).toEqual([]);
   });
 });

@@ -25,7 +25,7 @@ export const devCommand: Handler<typeof devSpec> = async ({ options: opts }, ctx
 
   const c = styleFor(ctx.color);
   const write = (line: string) => ctx.stdout.write(`${line}\n`);
-  const { startEmulator } = await import('../../server/start.js');
+  const { startWithoutSchemas: startEmulator } = await import('../../server/start.js');
   // A database file, a claim on it, then a port: each refusal is one line and exit 1 (CONTRACT §8).
   const emulator = await startEmulator({
     port: config.port,

@@ -34,7 +34,7 @@ export const execCommand: Handler<typeof execSpec> = async ({ args, options: opt
   // Opened before the emulator starts: a log that cannot be written is refused before anything runs.
   const log = opts.log === undefined ? null : openLog(path.resolve(ctx.cwd, opts.log));
 
-  const { startEmulator } = await import('../../server/start.js');
+  const { startWithoutSchemas: startEmulator } = await import('../../server/start.js');
   let emulator: Emulator;
   try {
     emulator = await startEmulator({

@@ -10,25 +10,26 @@ const probability = (name: string) =>
     .max(1, { error: `${name} must be a probability from 0 to 1.` });
 
 const DELAY = 'delayMs must be [min, max]: whole milliseconds from 0 to 60000, min not above max.';
-const delayMs = z
-  .tuple(
-    [
-      z.number({ error: DELAY }).int({ error: DELAY }).min(0, { error: DELAY }).max(60_000, { error: DELAY }),
-      z.number({ error: DELAY }).int({ error: DELAY }).min(0, { error: DELAY }).max(60_000, { error: DELAY }),
-    ],
-    {
-      error: DELAY,
-    },
-  )
-  .refine(([min, max]) => min <= max, { error: DELAY });
+const delayMs = () =>
+  z
+    .tuple(
+      [
+        z.number({ error: DELAY }).int({ error: DELAY }).min(0, { error: DELAY }).max(60_000, { error: DELAY }),
+        z.number({ error: DELAY }).int({ error: DELAY }).min(0, { error: DELAY }).max(60_000, { error: DELAY }),
+      ],
+      {
+        error: DELAY,
+      },
+    )
+    .refine(([min, max]) => min <= max, { error: DELAY });
 
-const fields = {
+const fields = () => ({
   duplicate: probability('duplicate').optional().meta({ description: 'Probability that an attempt is sent twice (the same envelope `id`).' }),
   reorder: z
     .boolean({ error: 'reorder must be true or false.' })
     .optional()
     .meta({ description: 'Hold each attempt back up to 1 s, so that deliveries arrive out of order.' }),
-  delayMs: delayMs.optional().meta({ description: 'Hold each attempt back between min and max milliseconds.' }),
+  delayMs: delayMs().optional().meta({ description: 'Hold each attempt back between min and max milliseconds.' }),
   badSignature: probability('badSignature').optional().meta({ description: 'Probability that an attempt is signed with a wrong secret.' }),
   staleTimestamp: probability('staleTimestamp').optional().meta({ description: 'Probability that an attempt’s signature timestamp is 6 minutes old.' }),
   seed: z
@@ -38,10 +39,11 @@ const fields = {
     .max(Number.MAX_SAFE_INTEGER)
     .optional()
     .meta({ description: 'The same seed and the same events make the same decisions (default 0).' }),
-};
+});
 
+/** Thunks: REQUEST_SCHEMAS builds each on first use (./lazy.ts). */
 export const CHAOS_REQUESTS = {
-  WebhookChaosRequest: z.object(fields).meta({ description: 'Absent fields are off.' }),
+  WebhookChaosRequest: () => z.object(fields()).meta({ description: 'Absent fields are off.' }),
 };
 
 export const CHAOS_SCHEMAS = {

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { AMOUNT_PATTERN, isValidAmount, MAX_INTEGER_DIGITS } from '../../domain/money.js';
+import { once } from './lazy.js';
 
 /** A decimal string such as "10.00" (CONTRACT §2): a JSON number is refused, not coerced. */
 export const amountString = (field: string) =>
@@ -25,12 +26,14 @@ export const boundedString = (field: string, max = 255) =>
     .min(1, { error: `${field} must not be empty.` })
     .max(max, { error: `${field} must be at most ${max} characters.` });
 
-export const listQuery = z.object({
-  limit: z.coerce
-    .number({ error: 'limit must be a whole number from 1 to 100.' })
-    .int({ error: 'limit must be a whole number from 1 to 100.' })
-    .min(1, { error: 'limit must be a whole number from 1 to 100.' })
-    .max(100, { error: 'limit must be a whole number from 1 to 100.' })
-    .default(20),
-  startingAfter: z.string().min(1).max(255).optional().meta({ description: 'Id of the last item of the previous page.' }),
-});
+export const listQuery = once(() =>
+  z.object({
+    limit: z.coerce
+      .number({ error: 'limit must be a whole number from 1 to 100.' })
+      .int({ error: 'limit must be a whole number from 1 to 100.' })
+      .min(1, { error: 'limit must be a whole number from 1 to 100.' })
+      .max(100, { error: 'limit must be a whole number from 1 to 100.' })
+      .default(20),
+    startingAfter: z.string().min(1).max(255).optional().meta({ description: 'Id of the last item of the previous page.' }),
+  }),
+);

@@ -29,25 +29,26 @@ function headerProblem(name: string, value: string, seen: Set<string>): string |
   return null;
 }
 
-export const customHeadersSchema = z
-  .record(z.string(), z.string({ error: 'customHeaders values must be strings.' }), {
-    error: 'customHeaders must be an object of header name to value.',
-  })
-  .superRefine((headers, ctx) => {
-    const names = Object.keys(headers);
-    if (names.length > 20) ctx.addIssue({ code: 'custom', message: `customHeaders has ${names.length} headers; the limit is 20.` });
-    const seen = new Set<string>();
-    for (const name of names) {
-      const problem = headerProblem(name, headers[name]!, seen);
-      if (problem) ctx.addIssue({ code: 'custom', path: [name], message: problem });
-    }
-  })
-  .meta({
-    maxProperties: 20,
-    propertyNames: { type: 'string', pattern: TOKEN.source },
-    additionalProperties: { type: 'string', pattern: VALUE.source, maxLength: 4096 },
-    description:
-      'Extension: headers added to every delivery. At most 20; names are HTTP tokens, values visible ASCII, spaces and tabs; ' +
-      'reserved (Content-Type, Content-Length, Host, User-Agent, X-Service-Signature) and connection headers (Connection, Keep-Alive, ' +
-      'Transfer-Encoding, TE, Trailer, Upgrade, Expect, Proxy-*) are refused.',
-  });
+export const customHeadersSchema = () =>
+  z
+    .record(z.string(), z.string({ error: 'customHeaders values must be strings.' }), {
+      error: 'customHeaders must be an object of header name to value.',
+    })
+    .superRefine((headers, ctx) => {
+      const names = Object.keys(headers);
+      if (names.length > 20) ctx.addIssue({ code: 'custom', message: `customHeaders has ${names.length} headers; the limit is 20.` });
+      const seen = new Set<string>();
+      for (const name of names) {
+        const problem = headerProblem(name, headers[name]!, seen);
+        if (problem) ctx.addIssue({ code: 'custom', path: [name], message: problem });
+      }
+    })
+    .meta({
+      maxProperties: 20,
+      propertyNames: { type: 'string', pattern: TOKEN.source },
+      additionalProperties: { type: 'string', pattern: VALUE.source, maxLength: 4096 },
+      description:
+        'Extension: headers added to every delivery. At most 20; names are HTTP tokens, values visible ASCII, spaces and tabs; ' +
+        'reserved (Content-Type, Content-Length, Host, User-Agent, X-Service-Signature) and connection headers (Connection, Keep-Alive, ' +
+        'Transfer-Encoding, TE, Trailer, Upgrade, Expect, Proxy-*) are refused.',
+    });

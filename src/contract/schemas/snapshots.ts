@@ -2,10 +2,11 @@ import * as z from 'zod';
 
 /** Snapshots (CONTRACT §9, extension): the request body and the answers. */
 
-const name = z
-  .string({ error: 'name is required.' })
-  .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, { error: 'name must be 1–64 letters, digits, ".", "_" or "-", starting with a letter or digit.' })
-  .meta({ description: 'Letters, digits, `.`, `_` and `-`, starting with a letter or digit; at most 64.' });
+const snapshotName = () =>
+  z
+    .string({ error: 'name is required.' })
+    .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, { error: 'name must be 1–64 letters, digits, ".", "_" or "-", starting with a letter or digit.' })
+    .meta({ description: 'Letters, digits, `.`, `_` and `-`, starting with a letter or digit; at most 64.' });
 
 export const snapshot = z
   .object({
@@ -15,8 +16,9 @@ export const snapshot = z
   })
   .meta({ id: 'Snapshot' });
 
+/** Thunks: REQUEST_SCHEMAS builds each on first use (./lazy.ts). */
 export const SNAPSHOT_REQUESTS = {
-  SaveSnapshotRequest: z.object({ name }),
+  SaveSnapshotRequest: () => z.object({ name: snapshotName() }),
 };
 
 export const SNAPSHOT_SCHEMAS = {

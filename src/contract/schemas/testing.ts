@@ -32,9 +32,9 @@ const journalEntry = z
 const fault = z
   .object({
     id: z.guid(),
-    match: faultMatch,
-    action: faultAction,
-    when: faultWhen,
+    match: faultMatch(),
+    action: faultAction(),
+    when: faultWhen(),
     times: z.number().int().min(1).nullable().meta({ description: 'How many more requests it applies to; null: until cleared.' }),
     fired: z.number().int().min(0).meta({ description: 'How many requests it has applied to.' }),
     createdAt: z.iso.datetime(),

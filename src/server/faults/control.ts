@@ -1,6 +1,6 @@
-import { REQUEST_SCHEMAS } from '../../contract/schemas/requests.js';
 import type { FaultControl, FaultSpec } from '../testing-types.js';
 import { parseWith } from '../validation/parse.js';
+import { schemas } from '../validation/schemas.js';
 import { type FaultTable, presentFault } from './table.js';
 
 /**
@@ -9,7 +9,7 @@ import { type FaultTable, presentFault } from './table.js';
  */
 export function faultControl(table: FaultTable): FaultControl {
   return {
-    add: (spec: FaultSpec) => presentFault(table.add(parseWith(REQUEST_SCHEMAS.CreateFaultRequest, spec) as FaultSpec)),
+    add: (spec: FaultSpec) => presentFault(table.add(parseWith(schemas().REQUEST_SCHEMAS.CreateFaultRequest, spec) as FaultSpec)),
     list: () => table.list().map(presentFault),
     clear: (id?: string) => table.clear(id),
   };

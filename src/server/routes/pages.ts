@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import * as z from 'zod';
 import { findInvoice } from '../../store/repos/invoices.js';
 import { findMerchant, setIntegrationStatus } from '../../store/repos/merchants.js';
 import { findPartner } from '../../store/repos/partners.js';
@@ -10,6 +9,8 @@ import { renderDashboard } from '../pages/dashboard.js';
 import { checkoutState, testAmount } from '../pages/checkout-state.js';
 import { notFoundPage, qrSvg, renderCheckout } from '../pages/checkout.js';
 import type { AppDeps, RouteDef, RouteInput } from '../route.js';
+import { schemas } from '../validation/schemas.js';
+import type { CheckoutTestBody } from './checkout-test-body.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 // Pages are framed by nobody and load nothing from elsewhere.
@@ -33,13 +34,6 @@ function testInvoice(deps: AppDeps, id: string) {
   if (invoice.environment !== 'test') throw new ApiError(403, 'test_mode_only', 'The test panel only works on test invoices.');
   return invoice;
 }
-
-const testBody = z.object({
-  networkId: z.number().int().optional(),
-  token: z.string().max(32).optional(),
-  paymentId: z.string().max(64).optional(),
-});
-type TestBody = z.output<typeof testBody>;
 
 const ASSETS: Record<string, string> = {
   'checkout.js': 'text/javascript; charset=utf-8',
@@ -97,8 +91,11 @@ export const pageRoutes: RouteDef[] = [
     path: '/checkout/:invoiceId/test/:action',
     auth: 'none',
     sameOriginWrites: true,
-    body: testBody,
-    handle: (input: RouteInput<TestBody>, deps) => {
+    validated: true,
+    get body() {
+      return schemas().checkoutTestBody;
+    },
+    handle: (input: RouteInput<CheckoutTestBody>, deps) => {
       const invoice = testInvoice(deps, input.params.invoiceId!);
       const route = { networkId: input.body.networkId, token: input.body.token };
       switch (input.params.action) {
