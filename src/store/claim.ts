@@ -1,7 +1,7 @@
 import fs from 'node:fs';
-import BetterSqlite3 from 'better-sqlite3';
+import type BetterSqlite3 from 'better-sqlite3';
 import { DatabaseFileError, DatabaseInUseError, isBusy } from './errors.js';
-import { sqliteOptions } from './sqlite.js';
+import { openSqlite } from './sqlite.js';
 
 /** Who holds a database, as a second emulator reads it to say so. */
 export interface ClaimOwner {
@@ -44,7 +44,7 @@ export function claimDatabase(file: string, by: string): Claim {
   }
   let lock: BetterSqlite3.Database | undefined;
   try {
-    lock = new BetterSqlite3(lockFile, sqliteOptions({ timeout: 0 }));
+    lock = openSqlite(lockFile, { timeout: 0 });
     lock.pragma('journal_mode = MEMORY');
     lock.exec('BEGIN EXCLUSIVE');
   } catch (error) {

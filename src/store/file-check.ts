@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import BetterSqlite3 from 'better-sqlite3';
+import type BetterSqlite3 from 'better-sqlite3';
 import { DatabaseFileError, sqliteCode } from './errors.js';
 import { MIGRATION_TABLE, recorded } from './migrate.js';
 import { migrations, SVC_APPLICATION_ID } from './migrations/index.js';
-import { sqliteOptions } from './sqlite.js';
+import { openSqlite } from './sqlite.js';
 
 /** Every table any svc release created; a database holding only these (and no application id) is ours. */
 const SVC_TABLES = new Set([
@@ -93,7 +93,7 @@ export function checkDatabaseFile(file: string): FileState {
  * nothing else.
  */
 function openReadOnly(file: string): BetterSqlite3.Database {
-  const open = () => new BetterSqlite3(file, sqliteOptions({ readonly: true, fileMustExist: true, timeout: 5000 }));
+  const open = () => openSqlite(file, { readonly: true, fileMustExist: true, timeout: 5000 });
   let db = open();
   try {
     db.pragma('schema_version');
@@ -102,7 +102,7 @@ function openReadOnly(file: string): BetterSqlite3.Database {
     db.close();
     if (!/^SQLITE_READONLY_(ROLLBACK|RECOVERY|CANTINIT)$/.test(sqliteCode(error) ?? '')) throw error;
   }
-  const recover = new BetterSqlite3(file, sqliteOptions({ fileMustExist: true, timeout: 5000 }));
+  const recover = openSqlite(file, { fileMustExist: true, timeout: 5000 });
   try {
     recover.pragma('schema_version');
   } finally {

@@ -1,12 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import BetterSqlite3 from 'better-sqlite3';
+import type BetterSqlite3 from 'better-sqlite3';
 import { claimDatabase, type Claim } from './claim.js';
 import { DatabaseFileError } from './errors.js';
 import { checkDatabaseFile, describeSqliteFailure } from './file-check.js';
 import { groupCommit } from './group-commit.js';
 import { StorageHealth } from './health.js';
-import { sqliteOptions } from './sqlite.js';
+import { openSqlite } from './sqlite.js';
 import { migrate, MigrationError, UnknownMigrationsError } from './migrate.js';
 import { loadQueryBuilder } from './query.js';
 
@@ -63,7 +63,7 @@ export interface OpenedStore extends Store {
  * SQLite gives its WAL and shared-memory files the main file's mode, and it holds webhook secrets.
  */
 export async function openStore({ file, claimAs }: OpenStoreOptions): Promise<OpenedStore> {
-  if (file === ':memory:') return openConnection(new BetterSqlite3(':memory:', sqliteOptions()), file, null);
+  if (file === ':memory:') return openConnection(openSqlite(':memory:'), file, null);
   file = path.resolve(file);
   const state = checkDatabaseFile(file);
   if (state === 'missing') fs.mkdirSync(path.dirname(file), { recursive: true });
@@ -71,7 +71,7 @@ export async function openStore({ file, claimAs }: OpenStoreOptions): Promise<Op
   try {
     if (state === 'missing') createPrivate(file);
     else makePrivate(file);
-    return await openConnection(new BetterSqlite3(file, sqliteOptions({ fileMustExist: true })), file, claim);
+    return await openConnection(openSqlite(file, { fileMustExist: true }), file, claim);
   } catch (error) {
     claim?.release();
     if (error instanceof DatabaseFileError) throw error;

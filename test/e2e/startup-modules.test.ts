@@ -3,8 +3,10 @@
  * #13): not kysely (the build compiles every statement and migration to SQL), not undici (loaded for
  * the first webhook delivery), not qrcode (the first checkout page), and in `svc dev` without a config
  * file, not cosmiconfig. Each took tens to hundreds of milliseconds of a cold start. Every module a
- * process resolves is recorded by a module hook (`node --import`), so a static import that brings one
- * back onto the start-up path fails here, whatever the timing of this machine.
+ * process resolves is recorded, the ES modules by a module hook (`node --import`) and the CommonJS
+ * ones (dist/'s chunks load their dependencies with `require`) from require's cache as the process
+ * exits, so a static import that brings one back onto the start-up path fails here, whatever the
+ * timing of this machine.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -32,8 +34,10 @@ export async function resolve(specifier, context, next) {
 );
 fs.writeFileSync(
   REGISTER,
-  `import { register } from 'node:module';
+  `import fs from 'node:fs';
+import Module, { register } from 'node:module';
 register(${JSON.stringify(pathToFileURL(HOOKS).href)}, { data: { out: process.env.SVC_TEST_MODULES_OUT } });
+process.on('exit', () => fs.appendFileSync(process.env.SVC_TEST_MODULES_OUT, Object.keys(Module._cache).map((f) => f + '\\n').join('')));
 `,
 );
 

@@ -1,11 +1,11 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import BetterSqlite3 from 'better-sqlite3';
+import type BetterSqlite3 from 'better-sqlite3';
 import type { Clock } from '../../clock/clock.js';
 import { MIGRATION_TABLE } from '../../store/migrate.js';
 import { getMeta, setMeta } from '../../store/repos/meta.js';
-import { sqliteOptions } from '../../store/sqlite.js';
+import { openSqlite } from '../../store/sqlite.js';
 import { openStore, type Store } from '../../store/store.js';
 import { ApiError } from '../api-error.js';
 import { SNAPSHOT_NAME, SnapshotFiles, type SnapshotInfo } from './files.js';
@@ -119,7 +119,7 @@ export function createSnapshots(deps: SnapshotDeps): Snapshots {
 
 /** A snapshot written from a WAL database says WAL in its header; opened later it would grow -wal files. */
 function rollbackJournal(file: string): void {
-  const db = new BetterSqlite3(file, sqliteOptions({ fileMustExist: true }));
+  const db = openSqlite(file, { fileMustExist: true });
   try {
     db.pragma('journal_mode = DELETE');
   } finally {
@@ -136,7 +136,7 @@ async function sameSchema(store: Store, file: string): Promise<{ file: string; d
   const ours = migrationNames(store.sqlite);
   let theirs: string[] | null = null;
   try {
-    const db = new BetterSqlite3(file, sqliteOptions({ readonly: true, fileMustExist: true }));
+    const db = openSqlite(file, { readonly: true, fileMustExist: true });
     try {
       theirs = migrationNames(db);
     } finally {
