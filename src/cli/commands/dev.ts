@@ -4,7 +4,7 @@ import { loadConfig, resolveConfig } from '../../config/load.js';
 import { allowedHostProblem } from '../../domain/allowed-hosts.js';
 import { UsageError } from '../../errors.js';
 import { isLoopback } from '../../server/http/loopback.js';
-import type { Emulator } from '../../server/start.js';
+import { type Emulator, startWithoutSchemas } from '../../server/start.js';
 import type { Context } from '../context.js';
 import { removeLocalState, writeLocalState } from '../local-emulator.js';
 import { humanDevLine } from '../output/dev-events.js';
@@ -25,7 +25,7 @@ export const devCommand: Handler<typeof devSpec> = async ({ options: opts }, ctx
 
   const c = styleFor(ctx.color);
   const write = (line: string) => ctx.stdout.write(`${line}\n`);
-  const { startWithoutSchemas: startEmulator } = await import('../../server/start.js');
+  const startEmulator = startWithoutSchemas;
   // A database file, a claim on it, then a port: each refusal is one line and exit 1 (CONTRACT §8).
   const emulator = await startEmulator({
     port: config.port,

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { loadConfig, resolveConfig } from '../../config/load.js';
 import { UserError } from '../../errors.js';
 import type { EmulatorEvent } from '../../server/events.js';
-import type { Emulator } from '../../server/start.js';
+import { type Emulator, startWithoutSchemas } from '../../server/start.js';
 import { runChild, signalExitCode } from '../child.js';
 import type { Context } from '../context.js';
 import { humanDevLine } from '../output/dev-events.js';
@@ -34,7 +34,7 @@ export const execCommand: Handler<typeof execSpec> = async ({ args, options: opt
   // Opened before the emulator starts: a log that cannot be written is refused before anything runs.
   const log = opts.log === undefined ? null : openLog(path.resolve(ctx.cwd, opts.log));
 
-  const { startWithoutSchemas: startEmulator } = await import('../../server/start.js');
+  const startEmulator = startWithoutSchemas;
   let emulator: Emulator;
   try {
     emulator = await startEmulator({
