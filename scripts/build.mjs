@@ -7,7 +7,13 @@
 //      lazily as chunks of their own, and the dependencies on the start-up path inside. Loading a
 //      few files instead of a few hundred modules halves an import; what stays outside is native
 //      (better-sqlite3), loaded only when used (undici, cosmiconfig, cloudflared), or never loaded
-//      at run time (kysely). Source maps are linked (`node --enable-source-maps` maps stack traces).
+//      at run time (kysely).
+//   4. Each file of that bundle converted to CommonJS (`.cjs`), loaded by dist/chunk-loader.js with
+//      V8's code cache (scripts/chunk-loader.js says why); each entry point is a small ES module that
+//      loads its chunk. Then scripts/code-cache.mjs runs svc's start-up paths and writes the cache.
+//      No source maps: the chunks keep their names and identifiers, and stack traces name them.
+//   5. The typed client (svc-emulator/client) on its own, as one plain ES module: it runs wherever
+//      fetch does, without Node's file system.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -22,7 +28,6 @@ const cache = path.join(root, 'node_modules', '.cache', 'svc-build');
 /** Entry points by output name: the API, the CLI (bin/svc.js), and two modules scripts and tests load. */
 const ENTRIES = {
   index: 'src/index.ts',
-  client: 'src/client/typed.ts', // svc-emulator/client
   'cli/main': 'src/cli/main.ts',
   'cli/reference': 'src/cli/reference.ts', // scripts/cli-reference.mjs
   'store/store': 'src/store/store.ts', // test/reliability/lib/open-store-child.mjs
@@ -33,7 +38,6 @@ const ENTRIES = {
  * config file is searched for; it brings TypeScript along) and cloudflared (a binary's installer).
  */
 const EXTERNAL = ['better-sqlite3', 'kysely', 'undici', 'cosmiconfig', 'cloudflared'];
-const BANNER = "import { createRequire as __svcCreateRequire } from 'node:module';\nconst require = __svcCreateRequire(import.meta.url);";
 
 const started = performance.now();
 fs.rmSync(dist, { recursive: true, force: true });
@@ -56,13 +60,10 @@ const result = await esbuild.build({
   target: 'node20.19',
   external: EXTERNAL,
   chunkNames: 'chunks/[name]-[hash]',
-  sourcemap: 'linked',
-  sourcesContent: false,
   // Less to read and parse at every start (2248 -> 1666 KiB); identifiers stay, so stack traces
-  // and the linked source maps still name our functions.
+  // still name our functions.
   minifyWhitespace: true,
   minifySyntax: true,
-  banner: { js: BANNER },
   metafile: true,
   write: false,
   logLevel: 'warning',
@@ -73,16 +74,70 @@ fs.writeFileSync(path.join(cache, 'meta.json'), JSON.stringify(result.metafile))
 for (const key of injected) {
   if (!compiled.statements[key] && !compiled.statements[`${key}/0`]) fail(`statement ${key} is in the bundle but was not compiled`);
 }
-for (const file of result.outputFiles) {
+const entryExports = new Map(
+  Object.entries(result.metafile.outputs)
+    .filter(([, output]) => Object.values(ENTRIES).includes(output.entryPoint)) // not the chunks loaded by import()
+    .map(([file, output]) => [path.join(root, file), output.exports]),
+);
+for (const file of result.outputFiles.filter((f) => f.path.endsWith('.js'))) {
+  const cjs = file.path.replace(/\.js$/, '.cjs');
   fs.mkdirSync(path.dirname(file.path), { recursive: true });
-  fs.writeFileSync(file.path, file.path.endsWith('.js') ? resolveModuleUrls(file.path, file.text) : file.contents);
+  fs.writeFileSync(cjs, await toCommonJs(resolveModuleUrls(file.path, file.text)));
+  const exported = entryExports.get(file.path);
+  if (exported) fs.writeFileSync(file.path, entryModule(file.path, cjs, exported));
 }
+fs.copyFileSync(path.join(root, 'scripts', 'chunk-loader.js'), path.join(dist, 'chunk-loader.js'));
+await esbuild.build({
+  absWorkingDir: root,
+  entryPoints: [{ in: 'src/client/typed.ts', out: 'client' }],
+  outdir: dist,
+  bundle: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20.19',
+  minifyWhitespace: true,
+  minifySyntax: true,
+  logLevel: 'warning',
+});
+const warm = spawnSync(process.execPath, [path.join(root, 'scripts', 'code-cache.mjs')], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' });
+if (warm.status !== 0) fail(`scripts/code-cache.mjs exited ${warm.status}`);
 const bytes = result.outputFiles.filter((f) => f.path.endsWith('.js')).reduce((n, f) => n + f.contents.length, 0);
 console.log(
-  `dist/: ${result.outputFiles.filter((f) => f.path.endsWith('.js')).length} files, ${(bytes / 1024).toFixed(0)} KiB of JavaScript, ` +
+  `dist/: ${result.outputFiles.filter((f) => f.path.endsWith('.js')).length} chunks, ${(bytes / 1024).toFixed(0)} KiB of JavaScript, ${warm.stdout.trim()}, ` +
     `${Object.keys(compiled.statements).length} statements and ${Object.keys(compiled.migrations).length} migrations compiled, ` +
     `in ${((performance.now() - started) / 1000).toFixed(1)} s`,
 );
+
+/**
+ * An ES module chunk of the bundle as CommonJS for dist/chunk-loader.js: its imports of other chunks
+ * name the `.cjs` files, and `import()` becomes `require` (code compiled by vm.Script cannot import).
+ */
+async function toCommonJs(text) {
+  const relinked = text.replace(/((?:\bfrom|\bimport)\s*\(?\s*)"(\.{1,2}\/[^"]+)\.js"/g, '$1"$2.cjs"');
+  const out = await esbuild.transform(relinked, {
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20.19',
+    supported: { 'dynamic-import': false },
+    define: { 'import.meta.url': '__svcUrl' },
+    minifyWhitespace: true,
+    minifySyntax: true,
+    logLevel: 'warning',
+  });
+  return out.code;
+}
+
+/** An entry point: an ES module that loads its CommonJS chunk and exports what the entry exports. */
+function entryModule(file, cjs, exported) {
+  const loader = path.relative(path.dirname(file), path.join(dist, 'chunk-loader.js')).replace(/\\/g, '/');
+  const lines = [
+    `import { load } from ${JSON.stringify(loader.startsWith('.') ? loader : `./${loader}`)};`,
+    "import { fileURLToPath } from 'node:url';",
+    `const chunk = load(fileURLToPath(new URL(${JSON.stringify(`./${path.basename(cjs)}`)}, import.meta.url)));`,
+    ...exported.map((name) => (name === 'default' ? 'export default chunk.default;' : `export const ${name} = chunk.${name};`)),
+  ];
+  return `${lines.join('\n')}\n`;
+}
 
 function fail(message) {
   console.error(`build failed: ${message}`);

@@ -3,7 +3,7 @@
  * dist/; package packs dist/): builds dist/ from src/ before their first test, so a single file runs
  * on its own (`npx vitest run --project e2e test/e2e/dev.test.ts`) and never against a stale build.
  * The build is skipped when dist/ was last built here from the same sources (a hash of src/, the
- * tsconfigs, scripts/build.mjs and the TypeScript and esbuild versions, kept in node_modules/.cache) or, before any such build, when
+ * tsconfigs, the build's scripts and the TypeScript and esbuild versions, kept in node_modules/.cache) or, before any such build, when
  * dist/ is newer than src/; and it is done once per vitest run even when several projects ask.
  */
 import { spawn } from 'node:child_process';
@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const STAMP = path.join(ROOT, 'node_modules', '.cache', 'svc-tests', 'dist-sources.sha256');
 /** Files the build must have produced; a dist/ missing one is rebuilt whatever the stamp says. */
-const OUTPUTS = ['dist/index.js', 'dist/index.d.ts', 'dist/cli/main.js'];
+const OUTPUTS = ['dist/index.js', 'dist/index.d.ts', 'dist/cli/main.js', 'dist/chunk-loader.js'];
 
 function filesUnder(dir: string): string[] {
   return fs
@@ -31,6 +31,8 @@ const inputs = (): string[] => [
   path.join(ROOT, 'tsconfig.json'),
   path.join(ROOT, 'tsconfig.build.json'),
   path.join(ROOT, 'scripts', 'build.mjs'),
+  path.join(ROOT, 'scripts', 'chunk-loader.js'),
+  path.join(ROOT, 'scripts', 'code-cache.mjs'),
 ];
 
 function sourcesHash(): string {
