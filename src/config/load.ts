@@ -1,4 +1,3 @@
-import { ConfigError } from '../errors.js';
 import { defaultConfig, type EmulatorConfig } from './defaults.js';
 import type { ConfigFile } from './schema.js';
 
