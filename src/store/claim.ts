@@ -23,13 +23,22 @@ export interface Claim {
 /**
  * One emulator per database (CONTRACT §8). Node has no flock, but SQLite's locks are POSIX locks that
  * die with the process: the claim is an EXCLUSIVE lock on `<db>-lock`, a small SQLite file of its own,
- * held by a dedicated connection for the emulator's lifetime. A second emulator fails to take it at
- * once (no wait) and reads the owner from `<db>-lock.json`, written by the holder once it has the lock.
+ * held by a dedicated connection for the emulator's lifetime. A second emulator fails to take it
+ * within CONTENDED_MS and reads the owner from `<db>-lock.json`, written by the holder once it has
+ * the lock.
  *
  * The lock file is never deleted: removing a path someone else may hold open would let two processes
  * lock two different files of the same name. `journal_mode = MEMORY` keeps SQLite from creating a
  * journal next to it.
  */
+/**
+ * How long a claim waits for the lock: two emulators started at the same moment each hold the lock
+ * file's SHARED lock for an instant while they open it, and without any wait each saw the other's and
+ * both gave up, neither serving (3 rounds in 40 once start-up got faster). A real holder keeps the
+ * lock, so the wait only delays the loser's message.
+ */
+const CONTENDED_MS = 200;
+
 export function claimDatabase(file: string, by: string): Claim {
   const lockFile = `${file}-lock`;
   const infoFile = `${file}-lock.json`;
@@ -44,7 +53,7 @@ export function claimDatabase(file: string, by: string): Claim {
   }
   let lock: BetterSqlite3.Database | undefined;
   try {
-    lock = openSqlite(lockFile, { timeout: 0 });
+    lock = openSqlite(lockFile, { timeout: CONTENDED_MS });
     lock.pragma('journal_mode = MEMORY');
     lock.exec('BEGIN EXCLUSIVE');
   } catch (error) {
