@@ -107,11 +107,13 @@ describe('svc webhook listen (remote service, tunnel)', () => {
     expect(req!.headers['user-agent']).toMatch(/^svc-emulator\//);
     expect(await l.waitFor('forwarded')).toMatchObject({ eventType: 'invoice.paid', eventId: `${inv}-2`, status: 201, url: forwardTo, method: 'POST' });
 
-    // The service recorded the app's own answer.
+    // The service recorded the app's own answer: once the relay's answer reached it, which can be a
+    // moment after listen reports the forward.
     const list = await remote.call('GET', `/v1/partner/webhook/deliveries?invoiceId=${inv}&eventType=invoice.paid`, { key: remote.keys.test.partnerKey });
-    const detail = await remote.call('GET', `/v1/partner/webhook/deliveries/${list.body.data[0].id}`, { key: remote.keys.test.partnerKey });
-    expect(detail.body.payload).toBe(req!.rawBody);
-    expect(detail.body.attempts[0]).toMatchObject({ responseStatus: 201, responseBody: 'created by the app' });
+    const delivery = async () =>
+      (await remote.call('GET', `/v1/partner/webhook/deliveries/${list.body.data[0].id}`, { key: remote.keys.test.partnerKey })).body;
+    await expect.poll(async () => (await delivery()).attempts[0], { timeout: 5000 }).toMatchObject({ responseStatus: 201, responseBody: 'created by the app' });
+    expect((await delivery()).payload).toBe(req!.rawBody);
 
     expect(await l.p.stop('SIGINT')).toBe(0);
     // Restored first, then cloudflared stopped, then the final event.
