@@ -66,11 +66,8 @@ export function operationRoutes(handlers: Handlers<OperationId>): RouteDef[] {
         return bodyName ? schemas().REQUEST_SCHEMAS[bodyName] : undefined;
       },
       /** A POST whose body schema accepts `{}` may leave the body out. */
-      get optionalBody() {
-        if (optionalBody === undefined) {
-          const body = bodyName ? schemas().REQUEST_SCHEMAS[bodyName] : undefined;
-          optionalBody = body !== undefined && op.method === 'POST' && body.safeParse({}).success;
-        }
+      get optionalBody(): boolean {
+        optionalBody ??= this.body !== undefined && op.method === 'POST' && this.body.safeParse({}).success;
         return optionalBody;
       },
       get query() {

@@ -44,9 +44,7 @@ const CLOCK_OFFSET = 'clock_offset_ms';
 export async function startEmulator(options: StartEmulatorOptions = {}): Promise<Emulator> {
   // The in-process API validates synchronously (faults.add, webhookChaos.set): zod is loaded
   // while the database opens, and is there when the emulator is.
-  const ready = loadSchemas();
-  const emulator = await startWithoutSchemas(options);
-  await ready;
+  const [emulator] = await Promise.all([startWithoutSchemas(options), loadSchemas()]);
   return emulator;
 }
 

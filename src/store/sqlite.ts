@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import type BetterSqlite3 from 'better-sqlite3';
 
+const requireHere = createRequire(import.meta.url);
 let addon: string | null | undefined;
 let driver: typeof BetterSqlite3 | undefined;
 
@@ -9,7 +10,7 @@ let driver: typeof BetterSqlite3 | undefined;
  * parses the package's CommonJS files for their export names, ~3 ms of every start (bench #16).
  */
 export function openSqlite(file: string, options: BetterSqlite3.Options = {}): BetterSqlite3.Database {
-  driver ??= createRequire(import.meta.url)('better-sqlite3') as typeof BetterSqlite3;
+  driver ??= requireHere('better-sqlite3') as typeof BetterSqlite3;
   return new driver(file, sqliteOptions(options));
 }
 
@@ -19,10 +20,10 @@ export function openSqlite(file: string, options: BetterSqlite3.Options = {}): B
  * of every start. npm builds (or downloads) it into build/Release; where it is not there (a custom
  * build), `bindings` looks as before.
  */
-export function sqliteOptions(options: BetterSqlite3.Options = {}): BetterSqlite3.Options {
+function sqliteOptions(options: BetterSqlite3.Options = {}): BetterSqlite3.Options {
   if (addon === undefined) {
     try {
-      addon = createRequire(import.meta.url).resolve('better-sqlite3/build/Release/better_sqlite3.node');
+      addon = requireHere.resolve('better-sqlite3/build/Release/better_sqlite3.node');
     } catch {
       addon = null;
     }
