@@ -3,18 +3,17 @@
 //   1. Declarations only from tsc (it also type-checks): the consumer test type-checks them.
 //   2. The store's SQL compiled (src/store/compile.ts): every statement of src/store/repos/ and the
 //      statements each frozen migration runs, so that dist/ never loads kysely.
-//   3. One esbuild bundle, ESM with code splitting: the entry points below, the commands the CLI loads
-//      lazily as chunks of their own, and the dependencies on the start-up path inside. Loading a
-//      few files instead of a few hundred modules halves an import; what stays outside is native
-//      (better-sqlite3), loaded only when used (undici, cosmiconfig, cloudflared), or never loaded
-//      at run time (kysely).
-//   4. Each file of that bundle converted to CommonJS (`.cjs`), loaded by dist/chunk-loader.js with
-//      V8's code cache (scripts/chunk-loader.js says why); each entry point is a small ES module that
-//      loads its chunk. Then scripts/code-cache.mjs runs svc's start-up paths and writes the cache.
-//      No source maps: the chunks keep their names and identifiers, and stack traces name them.
-//   5. The typed client (svc-emulator/client) on its own, as one plain ES module: it runs wherever
+//   3. One esbuild bundle, ES modules with code splitting and source maps: the entry points below,
+//      the commands the CLI loads lazily as chunks of their own, and the dependencies on the start-up
+//      path inside. Loading a few files instead of a few hundred modules halves an import; what stays
+//      outside is native (better-sqlite3), loaded only when used (undici, cosmiconfig, cloudflared),
+//      or never loaded at run time (kysely). Each entry point runs src/runtime.ts first, which turns on
+//      Node's own compile cache (module.enableCompileCache) in the user's cache folder: nothing of
+//      ours loads code, and the source maps give stack traces with src/ paths (SVC_DEBUG=1 for the CLI).
+//   4. The typed client (svc-emulator/client) on its own, as one plain ES module: it runs wherever
 //      fetch does, without Node's file system.
 import { spawnSync } from 'node:child_process';
+import { builtinModules } from 'node:module';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -25,13 +24,19 @@ const src = path.join(root, 'src');
 const dist = path.join(root, 'dist');
 const cache = path.join(root, 'node_modules', '.cache', 'svc-build');
 
-/** Entry points by output name: the API, the CLI (bin/svc.js), and two modules scripts and tests load. */
+/**
+ * Entry points by output name: the API and the CLI (bin/svc.js), each behind src/entry/ (the runtime
+ * check first); src/runtime.ts alone for bin/svc.js's --version; and two modules scripts and tests load.
+ */
 const ENTRIES = {
-  index: 'src/index.ts',
-  'cli/main': 'src/cli/main.ts',
+  index: 'src/entry/index.ts',
+  'cli/main': 'src/entry/cli.ts',
+  runtime: 'src/runtime.ts',
   'cli/reference': 'src/cli/reference.ts', // scripts/cli-reference.mjs
   'store/store': 'src/store/store.ts', // test/reliability/lib/open-store-child.mjs
 };
+/** The oldest Node the output must run on (CONTRACT §11). */
+const TARGET = 'node22.12';
 /**
  * Dependencies left to Node's resolver: better-sqlite3 (native), kysely (only the sources run it),
  * undici (loaded for the first webhook delivery or event stream), cosmiconfig (loaded only when a
@@ -57,36 +62,25 @@ const result = await esbuild.build({
   splitting: true,
   format: 'esm',
   platform: 'node',
-  target: 'node20.19',
+  target: TARGET,
   external: EXTERNAL,
   chunkNames: 'chunks/[name]-[hash]',
   // Less to read and parse at every start (2248 -> 1666 KiB); identifiers stay, so stack traces
   // still name our functions.
   minifyWhitespace: true,
   minifySyntax: true,
+  // Linked maps without the sources' text: a stack trace needs only positions and file names.
+  sourcemap: 'linked',
+  sourcesContent: false,
   metafile: true,
-  write: false,
   logLevel: 'warning',
-  plugins: [statementKeys(injected), compiledSql(compiled), moduleUrls()],
+  plugins: [builtinsByRequire(), statementKeys(injected), compiledSql(compiled)],
 });
 fs.mkdirSync(cache, { recursive: true });
 fs.writeFileSync(path.join(cache, 'meta.json'), JSON.stringify(result.metafile));
 for (const key of injected) {
   if (!compiled.statements[key] && !compiled.statements[`${key}/0`]) fail(`statement ${key} is in the bundle but was not compiled`);
 }
-const entryExports = new Map(
-  Object.entries(result.metafile.outputs)
-    .filter(([, output]) => Object.values(ENTRIES).includes(output.entryPoint)) // not the chunks loaded by import()
-    .map(([file, output]) => [path.join(root, file), output.exports]),
-);
-for (const file of result.outputFiles.filter((f) => f.path.endsWith('.js'))) {
-  const cjs = file.path.replace(/\.js$/, '.cjs');
-  fs.mkdirSync(path.dirname(file.path), { recursive: true });
-  fs.writeFileSync(cjs, await toCommonJs(resolveModuleUrls(file.path, file.text)));
-  const exported = entryExports.get(file.path);
-  if (exported) fs.writeFileSync(file.path, entryModule(file.path, cjs, exported));
-}
-fs.copyFileSync(path.join(root, 'scripts', 'chunk-loader.js'), path.join(dist, 'chunk-loader.js'));
 await esbuild.build({
   absWorkingDir: root,
   entryPoints: [{ in: 'src/client/typed.ts', out: 'client' }],
@@ -94,50 +88,20 @@ await esbuild.build({
   bundle: true,
   format: 'esm',
   platform: 'node',
-  target: 'node20.19',
+  target: TARGET,
   minifyWhitespace: true,
   minifySyntax: true,
+  sourcemap: 'linked',
+  sourcesContent: false,
   logLevel: 'warning',
 });
-const warm = spawnSync(process.execPath, [path.join(root, 'scripts', 'code-cache.mjs')], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' });
-if (warm.status !== 0) fail(`scripts/code-cache.mjs exited ${warm.status}`);
-const bytes = result.outputFiles.filter((f) => f.path.endsWith('.js')).reduce((n, f) => n + f.contents.length, 0);
+const outputs = Object.keys(result.metafile.outputs).filter((f) => f.endsWith('.js'));
+const bytes = outputs.reduce((n, f) => n + result.metafile.outputs[f].bytes, 0);
 console.log(
-  `dist/: ${result.outputFiles.filter((f) => f.path.endsWith('.js')).length} chunks, ${(bytes / 1024).toFixed(0)} KiB of JavaScript, ${warm.stdout.trim()}, ` +
+  `dist/: ${outputs.length} modules, ${(bytes / 1024).toFixed(0)} KiB of JavaScript with source maps, ` +
     `${Object.keys(compiled.statements).length} statements and ${Object.keys(compiled.migrations).length} migrations compiled, ` +
     `in ${((performance.now() - started) / 1000).toFixed(1)} s`,
 );
-
-/**
- * An ES module chunk of the bundle as CommonJS for dist/chunk-loader.js: its imports of other chunks
- * name the `.cjs` files, and `import()` becomes `require` (code compiled by vm.Script cannot import).
- */
-async function toCommonJs(text) {
-  const relinked = text.replace(/((?:\bfrom|\bimport)\s*\(?\s*)"(\.{1,2}\/[^"]+)\.js"/g, '$1"$2.cjs"');
-  const out = await esbuild.transform(relinked, {
-    format: 'cjs',
-    platform: 'node',
-    target: 'node20.19',
-    supported: { 'dynamic-import': false },
-    define: { 'import.meta.url': '__svcUrl' },
-    minifyWhitespace: true,
-    minifySyntax: true,
-    logLevel: 'warning',
-  });
-  return out.code;
-}
-
-/** An entry point: an ES module that loads its CommonJS chunk and exports what the entry exports. */
-function entryModule(file, cjs, exported) {
-  const loader = path.relative(path.dirname(file), path.join(dist, 'chunk-loader.js')).replace(/\\/g, '/');
-  const lines = [
-    `import { load } from ${JSON.stringify(loader.startsWith('.') ? loader : `./${loader}`)};`,
-    "import { fileURLToPath } from 'node:url';",
-    `const chunk = load(fileURLToPath(new URL(${JSON.stringify(`./${path.basename(cjs)}`)}, import.meta.url)));`,
-    ...exported.map((name) => (name === 'default' ? 'export default chunk.default;' : `export const ${name} = chunk.${name};`)),
-  ];
-  return `${lines.join('\n')}\n`;
-}
 
 function fail(message) {
   console.error(`build failed: ${message}`);
@@ -213,29 +177,26 @@ function compiledSql(table) {
 }
 
 /**
- * `import.meta.url` of a module that finds files beside the package (package.json, templates/,
- * assets/) by a path relative to itself: bundled, the module sits in another file at another depth.
- * The plugin marks it with the module's path under dist/, and the marks become URLs relative to the
- * output file each lands in (resolveModuleUrls), so `../package.json` still means the package's.
+ * Node's built-in modules through process.getBuiltinModule(), not import. An ES module import of a
+ * built-in makes Node build its ES module facade, which reads every export, getters included:
+ * `node:http`'s read loads Node's bundled undici (~10 ms of each start, for fetch and WebSocket that
+ * svc's start does not use). A CommonJS stand-in per built-in lets esbuild read each export only where
+ * it is used; the CommonJS dependencies bundled in (commander, …) get the same stand-ins for their
+ * require() calls, so no chunk needs a require of its own.
  */
-function moduleUrls() {
+function builtinsByRequire() {
+  const names = new Set(builtinModules.flatMap((name) => [name, `node:${name}`]));
   return {
-    name: 'module-urls',
+    name: 'builtins-by-require',
     setup(build) {
-      build.onLoad({ filter: /[\\/]src[\\/].*\.ts$/ }, (args) => {
-        const source = fs.readFileSync(args.path, 'utf8');
-        if (!source.includes('import.meta.url')) return undefined;
-        const asBuilt = path.relative(src, args.path).replace(/\\/g, '/').replace(/\.ts$/, '.js');
-        return { contents: source.replaceAll('import.meta.url', `__svcModuleUrl(${JSON.stringify(asBuilt)})`), loader: 'ts' };
+      build.onResolve({ filter: /^[a-z_:/]+$/ }, (args) => {
+        if (!names.has(args.path) || args.namespace === 'svc-builtin') return undefined;
+        return { path: args.path.replace(/^node:/, ''), namespace: 'svc-builtin' };
       });
+      build.onLoad({ filter: /.*/, namespace: 'svc-builtin' }, (args) => ({
+        contents: `module.exports = process.getBuiltinModule(${JSON.stringify(`node:${args.path}`)});`,
+        loader: 'js',
+      }));
     },
   };
-}
-
-function resolveModuleUrls(file, text) {
-  const from = path.relative(dist, path.dirname(file)).replace(/\\/g, '/');
-  return text.replace(/__svcModuleUrl\("([^"]+)"\)/g, (_, asBuilt) => {
-    const relative = path.posix.relative(from || '.', asBuilt);
-    return `new URL(${JSON.stringify(relative.startsWith('.') ? relative : `./${relative}`)}, import.meta.url).href`;
-  });
 }

@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const STAMP = path.join(ROOT, 'node_modules', '.cache', 'svc-tests', 'dist-sources.sha256');
 /** Files the build must have produced; a dist/ missing one is rebuilt whatever the stamp says. */
-const OUTPUTS = ['dist/index.js', 'dist/index.d.ts', 'dist/cli/main.js', 'dist/chunk-loader.js'];
+const OUTPUTS = ['dist/index.js', 'dist/index.d.ts', 'dist/cli/main.js', 'dist/runtime.js'];
 
 function filesUnder(dir: string): string[] {
   return fs
@@ -31,8 +31,6 @@ const inputs = (): string[] => [
   path.join(ROOT, 'tsconfig.json'),
   path.join(ROOT, 'tsconfig.build.json'),
   path.join(ROOT, 'scripts', 'build.mjs'),
-  path.join(ROOT, 'scripts', 'chunk-loader.js'),
-  path.join(ROOT, 'scripts', 'code-cache.mjs'),
 ];
 
 function sourcesHash(): string {

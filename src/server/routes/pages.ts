@@ -9,6 +9,7 @@ import { renderDashboard } from '../pages/dashboard.js';
 import { checkoutState, testAmount } from '../pages/checkout-state.js';
 import { notFoundPage, qrSvg, renderCheckout } from '../pages/checkout.js';
 import type { AppDeps, RouteDef, RouteInput } from '../route.js';
+import { PACKAGE_ROOT } from '../../package-root.js';
 import { schemas } from '../validation/schemas.js';
 import type { CheckoutTestBody } from './checkout-test-body.js';
 
@@ -46,7 +47,7 @@ function asset(name: string): string {
   let text = assetCache.get(name);
   if (text === undefined) {
     // assets/ sits at the package root, beside src/ and dist/.
-    text = fs.readFileSync(new URL(`../../../assets/${name}`, import.meta.url), 'utf8');
+    text = fs.readFileSync(new URL(`assets/${name}`, PACKAGE_ROOT), 'utf8');
     assetCache.set(name, text);
   }
   return text;
