@@ -29,7 +29,10 @@ export function buildProgram(options: ProgramOptions, commands: readonly LazyCom
   program
     .showHelpAfterError('(add --help for usage)')
     .configureHelp({ sortSubcommands: false, showGlobalOptions: true })
-    .addHelpText('after', '\nExit codes: 0 success, 1 the service refused or a user error, 2 usage error, 3 service unreachable.');
+    .addHelpText(
+      'after',
+      '\nExit codes: 0 success, 1 the service refused or a user error, 2 usage error, 3 service unreachable, 4 a bug in svc (please report it), 130 stopped by Ctrl-C.',
+    );
   if (options.io?.stdout || options.io?.stderr) {
     program.configureOutput({
       writeOut: (s) => void (options.io?.stdout ?? process.stdout).write(s),

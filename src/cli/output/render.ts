@@ -2,12 +2,13 @@ import { ApiRefusedError, ServiceUnreachableError } from '../../client/errors.js
 import { UsageError, UserError } from '../../errors.js';
 import type { Context } from '../context.js';
 import type { CommandOutput } from '../spec.js';
+import { VERSION } from '../../version.js';
 import { esc } from './escape.js';
 import { plain } from './human.js';
 import { styleFor } from './style.js';
 
-/** Exit codes, documented in docs/cli.md ("Output and exit codes"); 130 for a signal is main.ts's. */
-export const EXIT = { ok: 0, refused: 1, usage: 2, unreachable: 3 } as const;
+/** Exit codes, documented in docs/cli.md ("Output and exit codes") and CONTRACT §11; 130 for a signal is main.ts's. */
+export const EXIT = { ok: 0, refused: 1, usage: 2, unreachable: 3, internal: 4 } as const;
 
 /** Prints a command's result: one JSON document with --json, a human rendering otherwise. */
 export function renderOutput(out: CommandOutput, ctx: Context): number {
@@ -65,6 +66,19 @@ export function renderError(
       `${c.red('error')} ${esc(error.message, { multiline: true })}${error.hint ? `\n${esc(error.hint, { multiline: true })}` : ''}`,
     );
   }
-  const e = error as Error;
-  return emit(EXIT.usage, { code: 'internal_error', message: e?.message ?? String(error) }, `${c.red('unexpected error')} ${e?.stack ?? String(error)}`);
+  // Anything else is a bug in svc (CONTRACT §11): one line and a request to report it; the stack,
+  // with src/ paths (bin/svc.js turns source maps on for these), under --verbose or SVC_DEBUG=1.
+  const message = error instanceof Error ? error.message : String(error);
+  const debug = ctx?.verbose === true || isDebug();
+  const stack = debug && error instanceof Error && error.stack ? `\n${esc(error.stack, { multiline: true })}` : '';
+  return emit(
+    EXIT.internal,
+    { code: 'internal_error', message },
+    `${c.red('internal error')} ${esc(message)}\nThis is a bug in svc ${VERSION}: please report it with the command you ran${debug ? ' and the stack below.' : ' and what `SVC_DEBUG=1` prints.'}${stack}`,
+  );
+}
+
+/** `SVC_DEBUG=1` (or any value but empty and 0) asks for stacks of internal errors. */
+export function isDebug(env: NodeJS.ProcessEnv = process.env): boolean {
+  return env.SVC_DEBUG !== undefined && env.SVC_DEBUG !== '' && env.SVC_DEBUG !== '0';
 }
