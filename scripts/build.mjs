@@ -31,7 +31,7 @@ const cache = path.join(root, 'node_modules', '.cache', 'svc-build');
 const ENTRIES = {
   index: 'src/entry/index.ts',
   'cli/main': 'src/entry/cli.ts',
-  runtime: 'src/runtime.ts',
+  runtime: 'src/entry/runtime.ts',
   'cli/reference': 'src/cli/reference.ts', // scripts/cli-reference.mjs
   'store/store': 'src/store/store.ts', // test/reliability/lib/open-store-child.mjs
 };

@@ -1,5 +1,5 @@
 /**
- * What every entry point runs first (bin/svc.js and the package import, through dist/runtime.js):
+ * What every entry point runs first (bin/svc.js and the package import, through src/entry/runtime.ts):
  * refuse an unsupported Node with one line (CONTRACT §11), then turn on Node's own compile cache so
  * that a start reads V8's compiled code instead of parsing dist/ again.
  *
@@ -49,5 +49,3 @@ export function prepareRuntime(): void {
     // The cache is an optimisation; no start fails for it.
   }
 }
-
-prepareRuntime();
