@@ -8,7 +8,7 @@
  * Permission cases need a user the permissions apply to: when the tests run as root, those runs
  * switch to `nobody`.
  */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import { createServer, type Server } from 'node:net';
@@ -28,10 +28,32 @@ const root = tempDir('svc-dev-safety-');
 const isRoot = process.getuid?.() === 0;
 const NOBODY = 65534;
 
+/** The Node that runs svc as `nobody`: ours, unless it sits where nobody cannot reach it. */
+let nobodyNode = process.execPath;
 beforeAll(() => {
   // Reachable by `nobody` too (permission cases run as it when the tests run as root).
   fs.chmodSync(root, 0o755);
+  // A Node installed under root's home (scripts/install-node.sh's cache in ~/.cache) cannot be run by
+  // `nobody`: /root is private. The binary itself is world-executable, so a hard link in this folder
+  // (a copy across file systems) is.
+  if (isRoot && spawnSync(process.execPath, ['-e', '0'], { uid: NOBODY, gid: NOBODY }).status !== 0) {
+    nobodyNode = path.join(root, 'node');
+    try {
+      fs.linkSync(process.execPath, nobodyNode);
+    } catch {
+      fs.copyFileSync(process.execPath, nobodyNode);
+      fs.chmodSync(nobodyNode, 0o755);
+    }
+  }
 });
+
+/** A cache folder `nobody` may write in, outside every case's folder. */
+function nobodyCache(): string {
+  const dir = path.join(root, 'nobody-cache');
+  fs.mkdirSync(dir, { recursive: true, mode: 0o777 });
+  fs.chmodSync(dir, 0o777);
+  return dir;
+}
 
 /** A fresh folder the emulator may write in (also as `nobody`). */
 function freshDir(): string {
@@ -45,9 +67,10 @@ function runDev(args: string[], cwd: string, options: { unprivileged?: boolean; 
   return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
     const asNobody = options.unprivileged && isRoot ? { uid: NOBODY, gid: NOBODY } : {};
     // `nobody` cannot look into root's home: give it one of its own (or the run warns about it).
-    const home = 'uid' in asNobody ? { HOME: cwd } : {};
+    // Its compile cache (src/runtime.ts) goes to a cache folder of its own, not into the case's folder.
+    const home = 'uid' in asNobody ? { HOME: cwd, XDG_CACHE_HOME: nobodyCache() } : {};
     const env = { ...process.env, NO_COLOR: '1', ...home, ...options.env };
-    const child = spawn(process.execPath, [BIN, 'dev', '--port', '0', ...args], { cwd, env, ...asNobody });
+    const child = spawn('uid' in asNobody ? nobodyNode : process.execPath, [BIN, 'dev', '--port', '0', ...args], { cwd, env, ...asNobody });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
