@@ -783,7 +783,9 @@ describe('disabled or missing configuration', () => {
 
 describe('isolation of a slow receiver', () => {
   it("a second partner's hanging receiver with dozens of pending deliveries does not delay the default partner's", async () => {
-    const hangTimeoutMs = 8000;
+    // The slow partner's attempts outlast the test: a default-partner delivery that waited behind them
+    // would miss the 30 s ceiling below. No wall-clock bound on how fast the others go (issue 23).
+    const hangTimeoutMs = 600_000;
     const emu = await emulator({ config: { webhooks: { timeoutMs: hangTimeoutMs } } });
     const hanging = await receiver('hang');
     const fast = await receiver();
@@ -793,29 +795,23 @@ describe('isolation of a slow receiver', () => {
     const otherKey = other.test.partnerKey as string;
     await putWebhook(emu, otherKey, { url: hanging.url, secret: SECRET });
     const otherMerchant = (await createMerchant(emu, otherKey, 'tenant-slow')).merchantId as string;
-    const started = Date.now();
     const backlog = 80;
     for (let i = 0; i < backlog; i += 20) {
       await Promise.all(Array.from({ length: 20 }, () => partnerInvoice(emu, otherKey, otherMerchant, '1.00')));
     }
     // Dozens of attempts hang at the dead receiver now.
-    await hanging.waitFor(40, 5000);
+    await hanging.waitFor(40, 30_000);
 
     await putWebhook(emu, test.partnerKey, { url: fast.url, secret: SECRET });
-    const latencies: number[] = [];
     for (let k = 1; k <= 5; k++) {
-      const t = Date.now();
       const invoice = await merchantInvoice(emu, test.merchantKey);
-      const [q] = (await fast.waitFor(k, hangTimeoutMs)).slice(k - 1);
+      const [q] = (await fast.waitFor(k, 30_000)).slice(k - 1);
       expect(envelopeOf(q!).id).toBe(`${invoice.id}-1`);
-      latencies.push(q!.receivedAt - t);
     }
     // Everything above happened while the slow partner's attempts were still hanging.
-    expect(Date.now() - started).toBeLessThan(hangTimeoutMs);
     const stuck = (await list(emu, otherKey, 'limit=100')).data;
     expect(stuck).toHaveLength(backlog);
     expect(stuck.every((d) => d.attemptCount === 0 && d.status === 'pending')).toBe(true);
-    expect(Math.max(...latencies), `latencies ${latencies.join(', ')} ms`).toBeLessThan(1000);
     const mine = await waitUntil("the default partner's deliveries succeeded", async () => {
       const { data } = await list(emu, test.partnerKey, 'limit=100');
       return data.every((d) => d.status === 'succeeded') ? data : undefined;
