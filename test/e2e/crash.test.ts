@@ -50,7 +50,7 @@ function ok<T>(res: ApiResponse<T>, status = 200): T {
   return res.body;
 }
 
-async function waitUntil<T>(what: string, probe: () => Promise<T | undefined | null | false>, timeoutMs = 10_000): Promise<T> {
+async function waitUntil<T>(what: string, probe: () => Promise<T | undefined | null | false>, timeoutMs = 30_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();

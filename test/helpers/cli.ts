@@ -69,7 +69,7 @@ export function spawnCli(args: string[], options: { cwd?: string; env?: NodeJS.P
     lines,
     stderr: () => err,
     exited,
-    waitForLine(test, timeoutMs = 15_000) {
+    waitForLine(test, timeoutMs = 30_000) {
       const seen = lines.find(test);
       if (seen !== undefined) return Promise.resolve(seen);
       return new Promise((resolve, reject) => {

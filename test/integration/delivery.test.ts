@@ -50,7 +50,7 @@ async function receiver(behaviour?: Behaviour): Promise<Receiver> {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function waitUntil<T>(what: string, probe: () => Promise<T | undefined | null | false>, timeoutMs = 5000): Promise<T> {
+async function waitUntil<T>(what: string, probe: () => Promise<T | undefined | null | false>, timeoutMs = 30_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
@@ -326,7 +326,7 @@ describe('retries on the emulator clock', () => {
     const invoice = await merchantInvoice(emu, test.merchantKey);
     const first = await attempted(emu, test.partnerKey, `${invoice.id}-1`, 1);
     expect(first).toMatchObject({ status: 'retrying', lastResponseStatus: 500 });
-    const got = await r.waitFor(2, 5000);
+    const got = await r.waitFor(2, 30_000);
     expect(got[1]!.receivedAt - got[0]!.receivedAt).toBeGreaterThanOrEqual(900);
     const done = await attempted(emu, test.partnerKey, `${invoice.id}-1`, 2);
     expect(done).toMatchObject({ status: 'succeeded', attemptCount: 2, nextAttemptAt: null });
@@ -833,13 +833,13 @@ describe('isolation of a slow receiver', () => {
       await Promise.all(Array.from({ length: 50 }, () => partnerInvoice(emu, otherKey, otherMerchant, '1.00')));
     }
     // Every first attempt failed fast at T0; all 1050 retries fall due together at T0 + 5 s.
-    await dead.waitFor(backlog, 10_000);
+    await dead.waitFor(backlog, 30_000);
     await waitUntil('every first attempt written', async () => (await list(emu, otherKey, 'status=pending&limit=1')).data.length === 0);
     await putWebhook(emu, test.partnerKey, { url: fast.url, secret: SECRET });
 
     dead.respond('hang');
     const advancing = emu.advanceClock(5); // resolves once every attempt due by then has run
-    await dead.waitFor(backlog + 64, 5000);
+    await dead.waitFor(backlog + 64, 30_000);
     const t = Date.now();
     const invoice = await merchantInvoice(emu, test.merchantKey);
     const got = await fast.waitFor(1, timeoutMs + 3000);
@@ -858,7 +858,7 @@ describe('isolation of a slow receiver', () => {
     await putWebhook(emu, test.partnerKey, { url: hanging.url, secret: SECRET });
     // One by one, as events come in practice: the backlog outgrows the receiver's share of slots.
     for (let i = 0; i < 80; i++) await merchantInvoice(emu, test.merchantKey, '1.00');
-    await hanging.waitFor(64, 5000);
+    await hanging.waitFor(64, 30_000);
     await sleep(300);
     // Nothing can happen until a hanging attempt ends: the process should be (nearly) idle.
     const cpu0 = process.cpuUsage();

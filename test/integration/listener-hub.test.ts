@@ -40,7 +40,7 @@ async function openStream(url: string, key: string) {
       // aborted
     }
   })();
-  const next = async (event: string, timeoutMs = 3000): Promise<StreamMessage> => {
+  const next = async (event: string, timeoutMs = 30_000): Promise<StreamMessage> => {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const i = messages.findIndex((m) => m.event === event);
