@@ -13,6 +13,7 @@ import { spawnCli, type LiveCli } from '../helpers/cli.js';
 import { ikey, request, type ApiResponse, type CallOptions } from '../helpers/emulator.js';
 import { startReceiver, type Behaviour, type ReceivedRequest, type Receiver } from '../helpers/receiver.js';
 import { tempDir } from '../helpers/temp-dir.js';
+import { ok } from '../helpers/api-response.js';
 
 const SECRET = 'whsec_crash_test_0123456789';
 const dir = tempDir('svc-crash-');
@@ -43,11 +44,6 @@ async function dev(db: string, cwd = dir): Promise<Dev> {
   processes.push(p);
   const ready = JSON.parse(await p.waitForLine((l) => l.startsWith('{"type":"ready"'), 20_000));
   return { p, ready, call: (method, route, options) => request(ready.baseUrl, method, route, options) };
-}
-
-function ok<T>(res: ApiResponse<T>, status = 200): T {
-  expect(res.status, `${res.status} ${res.text}`).toBe(status);
-  return res.body;
 }
 
 async function waitUntil<T>(what: string, probe: () => Promise<T | undefined | null | false>, timeoutMs = 30_000): Promise<T> {

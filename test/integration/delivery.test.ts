@@ -14,8 +14,9 @@ import { manualClock, systemClock } from '../../src/clock/clock.js';
 import { defaultConfig, type EmulatorConfig } from '../../src/config/defaults.js';
 import type { StartEmulatorOptions } from '../../src/server/start.js';
 import { verifyWebhook, WebhookVerificationError } from '../../src/webhooks/signature.js';
-import { ikey, startTestEmulator, type ApiResponse, type TestEmulator } from '../helpers/emulator.js';
+import { ikey, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { startReceiver, type Behaviour, type ReceivedRequest, type Receiver } from '../helpers/receiver.js';
+import { expectError, ok } from '../helpers/api-response.js';
 
 const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 const SECRET = 'whsec_delivery_test_0123456789';
@@ -58,16 +59,6 @@ async function waitUntil<T>(what: string, probe: () => Promise<T | undefined | n
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
     await sleep(15);
   }
-}
-
-function ok<T>(res: ApiResponse<T>, status = 200): T {
-  expect(res.status, `${res.status} ${res.text}`).toBe(status);
-  return res.body;
-}
-
-function expectError(res: ApiResponse, status: number, code: string): void {
-  expect(res.status, res.text).toBe(status);
-  expect(res.body?.error?.code, res.text).toBe(code);
 }
 
 async function putWebhook(emu: TestEmulator, key: string, body: Record<string, unknown>): Promise<any> {

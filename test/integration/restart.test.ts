@@ -11,6 +11,7 @@ import { internalsOf } from '../../src/server/internals.js';
 import { startEmulator, type Emulator, type StartEmulatorOptions } from '../../src/server/start.js';
 import { ikey, request, type ApiResponse } from '../helpers/emulator.js';
 import { tempDir } from '../helpers/temp-dir.js';
+import { expectError } from '../helpers/api-response.js';
 
 const dir = tempDir('svc-restart-');
 let fileCounter = 0;
@@ -29,11 +30,6 @@ afterEach(async () => {
 /** Straight to the listening port (emu.url is the public URL when one is given). */
 const call = (emu: Emulator, method: string, p: string, options: Parameters<typeof request>[3] = {}) =>
   request(`http://127.0.0.1:${emu.port}`, method, p, options);
-
-function expectError(res: ApiResponse, status: number, code: string): void {
-  expect(res.status, res.text).toBe(status);
-  expect(res.body?.error?.code).toBe(code);
-}
 
 describe('restart on the same file', () => {
   it('keeps merchants, invoices, webhook configs, merchant chains, keys, idempotency replays and the clock offset', async () => {
