@@ -2,6 +2,9 @@ import { defineConfig } from 'vitest/config';
 
 /** Builds dist/ (once per run, only when src/ changed) for the projects that run the built package. */
 const BUILD = './test/helpers/build-once.ts';
+/** Every test gets its own HOME, XDG folders, TMPDIR and working folder under one root per run. */
+const ISOLATION_ROOT = './test/helpers/isolation-root.ts';
+const ISOLATION = './test/helpers/isolation.ts';
 
 /**
  * One project per folder of test/: a file belongs to the layer of the folder it is in. Run one with
@@ -19,7 +22,8 @@ export default defineConfig({
           // both), no shells, no README, no CLI handlers. Those belong to integration or e2e.
           name: 'unit',
           include: ['test/unit/**/*.test.ts'],
-          setupFiles: ['./test/helpers/unit-guard.ts'],
+          globalSetup: [ISOLATION_ROOT],
+          setupFiles: [ISOLATION, './test/helpers/unit-guard.ts'],
         },
       },
       {
@@ -29,7 +33,8 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['test/integration/**/*.test.ts'],
-          setupFiles: ['./test/helpers/check-responses.ts'],
+          globalSetup: [ISOLATION_ROOT],
+          setupFiles: [ISOLATION, './test/helpers/check-responses.ts'],
           testTimeout: 20_000,
           hookTimeout: 30_000,
         },
@@ -37,17 +42,38 @@ export default defineConfig({
       {
         extends: true,
         // Debian's Chromium against an in-process emulator.
-        test: { name: 'browser', include: ['test/browser/**/*.test.ts'], testTimeout: 20_000, hookTimeout: 30_000 },
+        test: {
+          name: 'browser',
+          include: ['test/browser/**/*.test.ts'],
+          globalSetup: [ISOLATION_ROOT],
+          setupFiles: [ISOLATION],
+          testTimeout: 20_000,
+          hookTimeout: 30_000,
+        },
       },
       {
         extends: true,
         // Spawns bin/svc.js, which runs dist/: built here first.
-        test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'], globalSetup: [BUILD], testTimeout: 20_000, hookTimeout: 30_000 },
+        test: {
+          name: 'e2e',
+          include: ['test/e2e/**/*.test.ts'],
+          globalSetup: [ISOLATION_ROOT, BUILD],
+          setupFiles: [ISOLATION],
+          testTimeout: 20_000,
+          hookTimeout: 30_000,
+        },
       },
       {
         extends: true,
         // npm pack, install the tarball into a fresh project, type-check and run a consumer there.
-        test: { name: 'package', include: ['test/package/**/*.test.ts'], globalSetup: [BUILD], testTimeout: 120_000, hookTimeout: 180_000 },
+        test: {
+          name: 'package',
+          include: ['test/package/**/*.test.ts'],
+          globalSetup: [ISOLATION_ROOT, BUILD],
+          setupFiles: [ISOLATION],
+          testTimeout: 120_000,
+          hookTimeout: 180_000,
+        },
       },
     ],
   },

@@ -5,7 +5,9 @@ export default defineConfig({
   test: {
     include: ['test/reliability/**/*.test.ts'],
     // Some of it spawns bin/svc.js (test/reliability/lib/dev-process.ts): build dist/ when src/ changed.
-    globalSetup: ['./test/helpers/build-once.ts'],
+    globalSetup: ['./test/helpers/isolation-root.ts', './test/helpers/build-once.ts'],
+    // Its own HOME, XDG folders, TMPDIR and working folder per test (test/helpers/isolation.ts).
+    setupFiles: ['./test/helpers/isolation.ts'],
     testTimeout: 120_000,
     hookTimeout: 60_000,
     pool: 'forks',

@@ -15,6 +15,19 @@ export interface Clock {
    * Optional for your own clocks; without it a restore can only move time forward.
    */
   jump?(ms: number): void;
+  /**
+   * Moves emulator time forward by exactly `ms`, whatever the wall clock did meanwhile. Optional for
+   * your own clocks; without it an advance sets `now() + ms`, which loses the wall time a slow
+   * advance spent between reading the clock and setting it.
+   */
+  advance?(ms: number): void;
+}
+
+/** Moves `clock` forward by `ms` (its own `advance` when it has one). */
+export function advanceBy(clock: Clock, ms: number): void {
+  if (ms <= 0) return;
+  if (clock.advance) clock.advance(ms);
+  else clock.set(clock.now() + ms);
 }
 
 /** Wall-clock time plus an offset that `advance` grows: time keeps flowing between advances. */
@@ -30,20 +43,34 @@ export function systemClock(initialOffsetMs = 0): Clock {
     jump(ms) {
       offsetMs = ms - Date.now();
     },
+    // No wall-clock read: the offset grows by exactly what was asked (issue 23: an advance of 3600 s
+    // that took a second of wall time to run its due work grew the offset by 3599 s).
+    advance(ms) {
+      if (ms > 0) offsetMs += ms;
+    },
   };
 }
 
-/** A clock that only moves when told to: for tests that need exact timestamps. */
+/**
+ * A clock that only moves when told to: for tests that need exact timestamps. Its `offset()` is how
+ * far it was moved from `start`, not from the wall clock: a frozen clock has no relation to wall time,
+ * and CONTRACT §9 promises byte-identical answers for the same seed and clock start (issue 23:
+ * `offsetSeconds` differed by one between two runs because it read Date.now()).
+ */
 export function manualClock(start: number | Date = Date.UTC(2030, 0, 1)): Clock {
-  let t = typeof start === 'number' ? start : start.getTime();
+  const origin = typeof start === 'number' ? start : start.getTime();
+  let t = origin;
   return {
     now: () => t,
     set(ms) {
       if (ms > t) t = ms;
     },
-    offset: () => t - Date.now(),
+    offset: () => t - origin,
     jump(ms) {
       t = ms;
+    },
+    advance(ms) {
+      if (ms > 0) t += ms;
     },
   };
 }

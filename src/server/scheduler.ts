@@ -1,4 +1,4 @@
-import type { Clock } from '../clock/clock.js';
+import { advanceBy, type Clock } from '../clock/clock.js';
 import { nextExpiryAt } from '../store/repos/invoices.js';
 import type { Dispatcher } from '../webhooks/dispatcher.js';
 import type { Store } from '../store/store.js';
@@ -61,17 +61,25 @@ export class Scheduler {
    */
   async advance(ms: number): Promise<{ expired: number; attempts: number }> {
     const { clock } = this.deps;
-    const target = clock.now() + ms;
+    // One clock read: each step moves the clock by how far it is from the last step, not to an
+    // instant computed from an earlier read, so the wall time the due work takes is not subtracted
+    // from the advance (a systemClock keeps flowing meanwhile). The clock moves by exactly `ms`.
+    const start = clock.now();
+    const target = start + ms;
+    let at = start;
     const before = this.expiredTotal;
     let attempts = 0;
     await this.settle();
     for (let step = 0; step < MAX_STEPS; step++) {
       const next = this.nextDueAt();
       if (next === null || next > target) break;
-      if (next > clock.now()) clock.set(next);
+      if (next > at) {
+        advanceBy(clock, next - at);
+        at = next;
+      }
       attempts += await this.runDueNow();
     }
-    clock.set(target);
+    advanceBy(clock, target - at);
     attempts += await this.runDueNow();
     this.arm(this.nextDueAt() ?? Infinity);
     return { expired: this.expiredTotal - before, attempts };

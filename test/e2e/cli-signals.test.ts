@@ -74,10 +74,9 @@ describe('commands that do not stop on their own', () => {
       spawnCli(['invoices', 'list'], { cwd: tempDir(), env: { ...NO_TARGET, SVC_BASE_URL: url, SVC_PARTNER_KEY: `pt_test_${'a'.repeat(32)}` } }),
     );
     await expect.poll(() => sockets.length, { timeout: 10_000 }).toBe(1);
-    const sent = Date.now();
+    // The server never answers: only the SIGINT can end the command (no wall-clock bound, issue 23).
     cli.child.kill('SIGINT');
     expect(await cli.exited).toBe(130);
-    expect(Date.now() - sent).toBeLessThan(2000);
     expect(cli.stderr()).toBe('');
   });
 });

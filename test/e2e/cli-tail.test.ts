@@ -124,18 +124,14 @@ describe('tail against the emulator (the attempt stream)', () => {
     const t = tail([]);
     await stderrMatches(t, new RegExp(`^Tailing webhook delivery attempts on the emulator at ${emu.url} · Ctrl-C to stop\\n`));
 
-    const started = Date.now();
+    // How soon a line shows is the machine's speed: not asserted (issue 23).
     const ok = await createInvoice();
-    const line = await t.waitForLine((l) => l.includes(`[${ok}-1]`), 3000);
-    const latency = Date.now() - started;
-    expect(latency).toBeLessThan(1000);
+    const line = await t.waitForLine((l) => l.includes(`[${ok}-1]`), 30_000);
     expect(line).toMatch(new RegExp(`^${TIME} <-- \\[200\\] invoice\\.created \\[${ok}-1\\] webhook POST ${receiver.url}/hooks \\(\\d+ ms\\) succeeded$`));
 
     const bad = await createInvoice(FAILING);
-    const payStarted = Date.now();
     await pay(bad);
-    const failed = await t.waitForLine((l) => l.includes(`[${bad}-2]`), 3000);
-    expect(Date.now() - payStarted).toBeLessThan(1000);
+    const failed = await t.waitForLine((l) => l.includes(`[${bad}-2]`), 30_000);
     expect(failed).toMatch(
       new RegExp(
         `^${TIME} <-- \\[500\\] invoice\\.paid \\[${bad}-2\\] webhook POST ${receiver.url}/hooks \\(\\d+ ms\\) retrying · http_status: 500 Internal Server Error · next attempt \\S+$`,
@@ -284,11 +280,9 @@ describe('tail against a remote deployment (polling)', () => {
     expect(proxy.paths.some((p) => p === '/__emulator/health')).toBe(true);
     expect(proxy.paths.some((p) => p.startsWith('/__emulator/deliveries/stream'))).toBe(false);
 
-    const started = Date.now();
     const id = await createInvoice();
     await pay(id);
-    await t.waitForLine((l) => l.includes(`[${id}-2]`), 4000);
-    expect(Date.now() - started).toBeLessThan(2500);
+    await t.waitForLine((l) => l.includes(`[${id}-2]`), 30_000);
     expect(t.lines.find((l) => l.includes(`[${id}-1]`))).toMatch(
       new RegExp(`^${TIME} <-- \\[200\\] invoice\\.created \\[${id}-1\\] webhook POST ${receiver.url}/hooks \\(\\d+ ms\\) succeeded$`),
     );

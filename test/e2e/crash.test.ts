@@ -13,6 +13,7 @@ import { spawnCli, type LiveCli } from '../helpers/cli.js';
 import { ikey, request, type ApiResponse, type CallOptions } from '../helpers/emulator.js';
 import { startReceiver, type Behaviour, type ReceivedRequest, type Receiver } from '../helpers/receiver.js';
 import { tempDir } from '../helpers/temp-dir.js';
+import { ok } from '../helpers/api-response.js';
 
 const SECRET = 'whsec_crash_test_0123456789';
 const dir = tempDir('svc-crash-');
@@ -45,12 +46,7 @@ async function dev(db: string, cwd = dir): Promise<Dev> {
   return { p, ready, call: (method, route, options) => request(ready.baseUrl, method, route, options) };
 }
 
-function ok<T>(res: ApiResponse<T>, status = 200): T {
-  expect(res.status, `${res.status} ${res.text}`).toBe(status);
-  return res.body;
-}
-
-async function waitUntil<T>(what: string, probe: () => Promise<T | undefined | null | false>, timeoutMs = 10_000): Promise<T> {
+async function waitUntil<T>(what: string, probe: () => Promise<T | undefined | null | false>, timeoutMs = 30_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
@@ -218,7 +214,9 @@ describe('svc dev crash safety', () => {
   it('SIGTERM with deliveries retrying and in flight: after a restart the due ones resume without any clock advance', async () => {
     const cwd = path.join(dir, 'graceful');
     fs.mkdirSync(cwd, { recursive: true });
-    fs.writeFileSync(path.join(cwd, '.svcrc.json'), JSON.stringify({ webhooks: { retrySchedule: ['2s', '1h'] } }));
+    // The hanging attempt's timeout (60 s) outlasts the test: a stop that waited for it would time the
+    // test out, so no wall-clock bound on the stop is needed (issue 23).
+    fs.writeFileSync(path.join(cwd, '.svcrc.json'), JSON.stringify({ webhooks: { retrySchedule: ['2s', '1h'], timeout: '60s' } }));
     const db = path.join(cwd, 'graceful.sqlite');
     // The 7.00 invoice's event hangs (in flight at the stop); the others fail and wait 2 s to retry.
     const r = await receiver((q) => (envelopeOf(q).data.amount === '7.00' ? 'hang' : { status: 500 }));
@@ -234,9 +232,7 @@ describe('svc dev crash safety', () => {
     expect(before.find((x) => x.invoiceId === hanging)).toMatchObject({ status: 'pending', attemptCount: 0 });
     expect(before.filter((x) => x.status === 'succeeded')).toEqual([]);
 
-    const stopStarted = Date.now();
     expect(await first.p.stop('SIGTERM')).toBe(0);
-    expect(Date.now() - stopStarted).toBeLessThan(8000);
     expect(JSON.parse(first.p.lines.at(-1)!)).toEqual({ type: 'stopped', signal: 'SIGTERM' });
 
     // Let the retries fall due while the emulator is down (its clock is the wall clock: no offset).

@@ -16,7 +16,7 @@ export interface RunResult {
 export function runCli(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv; input?: string; timeoutMs?: number } = {}): Promise<RunResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], {
-      cwd: options.cwd ?? ROOT,
+      cwd: options.cwd ?? process.cwd(),
       env: { ...process.env, NO_COLOR: '1', ...options.env },
     });
     let stdout = '';
@@ -47,7 +47,7 @@ export interface LiveCli {
 
 export function spawnCli(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): LiveCli {
   const child = spawn(process.execPath, [BIN, ...args], {
-    cwd: options.cwd ?? ROOT,
+    cwd: options.cwd ?? process.cwd(),
     env: { ...process.env, NO_COLOR: '1', ...options.env },
   });
   const lines: string[] = [];
@@ -69,7 +69,7 @@ export function spawnCli(args: string[], options: { cwd?: string; env?: NodeJS.P
     lines,
     stderr: () => err,
     exited,
-    waitForLine(test, timeoutMs = 15_000) {
+    waitForLine(test, timeoutMs = 30_000) {
       const seen = lines.find(test);
       if (seen !== undefined) return Promise.resolve(seen);
       return new Promise((resolve, reject) => {
@@ -130,7 +130,7 @@ export async function runInProcess(
       stderr: err,
       stdin: Readable.from([Buffer.from(options.input ?? '')]),
       stdinIsTTY: false,
-      cwd: options.cwd ?? ROOT,
+      cwd: options.cwd ?? process.cwd(),
       env: { ...process.env, NO_COLOR: '1', ...options.env },
       // What main.ts would abort on Ctrl-C (there is no main here).
       ...(options.signal ? { signal: options.signal } : {}),

@@ -137,7 +137,7 @@ export async function startReceiver(behaviour: Behaviour = {}): Promise<Receiver
     respond(next) {
       current = next;
     },
-    waitFor(count, timeoutMs = 5000) {
+    waitFor(count, timeoutMs = 30_000) {
       if (requests.length >= count) return Promise.resolve(requests.slice());
       return new Promise((resolve, reject) => {
         const waiter: Waiter = {

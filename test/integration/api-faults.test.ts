@@ -4,7 +4,8 @@
  */
 import http from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ikey, startTestEmulator, type ApiResponse, type TestEmulator } from '../helpers/emulator.js';
+import { ikey, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { ok } from '../helpers/api-response.js';
 
 const emulators: TestEmulator[] = [];
 afterEach(async () => {
@@ -14,10 +15,6 @@ async function emulator() {
   const emu = await startTestEmulator();
   emulators.push(emu);
   return emu;
-}
-function ok<T = any>(res: ApiResponse<T>, status = 200): T {
-  expect(res.status, `${res.status} ${res.text}`).toBe(status);
-  return res.body;
 }
 const addFault = async (emu: TestEmulator, body: unknown) => ok(await emu.call('POST', '/__emulator/faults', { body }), 201);
 const create = (emu: TestEmulator, idempotencyKey = ikey(), amount = '10.00') =>

@@ -171,12 +171,12 @@ describe('close', () => {
   it('ends running attempts at once instead of waiting for their timeouts', async () => {
     const own = createAttempter();
     const r = await receiver('hang');
-    const pending = own.attempt(req(r.url, { timeoutMs: 10_000 }));
+    // A timeout far beyond the test's: only close() can end this attempt before the test times out
+    // (no elapsed-time bound that a loaded machine exceeds, issue 23).
+    const pending = own.attempt(req(r.url, { timeoutMs: 3_600_000 }));
     await r.waitFor(1);
-    const started = performance.now();
     await own.close();
     const res = await pending;
-    expect(performance.now() - started).toBeLessThan(1000);
     expect(res).toMatchObject({ ok: false, errorKind: 'network_error', error: 'network_error: the attempter was closed' });
     // Still no throw after close.
     expect((await own.attempt(req(r.url))).errorKind).toBe('network_error');

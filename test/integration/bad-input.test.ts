@@ -8,7 +8,7 @@
 import http from 'node:http';
 import net from 'node:net';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { knownNetworkIds } from '../../src/domain/chains.js';
 import { generateKey } from '../../src/domain/keys.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
@@ -716,6 +716,12 @@ function asObject(body: string | Uint8Array | undefined): Record<string, unknown
 
 /** fast-check settings: a fixed number of runs; failures are shrunk to a small counterexample. */
 const runs = (numRuns: number) => ({ numRuns });
+/**
+ * A property is bounded by its number of runs, not by time: on a loaded machine 700 runs take
+ * minutes, and the project's 20 s timeout failed them (issue 23). This ceiling only catches a hang.
+ */
+const PROPERTY_CEILING_MS = 15 * 60_000;
+vi.setConfig({ testTimeout: PROPERTY_CEILING_MS });
 
 // ---------------------------------------------------------------------------------------------
 // Properties.

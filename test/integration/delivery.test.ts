@@ -14,8 +14,9 @@ import { manualClock, systemClock } from '../../src/clock/clock.js';
 import { defaultConfig, type EmulatorConfig } from '../../src/config/defaults.js';
 import type { StartEmulatorOptions } from '../../src/server/start.js';
 import { verifyWebhook, WebhookVerificationError } from '../../src/webhooks/signature.js';
-import { ikey, startTestEmulator, type ApiResponse, type TestEmulator } from '../helpers/emulator.js';
+import { ikey, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { startReceiver, type Behaviour, type ReceivedRequest, type Receiver } from '../helpers/receiver.js';
+import { expectError, ok } from '../helpers/api-response.js';
 
 const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 const SECRET = 'whsec_delivery_test_0123456789';
@@ -50,7 +51,7 @@ async function receiver(behaviour?: Behaviour): Promise<Receiver> {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function waitUntil<T>(what: string, probe: () => Promise<T | undefined | null | false>, timeoutMs = 5000): Promise<T> {
+async function waitUntil<T>(what: string, probe: () => Promise<T | undefined | null | false>, timeoutMs = 30_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
@@ -58,16 +59,6 @@ async function waitUntil<T>(what: string, probe: () => Promise<T | undefined | n
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
     await sleep(15);
   }
-}
-
-function ok<T>(res: ApiResponse<T>, status = 200): T {
-  expect(res.status, `${res.status} ${res.text}`).toBe(status);
-  return res.body;
-}
-
-function expectError(res: ApiResponse, status: number, code: string): void {
-  expect(res.status, res.text).toBe(status);
-  expect(res.body?.error?.code, res.text).toBe(code);
 }
 
 async function putWebhook(emu: TestEmulator, key: string, body: Record<string, unknown>): Promise<any> {
@@ -326,7 +317,7 @@ describe('retries on the emulator clock', () => {
     const invoice = await merchantInvoice(emu, test.merchantKey);
     const first = await attempted(emu, test.partnerKey, `${invoice.id}-1`, 1);
     expect(first).toMatchObject({ status: 'retrying', lastResponseStatus: 500 });
-    const got = await r.waitFor(2, 5000);
+    const got = await r.waitFor(2, 30_000);
     expect(got[1]!.receivedAt - got[0]!.receivedAt).toBeGreaterThanOrEqual(900);
     const done = await attempted(emu, test.partnerKey, `${invoice.id}-1`, 2);
     expect(done).toMatchObject({ status: 'succeeded', attemptCount: 2, nextAttemptAt: null });
@@ -455,7 +446,9 @@ describe('resend', () => {
     // Let the wall clock reach the next second, so the fresh signature has a later t.
     await sleep(1000 - (Date.now() % 1000) + 20);
     r.respond({ status: 200, body: 'got it' });
+    const wallBefore = Math.floor(Date.now() / 1000);
     const res = await emu.call('POST', `/v1/partner/webhook/deliveries/${before.id}/resend`, { key: test.partnerKey });
+    const wallAfter = Math.ceil(Date.now() / 1000);
     const resent = ok(res);
     expect(resent).toMatchObject({
       id: before.id,
@@ -477,7 +470,9 @@ describe('resend', () => {
     expect(header(again, 'x-service-signature')).not.toBe(header(orig, 'x-service-signature'));
     const t = verifyByHand(again, SECRET);
     expect(t).toBeGreaterThan(firstT);
-    expect(Math.abs(t - Date.now() / 1000)).toBeLessThan(5);
+    // Wall-clock time of the resend: between the wall times read around it (no fixed allowance, issue 23).
+    expect(t).toBeGreaterThanOrEqual(wallBefore);
+    expect(t).toBeLessThanOrEqual(wallAfter);
     expect(verifyWebhook(again.rawBody, header(again, 'x-service-signature'), SECRET).id).toBe(eventId);
 
     // The automatic retry that was due at +5 s never comes: the receiver has the event once more, not twice.
@@ -783,7 +778,9 @@ describe('disabled or missing configuration', () => {
 
 describe('isolation of a slow receiver', () => {
   it("a second partner's hanging receiver with dozens of pending deliveries does not delay the default partner's", async () => {
-    const hangTimeoutMs = 8000;
+    // The slow partner's attempts outlast the test: a default-partner delivery that waited behind them
+    // would miss the 30 s ceiling below. No wall-clock bound on how fast the others go (issue 23).
+    const hangTimeoutMs = 600_000;
     const emu = await emulator({ config: { webhooks: { timeoutMs: hangTimeoutMs } } });
     const hanging = await receiver('hang');
     const fast = await receiver();
@@ -793,29 +790,23 @@ describe('isolation of a slow receiver', () => {
     const otherKey = other.test.partnerKey as string;
     await putWebhook(emu, otherKey, { url: hanging.url, secret: SECRET });
     const otherMerchant = (await createMerchant(emu, otherKey, 'tenant-slow')).merchantId as string;
-    const started = Date.now();
     const backlog = 80;
     for (let i = 0; i < backlog; i += 20) {
       await Promise.all(Array.from({ length: 20 }, () => partnerInvoice(emu, otherKey, otherMerchant, '1.00')));
     }
     // Dozens of attempts hang at the dead receiver now.
-    await hanging.waitFor(40, 5000);
+    await hanging.waitFor(40, 30_000);
 
     await putWebhook(emu, test.partnerKey, { url: fast.url, secret: SECRET });
-    const latencies: number[] = [];
     for (let k = 1; k <= 5; k++) {
-      const t = Date.now();
       const invoice = await merchantInvoice(emu, test.merchantKey);
-      const [q] = (await fast.waitFor(k, hangTimeoutMs)).slice(k - 1);
+      const [q] = (await fast.waitFor(k, 30_000)).slice(k - 1);
       expect(envelopeOf(q!).id).toBe(`${invoice.id}-1`);
-      latencies.push(q!.receivedAt - t);
     }
     // Everything above happened while the slow partner's attempts were still hanging.
-    expect(Date.now() - started).toBeLessThan(hangTimeoutMs);
     const stuck = (await list(emu, otherKey, 'limit=100')).data;
     expect(stuck).toHaveLength(backlog);
     expect(stuck.every((d) => d.attemptCount === 0 && d.status === 'pending')).toBe(true);
-    expect(Math.max(...latencies), `latencies ${latencies.join(', ')} ms`).toBeLessThan(1000);
     const mine = await waitUntil("the default partner's deliveries succeeded", async () => {
       const { data } = await list(emu, test.partnerKey, 'limit=100');
       return data.every((d) => d.status === 'succeeded') ? data : undefined;
@@ -837,13 +828,13 @@ describe('isolation of a slow receiver', () => {
       await Promise.all(Array.from({ length: 50 }, () => partnerInvoice(emu, otherKey, otherMerchant, '1.00')));
     }
     // Every first attempt failed fast at T0; all 1050 retries fall due together at T0 + 5 s.
-    await dead.waitFor(backlog, 10_000);
+    await dead.waitFor(backlog, 30_000);
     await waitUntil('every first attempt written', async () => (await list(emu, otherKey, 'status=pending&limit=1')).data.length === 0);
     await putWebhook(emu, test.partnerKey, { url: fast.url, secret: SECRET });
 
     dead.respond('hang');
     const advancing = emu.advanceClock(5); // resolves once every attempt due by then has run
-    await dead.waitFor(backlog + 64, 5000);
+    await dead.waitFor(backlog + 64, 30_000);
     const t = Date.now();
     const invoice = await merchantInvoice(emu, test.merchantKey);
     const got = await fast.waitFor(1, timeoutMs + 3000);
@@ -862,7 +853,7 @@ describe('isolation of a slow receiver', () => {
     await putWebhook(emu, test.partnerKey, { url: hanging.url, secret: SECRET });
     // One by one, as events come in practice: the backlog outgrows the receiver's share of slots.
     for (let i = 0; i < 80; i++) await merchantInvoice(emu, test.merchantKey, '1.00');
-    await hanging.waitFor(64, 5000);
+    await hanging.waitFor(64, 30_000);
     await sleep(300);
     // Nothing can happen until a hanging attempt ends: the process should be (nearly) idle.
     const cpu0 = process.cpuUsage();

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ikey, startTestEmulator, type ApiResponse, type TestEmulator } from '../helpers/emulator.js';
+import { ikey, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { expectExactError } from '../helpers/api-response.js';
 
 /** Every row of CONTRACT §2's table, through real HTTP against an emulator on port 0. */
 let emu: TestEmulator;
@@ -15,17 +16,6 @@ beforeAll(async () => {
   merchantId = emu.keys.test.merchantId;
 });
 afterAll(() => emu.stop());
-
-function expectError(res: ApiResponse, status: number, code: string, param?: string) {
-  expect(res.status, res.text).toBe(status);
-  expect(res.body.error.code).toBe(code);
-  expect(typeof res.body.error.message).toBe('string');
-  expect(res.body.error.message.length).toBeGreaterThan(0);
-  if (param === undefined) expect(res.body.error).not.toHaveProperty('param');
-  else expect(res.body.error.param).toBe(param);
-  expect(Object.keys(res.body)).toEqual(['error']);
-  expect(res.headers.get('request-id')).toMatch(/^req_/);
-}
 
 const newInvoice = (body: unknown = { amount: '10.00' }) => emu.call('POST', '/v1/invoices', { key: mk, body, idempotencyKey: ikey() });
 
@@ -68,29 +58,29 @@ describe('keys', () => {
     ['unknown', `pt_test_${'a'.repeat(32)}`],
     ['unknown merchant key', `test_${'Z'.repeat(32)}`],
   ])('%s key: 401 unauthorized', async (_name, key) => {
-    expectError(await emu.call('GET', '/v1/partner/webhook', key ? { key } : {}), 401, 'unauthorized');
+    expectExactError(await emu.call('GET', '/v1/partner/webhook', key ? { key } : {}), 401, 'unauthorized');
   });
 
   it('a non-Bearer scheme: 401', async () => {
-    expectError(await emu.call('GET', '/v1/partner/webhook', { headers: { authorization: `Basic ${pt}` } }), 401, 'unauthorized');
+    expectExactError(await emu.call('GET', '/v1/partner/webhook', { headers: { authorization: `Basic ${pt}` } }), 401, 'unauthorized');
   });
 
   it('merchant key on a partner endpoint, and the reverse: 403 forbidden_key_type', async () => {
-    expectError(await emu.call('GET', '/v1/partner/webhook', { key: mk }), 403, 'forbidden_key_type');
-    expectError(await emu.call('POST', '/v1/partner/merchants', { key: mk, body: {}, idempotencyKey: ikey() }), 403, 'forbidden_key_type');
-    expectError(await emu.call('POST', '/v1/invoices', { key: pt, body: { amount: '1' }, idempotencyKey: ikey() }), 403, 'forbidden_key_type');
+    expectExactError(await emu.call('GET', '/v1/partner/webhook', { key: mk }), 403, 'forbidden_key_type');
+    expectExactError(await emu.call('POST', '/v1/partner/merchants', { key: mk, body: {}, idempotencyKey: ikey() }), 403, 'forbidden_key_type');
+    expectExactError(await emu.call('POST', '/v1/invoices', { key: pt, body: { amount: '1' }, idempotencyKey: ikey() }), 403, 'forbidden_key_type');
   });
 });
 
 describe('routes', () => {
   it('unknown route: 404 not_found', async () => {
-    expectError(await emu.call('GET', '/v1/nothing-here', { key: pt }), 404, 'not_found');
-    expectError(await emu.call('GET', '/', {}), 404, 'not_found');
+    expectExactError(await emu.call('GET', '/v1/nothing-here', { key: pt }), 404, 'not_found');
+    expectExactError(await emu.call('GET', '/', {}), 404, 'not_found');
   });
 
   it('wrong method on a known route: 405 method_not_allowed with Allow', async () => {
     const res = await emu.call('DELETE', '/v1/partner/webhook', { key: pt });
-    expectError(res, 405, 'method_not_allowed');
+    expectExactError(res, 405, 'method_not_allowed');
     expect(res.headers.get('allow')).toBe('PUT, GET');
   });
 });
@@ -98,10 +88,10 @@ describe('routes', () => {
 describe('resources absent or owned elsewhere: 404 with the resource code', () => {
   it('merchant_not_found', async () => {
     const unknown = '00000000-0000-4000-8000-000000000000';
-    expectError(await emu.call('GET', `/v1/partner/merchants/${unknown}`, { key: pt }), 404, 'merchant_not_found');
+    expectExactError(await emu.call('GET', `/v1/partner/merchants/${unknown}`, { key: pt }), 404, 'merchant_not_found');
     // The live merchant of the same partner is in another environment: not visible with a test key.
-    expectError(await emu.call('GET', `/v1/partner/merchants/${emu.keys.live.merchantId}`, { key: pt }), 404, 'merchant_not_found');
-    expectError(
+    expectExactError(await emu.call('GET', `/v1/partner/merchants/${emu.keys.live.merchantId}`, { key: pt }), 404, 'merchant_not_found');
+    expectExactError(
       await emu.call('POST', '/v1/partner/invoices', { key: pt, body: { merchantId: emu.keys.live.merchantId, amount: '1' }, idempotencyKey: ikey() }),
       404,
       'merchant_not_found',
@@ -112,13 +102,13 @@ describe('resources absent or owned elsewhere: 404 with the resource code', () =
   it('invoice_not_found', async () => {
     const live = await emu.call('POST', '/v1/invoices', { key: emu.keys.live.merchantKey, body: { amount: '1' }, idempotencyKey: ikey() });
     expect(live.status).toBe(201);
-    expectError(await emu.call('GET', `/v1/partner/invoices/${live.body.id}`, { key: pt }), 404, 'invoice_not_found');
-    expectError(await emu.call('GET', `/v1/invoices/${live.body.id}`, { key: mk }), 404, 'invoice_not_found');
-    expectError(await emu.call('GET', '/v1/invoices/not-a-uuid', { key: mk }), 404, 'invoice_not_found');
+    expectExactError(await emu.call('GET', `/v1/partner/invoices/${live.body.id}`, { key: pt }), 404, 'invoice_not_found');
+    expectExactError(await emu.call('GET', `/v1/invoices/${live.body.id}`, { key: mk }), 404, 'invoice_not_found');
+    expectExactError(await emu.call('GET', '/v1/invoices/not-a-uuid', { key: mk }), 404, 'invoice_not_found');
   });
 
   it('webhook_not_configured', async () => {
-    expectError(await emu.call('GET', '/v1/partner/webhook', { key: emu.keys.live.partnerKey }), 404, 'webhook_not_configured');
+    expectExactError(await emu.call('GET', '/v1/partner/webhook', { key: emu.keys.live.partnerKey }), 404, 'webhook_not_configured');
   });
 });
 
@@ -133,19 +123,19 @@ describe('bodies', () => {
     ['null', 'null'],
     ['empty', ''],
   ])('body %s: 400 invalid_json', async (_name, raw) => {
-    expectError(await post(raw), 400, 'invalid_json');
+    expectExactError(await post(raw), 400, 'invalid_json');
   });
 
   it('Content-Type not application/json on a body: 415', async () => {
-    expectError(await post('{"amount":"1"}', 'text/plain'), 415, 'unsupported_media_type');
-    expectError(await emu.call('POST', '/v1/invoices', { key: mk, raw: '{"amount":"1"}', idempotencyKey: ikey() }), 415, 'unsupported_media_type');
+    expectExactError(await post('{"amount":"1"}', 'text/plain'), 415, 'unsupported_media_type');
+    expectExactError(await emu.call('POST', '/v1/invoices', { key: mk, raw: '{"amount":"1"}', idempotencyKey: ikey() }), 415, 'unsupported_media_type');
     // Parameters and case are fine.
     expect((await post('{"amount":"1"}', 'Application/JSON; charset=utf-8')).status).toBe(201);
   });
 
   it('body over 1 MiB: 413 payload_too_large', async () => {
     const huge = JSON.stringify({ amount: '1', referenceId: 'x'.repeat(1024 * 1024) });
-    expectError(await post(huge), 413, 'payload_too_large');
+    expectExactError(await post(huge), 413, 'payload_too_large');
   });
 
   it('body over 1 MiB without Content-Length (chunked): 413', async () => {
@@ -174,38 +164,38 @@ describe('bodies', () => {
   });
 
   it('field missing or invalid: 400 validation_failed naming the field', async () => {
-    expectError(await newInvoice({}), 400, 'validation_failed', 'amount');
-    expectError(await newInvoice({ amount: 10 }), 400, 'validation_failed', 'amount');
-    expectError(await newInvoice({ amount: '0' }), 400, 'validation_failed', 'amount');
-    expectError(await newInvoice({ amount: '1.1234567' }), 400, 'validation_failed', 'amount');
-    expectError(await newInvoice({ amount: '01' }), 400, 'validation_failed', 'amount');
-    expectError(await newInvoice({ amount: '1', networkId: '84532' }), 400, 'validation_failed', 'networkId');
-    expectError(await newInvoice({ amount: '1', referenceId: 'x'.repeat(256) }), 400, 'validation_failed', 'referenceId');
-    expectError(
+    expectExactError(await newInvoice({}), 400, 'validation_failed', 'amount');
+    expectExactError(await newInvoice({ amount: 10 }), 400, 'validation_failed', 'amount');
+    expectExactError(await newInvoice({ amount: '0' }), 400, 'validation_failed', 'amount');
+    expectExactError(await newInvoice({ amount: '1.1234567' }), 400, 'validation_failed', 'amount');
+    expectExactError(await newInvoice({ amount: '01' }), 400, 'validation_failed', 'amount');
+    expectExactError(await newInvoice({ amount: '1', networkId: '84532' }), 400, 'validation_failed', 'networkId');
+    expectExactError(await newInvoice({ amount: '1', referenceId: 'x'.repeat(256) }), 400, 'validation_failed', 'referenceId');
+    expectExactError(
       await emu.call('POST', '/v1/partner/invoices', { key: pt, body: { amount: '1', merchantId: 'nope' }, idempotencyKey: ikey() }),
       400,
       'validation_failed',
       'merchantId',
     );
-    expectError(
+    expectExactError(
       await emu.call('POST', '/v1/partner/merchants', { key: pt, body: { externalTenantId: 't', name: 'n', email: 'not-an-email' }, idempotencyKey: ikey() }),
       400,
       'validation_failed',
       'email',
     );
-    expectError(await emu.call('GET', '/v1/invoices?limit=0', { key: mk }), 400, 'validation_failed', 'limit');
-    expectError(await emu.call('GET', '/v1/invoices?limit=101', { key: mk }), 400, 'validation_failed', 'limit');
+    expectExactError(await emu.call('GET', '/v1/invoices?limit=0', { key: mk }), 400, 'validation_failed', 'limit');
+    expectExactError(await emu.call('GET', '/v1/invoices?limit=101', { key: mk }), 400, 'validation_failed', 'limit');
   });
 
   it('environment in any body: 400 environment_not_allowed', async () => {
-    expectError(await newInvoice({ amount: '1', environment: 'test' }), 400, 'environment_not_allowed', 'environment');
-    expectError(
+    expectExactError(await newInvoice({ amount: '1', environment: 'test' }), 400, 'environment_not_allowed', 'environment');
+    expectExactError(
       await emu.call('PUT', '/v1/partner/webhook', { key: pt, body: { url: 'http://x.test', secret: 'a'.repeat(16), environment: 'live' } }),
       400,
       'environment_not_allowed',
       'environment',
     );
-    expectError(
+    expectExactError(
       await emu.call('POST', '/v1/partner/merchants', {
         key: pt,
         body: { externalTenantId: 't', name: 'n', email: 'a@b.co', environment: 'live' },
@@ -218,7 +208,7 @@ describe('bodies', () => {
   });
 
   it.each(['fee', 'platformFee', 'FEE_PERCENT', 'feeBps'])('fee field %s in create-merchant: 400 fee_fields_not_allowed', async (field) => {
-    expectError(
+    expectExactError(
       await emu.call('POST', '/v1/partner/merchants', {
         key: pt,
         body: { externalTenantId: 't-fee', name: 'n', email: 'a@b.co', [field]: 1 },
@@ -231,7 +221,7 @@ describe('bodies', () => {
   });
 
   it('a nested fee field is refused too, with its path', async () => {
-    expectError(
+    expectExactError(
       await emu.call('POST', '/v1/partner/merchants', {
         key: pt,
         body: { externalTenantId: 't-fee', name: 'n', email: 'a@b.co', settings: { feeRate: 1 } },
@@ -252,19 +242,23 @@ describe('bodies', () => {
 
 describe('idempotency keys', () => {
   it('missing on a create: 400 idempotency_key_required', async () => {
-    expectError(await emu.call('POST', '/v1/invoices', { key: mk, body: { amount: '1' } }), 400, 'idempotency_key_required');
+    expectExactError(await emu.call('POST', '/v1/invoices', { key: mk, body: { amount: '1' } }), 400, 'idempotency_key_required');
   });
 
   it('empty or longer than 255: 400 idempotency_key_invalid', async () => {
-    expectError(await emu.call('POST', '/v1/invoices', { key: mk, body: { amount: '1' }, idempotencyKey: '' }), 400, 'idempotency_key_invalid');
-    expectError(await emu.call('POST', '/v1/invoices', { key: mk, body: { amount: '1' }, idempotencyKey: 'k'.repeat(256) }), 400, 'idempotency_key_invalid');
+    expectExactError(await emu.call('POST', '/v1/invoices', { key: mk, body: { amount: '1' }, idempotencyKey: '' }), 400, 'idempotency_key_invalid');
+    expectExactError(
+      await emu.call('POST', '/v1/invoices', { key: mk, body: { amount: '1' }, idempotencyKey: 'k'.repeat(256) }),
+      400,
+      'idempotency_key_invalid',
+    );
     expect((await emu.call('POST', '/v1/invoices', { key: mk, body: { amount: '1' }, idempotencyKey: 'k'.repeat(255) })).status).toBe(201);
   });
 
   it('same key, different body: 422 idempotency_key_reused', async () => {
     const key = ikey();
     expect((await emu.call('POST', '/v1/invoices', { key: mk, body: { amount: '1' }, idempotencyKey: key })).status).toBe(201);
-    expectError(await emu.call('POST', '/v1/invoices', { key: mk, body: { amount: '2' }, idempotencyKey: key }), 422, 'idempotency_key_reused');
+    expectExactError(await emu.call('POST', '/v1/invoices', { key: mk, body: { amount: '2' }, idempotencyKey: key }), 422, 'idempotency_key_reused');
   });
 
   it('same key while the first request is still in flight: 409 idempotency_key_in_progress', async () => {
@@ -292,7 +286,7 @@ describe('idempotency keys', () => {
       finishFirst = () => req.end(body.slice(5));
     });
     await new Promise((r) => setTimeout(r, 100));
-    expectError(
+    expectExactError(
       await emu.call('POST', '/v1/invoices', { key: mk, raw: body, idempotencyKey: key, headers: { 'content-type': 'application/json' } }),
       409,
       'idempotency_key_in_progress',
@@ -308,7 +302,7 @@ describe('domain conflicts', () => {
   it('second merchant with an externalTenantId the partner already uses: 409 external_tenant_id_taken', async () => {
     const body = { externalTenantId: 'tenant-409', name: 'Shop', email: 'shop@example.com' };
     expect((await emu.call('POST', '/v1/partner/merchants', { key: pt, body, idempotencyKey: ikey() })).status).toBe(201);
-    expectError(
+    expectExactError(
       await emu.call('POST', '/v1/partner/merchants', { key: pt, body, idempotencyKey: ikey() }),
       409,
       'external_tenant_id_taken',
@@ -319,9 +313,9 @@ describe('domain conflicts', () => {
   });
 
   it('networkId/token not enabled for the merchant: 400 route_not_available', async () => {
-    expectError(await newInvoice({ amount: '1', networkId: 1 }), 400, 'route_not_available', 'networkId');
-    expectError(await newInvoice({ amount: '1', token: 'DAI' }), 400, 'route_not_available', 'token');
-    expectError(await newInvoice({ amount: '1', networkId: 84532, token: 'USDT' }), 400, 'route_not_available', 'token');
+    expectExactError(await newInvoice({ amount: '1', networkId: 1 }), 400, 'route_not_available', 'networkId');
+    expectExactError(await newInvoice({ amount: '1', token: 'DAI' }), 400, 'route_not_available', 'token');
+    expectExactError(await newInvoice({ amount: '1', networkId: 84532, token: 'USDT' }), 400, 'route_not_available', 'token');
   });
 
   it('webhook URL that breaks the environment rule: 400 webhook_url_not_allowed', async () => {
@@ -333,9 +327,14 @@ describe('domain conflicts', () => {
       'https://abc.trycloudflare.com/h',
       'https://shop.internal/h',
     ]) {
-      expectError(await emu.call('PUT', '/v1/partner/webhook', { key: live, body: { url, secret: 'a'.repeat(16) } }), 400, 'webhook_url_not_allowed', 'url');
+      expectExactError(
+        await emu.call('PUT', '/v1/partner/webhook', { key: live, body: { url, secret: 'a'.repeat(16) } }),
+        400,
+        'webhook_url_not_allowed',
+        'url',
+      );
     }
-    expectError(await emu.call('PUT', '/v1/partner/webhook', { key: pt, body: { url: 'ftp://example.com' } }), 400, 'webhook_url_not_allowed', 'url');
+    expectExactError(await emu.call('PUT', '/v1/partner/webhook', { key: pt, body: { url: 'ftp://example.com' } }), 400, 'webhook_url_not_allowed', 'url');
     expect((await emu.call('PUT', '/v1/partner/webhook', { key: live, body: { url: 'https://hooks.example.com/x', secret: 'a'.repeat(16) } })).status).toBe(
       200,
     );
@@ -344,14 +343,14 @@ describe('domain conflicts', () => {
   it('first webhook PUT without secret: 400 webhook_secret_required; bad length: webhook_secret_invalid', async () => {
     const partner = await emu.call('POST', '/__emulator/partners', { body: {} });
     const key = partner.body.test.partnerKey as string;
-    expectError(await emu.call('PUT', '/v1/partner/webhook', { key, body: { url: 'http://localhost:1/h' } }), 400, 'webhook_secret_required', 'secret');
-    expectError(
+    expectExactError(await emu.call('PUT', '/v1/partner/webhook', { key, body: { url: 'http://localhost:1/h' } }), 400, 'webhook_secret_required', 'secret');
+    expectExactError(
       await emu.call('PUT', '/v1/partner/webhook', { key, body: { url: 'http://localhost:1/h', secret: 'a'.repeat(15) } }),
       400,
       'webhook_secret_invalid',
       'secret',
     );
-    expectError(
+    expectExactError(
       await emu.call('PUT', '/v1/partner/webhook', { key, body: { url: 'http://localhost:1/h', secret: 'a'.repeat(256) } }),
       400,
       'webhook_secret_invalid',
@@ -371,26 +370,26 @@ describe('domain conflicts', () => {
     });
     expect(ok.status).toBe(200);
     expect(ok.body.customHeaders).toEqual({ 'X-Tenant': 'a b', Authorization: 'Bearer x' });
-    expectError(
+    expectExactError(
       await emu.call('PUT', '/v1/partner/webhook', { key: pt, body: { url: 'http://x.test', customHeaders: { 'User-Agent': 'me' } } }),
       400,
       'validation_failed',
       'customHeaders.User-Agent',
     );
-    expectError(
+    expectExactError(
       await emu.call('PUT', '/v1/partner/webhook', { key: pt, body: { url: 'http://x.test', customHeaders: { 'Bad Name': 'x' } } }),
       400,
       'validation_failed',
       'customHeaders.Bad Name',
     );
-    expectError(
+    expectExactError(
       await emu.call('PUT', '/v1/partner/webhook', { key: pt, body: { url: 'http://x.test', customHeaders: { 'X-A': 'a\r\nInjected: 1' } } }),
       400,
       'validation_failed',
       'customHeaders.X-A',
     );
     const many = Object.fromEntries(Array.from({ length: 21 }, (_, i) => [`X-H${i}`, 'v']));
-    expectError(
+    expectExactError(
       await emu.call('PUT', '/v1/partner/webhook', { key: pt, body: { url: 'http://x.test', customHeaders: many } }),
       400,
       'validation_failed',
@@ -408,7 +407,7 @@ describe('anything unexpected', () => {
     other.on((e) => e.type === 'error' && e.requestId !== undefined && errors.push(e.message));
     other.store.sqlite.exec('DROP TABLE idempotency_keys');
     const res = await other.call('POST', '/v1/invoices', { key: other.keys.test.merchantKey, body: { amount: '1' }, idempotencyKey: ikey() });
-    expectError(res, 500, 'internal_error');
+    expectExactError(res, 500, 'internal_error');
     expect(res.body.error.message).toContain(res.headers.get('request-id'));
     expect(res.text).not.toMatch(/at \w+ \(|\.ts:\d+/);
     expect(errors.length).toBe(1);

@@ -40,7 +40,7 @@ async function openStream(url: string, key: string) {
       // aborted
     }
   })();
-  const next = async (event: string, timeoutMs = 3000): Promise<StreamMessage> => {
+  const next = async (event: string, timeoutMs = 30_000): Promise<StreamMessage> => {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const i = messages.findIndex((m) => m.event === event);
@@ -140,7 +140,9 @@ describe('listener hub', () => {
   });
 
   it('events created while the listener was away are delivered as soon as it reconnects', async () => {
-    emu = await startTestEmulator();
+    // A frozen clock: the retry 5 s later never falls due by itself, so a delivery on the stream
+    // can only come from the reconnect (no wall-clock bound, issue 23).
+    emu = await startTestEmulator({ clockStart: '2030-01-01T00:00:00Z' });
     const pt = emu.keys.test.partnerKey;
     await emu.call('PUT', '/__emulator/listener', { key: pt, body: { forwardTo: 'http://localhost:3000/hooks' } });
     // No stream connected: the attempt fails and is scheduled 5 s later...
@@ -149,10 +151,8 @@ describe('listener hub', () => {
       .poll(async () => (await emu.call('GET', `/v1/partner/webhook/deliveries?invoiceId=${inv.body.id}`, { key: pt })).body.data[0]?.lastError ?? '')
       .toMatch(/^listener_unavailable:/);
     // ...but connecting makes it due at once.
-    const started = Date.now();
     const stream = await openStream(`${emu.url}/__emulator/listener/stream`, pt);
-    const msg = (await stream.next('delivery', 2000)).data;
-    expect(Date.now() - started).toBeLessThan(2000);
+    const msg = (await stream.next('delivery', 30_000)).data;
     expect(msg.eventId).toBe(`${inv.body.id}-1`);
     stream.close();
   });
@@ -177,10 +177,9 @@ describe('listener hub', () => {
     await emu.call('PUT', '/v1/partner/webhook', { key: pt, body: { url: 'http://127.0.0.1:9/nowhere', secret: 'whsec_stream_test_0001' } });
     const tail = await openStream(`${emu.url}/__emulator/deliveries/stream?eventType=invoice.created`, pt);
     await tail.next('ready');
-    const started = Date.now();
+    // The first attempt is immediate; how soon it shows is the machine's speed, not asserted (issue 23).
     const inv = await emu.call('POST', '/v1/invoices', { key: emu.keys.test.merchantKey, body: { amount: '1' }, idempotencyKey: ikey() });
-    const attempt = (await tail.next('attempt', 2000)).data;
-    expect(Date.now() - started).toBeLessThan(1000);
+    const attempt = (await tail.next('attempt', 30_000)).data;
     expect(attempt).toMatchObject({ type: 'delivery.result', eventId: `${inv.body.id}-1`, ok: false, status: 'retrying', attempt: 1 });
     expect(attempt.error).toMatch(/^connection_refused:/);
     tail.close();

@@ -5,7 +5,8 @@
  */
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ikey, startTestEmulator, type ApiResponse, type TestEmulator } from '../helpers/emulator.js';
+import { ikey, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { expectError } from '../helpers/api-response.js';
 
 let emu: TestEmulator;
 let mk: string;
@@ -17,12 +18,6 @@ beforeAll(async () => {
   pt = emu.keys.test.partnerKey;
 });
 afterAll(() => emu?.stop());
-
-function expectError(res: ApiResponse, status: number, code: string, param?: string): void {
-  expect(res.status, res.text).toBe(status);
-  expect(res.body?.error?.code, res.text).toBe(code);
-  if (param !== undefined) expect(res.body.error.param).toBe(param);
-}
 
 async function invoice(): Promise<string> {
   const res = await emu.call('POST', '/v1/invoices', { key: mk, idempotencyKey: ikey(), body: { amount: '10.00' } });

@@ -4,7 +4,8 @@
  */
 import http from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ikey, startTestEmulator, type ApiResponse, type TestEmulator } from '../helpers/emulator.js';
+import { ikey, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { ok } from '../helpers/api-response.js';
 
 const emulators: TestEmulator[] = [];
 afterEach(async () => {
@@ -14,10 +15,6 @@ async function emulator(options: Parameters<typeof startTestEmulator>[0] = {}) {
   const emu = await startTestEmulator(options);
   emulators.push(emu);
   return emu;
-}
-function ok<T = any>(res: ApiResponse<T>, status = 200): T {
-  expect(res.status, `${res.status} ${res.text}`).toBe(status);
-  return res.body;
 }
 const masked = (key: string) => `${/^(pt_)?(test|live)_/.exec(key)![0]}…${key.slice(-4)}`;
 

@@ -8,9 +8,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { manualClock } from '../../src/clock/clock.js';
-import { ikey, startTestEmulator, type ApiResponse, type TestEmulator } from '../helpers/emulator.js';
+import { ikey, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { startReceiver, type Behaviour, type Receiver } from '../helpers/receiver.js';
 import { tempDir } from '../helpers/temp-dir.js';
+import { expectError, ok } from '../helpers/api-response.js';
 
 const T0 = Date.UTC(2030, 0, 1);
 const SECRET = 'whsec_snapshot_test_0123456789';
@@ -31,17 +32,6 @@ async function receiver(behaviour?: Behaviour): Promise<Receiver> {
   const r = await startReceiver(behaviour);
   receivers.push(r);
   return r;
-}
-
-function ok<T = any>(res: ApiResponse<T>, status = 200): T {
-  expect(res.status, `${res.status} ${res.text}`).toBe(status);
-  return res.body;
-}
-
-function expectError(res: ApiResponse, status: number, code: string, param?: string): void {
-  expect(res.status, res.text).toBe(status);
-  expect(res.body?.error?.code, res.text).toBe(code);
-  if (param) expect(res.body.error.param).toBe(param);
 }
 
 const invoice = async (emu: TestEmulator) =>

@@ -7,13 +7,16 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { UserError } from '../../src/errors.js';
 import { locateCloudflared, packageBinaryPath, TunnelUnavailableError } from '../../src/tunnel/binary.js';
 import type { TunnelEvent } from '../../src/tunnel/events.js';
 import { createLogParser, startQuickTunnel, TunnelStartError, type QuickTunnel, type StartQuickTunnelOptions } from '../../src/tunnel/quick-tunnel.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
+/** The repository (tests run in a working folder of their own, not here). */
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const FAKE = fileURLToPath(new URL('../fixtures/fake-cloudflared.mjs', import.meta.url));
 const LOCAL = 'http://127.0.0.1:4010';
 const dir = tempDir('svc-tunnel-');
@@ -34,7 +37,8 @@ function isAlive(pid: number): boolean {
   }
 }
 
-async function waitFor(check: () => boolean, ms = 3000): Promise<void> {
+/** Polls `check`; the ceiling is generous, because a loaded machine starts the fake slowly (issue 23). */
+async function waitFor(check: () => boolean, ms = 30_000): Promise<void> {
   const until = Date.now() + ms;
   while (!check()) {
     if (Date.now() > until) throw new Error('condition not met in time');
@@ -130,16 +134,36 @@ describe('startQuickTunnel', () => {
   });
 
   it('gives up after readyTimeoutMs when no URL comes, and kills the process', async () => {
+    // The ready timer is a fake one, fired once the child has printed its preamble: a real 500 ms
+    // timer raced the child's start on a loaded machine (issue 23). Child processes keep real time.
     const pidFile = path.join(dir, 'hang.pid');
-    const { promise } = await start({ FAKE_CLOUDFLARED_MODE: 'hang', FAKE_CLOUDFLARED_PIDFILE: pidFile }, { readyTimeoutMs: 500 });
-    const err = (await promise.then(
-      () => null,
-      (e: unknown) => e,
-    )) as TunnelStartError;
-    expect(err).toBeInstanceOf(TunnelStartError);
-    expect(err.message).toBe('cloudflared printed no tunnel URL within 0.5 s.');
-    expect(err.logTail.at(-1)).toContain('Requesting new quick Tunnel on trycloudflare.com...');
-    expect(isAlive(Number(fs.readFileSync(pidFile, 'utf8')))).toBe(false);
+    const hangFile = path.join(dir, 'hang.ready');
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const { promise } = await start(
+        { FAKE_CLOUDFLARED_MODE: 'hang', FAKE_CLOUDFLARED_PIDFILE: pidFile, FAKE_CLOUDFLARED_HANGFILE: hangFile },
+        { readyTimeoutMs: 500 },
+      );
+      const outcome = promise.then(
+        () => null,
+        (e: unknown) => e,
+      );
+      for (let i = 0; !fs.existsSync(hangFile); i++) {
+        if (i > 3000) throw new Error('the fake cloudflared did not start within 60 s');
+        await sleep(20);
+      }
+      // The preamble is in the pipe: two turns of the event loop read it (a poll phase runs between).
+      await new Promise((r) => setImmediate(r));
+      await new Promise((r) => setImmediate(r));
+      vi.advanceTimersByTime(500);
+      const err = (await outcome) as TunnelStartError;
+      expect(err).toBeInstanceOf(TunnelStartError);
+      expect(err.message).toBe('cloudflared printed no tunnel URL within 0.5 s.');
+      expect(err.logTail.at(-1)).toContain('Requesting new quick Tunnel on trycloudflare.com...');
+      expect(isAlive(Number(fs.readFileSync(pidFile, 'utf8')))).toBe(false);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('reports an unexpected exit after start as exited + error', async () => {
@@ -196,14 +220,14 @@ describe('locateCloudflared', () => {
 
   it("prefers the package's binary, then PATH, skipping the package's JS wrapper in node_modules/.bin", async () => {
     expect(await packageBinaryPath()).toBe(
-      path.resolve('node_modules', 'cloudflared', 'bin', process.platform === 'win32' ? 'cloudflared.exe' : 'cloudflared'),
+      path.join(ROOT, 'node_modules', 'cloudflared', 'bin', process.platform === 'win32' ? 'cloudflared.exe' : 'cloudflared'),
     );
     const pkg = path.join(link('cloudflared'), 'cloudflared');
     expect(await locateCloudflared({ PATH: '' }, { packageBin: pkg })).toEqual({ path: pkg, source: 'cloudflared package' });
     const d = link('cloudflared');
     expect(await locateCloudflared({ PATH: d }, noPackage)).toEqual({ path: path.join(d, 'cloudflared'), source: 'PATH' });
-    expect(fs.existsSync(path.resolve('node_modules/.bin/cloudflared'))).toBe(true);
-    await expect(locateCloudflared({ PATH: path.resolve('node_modules/.bin') }, noPackage)).rejects.toBeInstanceOf(TunnelUnavailableError);
+    expect(fs.existsSync(path.join(ROOT, 'node_modules/.bin/cloudflared'))).toBe(true);
+    await expect(locateCloudflared({ PATH: path.join(ROOT, 'node_modules/.bin') }, noPackage)).rejects.toBeInstanceOf(TunnelUnavailableError);
   });
 
   it("installs through the package's downloader when nothing is found", async () => {

@@ -4,8 +4,9 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { verifyWebhook, type WebhookVerificationError } from '../../src/webhooks/signature.js';
-import { ikey, startTestEmulator, type ApiResponse, type TestEmulator } from '../helpers/emulator.js';
+import { ikey, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
+import { ok } from '../helpers/api-response.js';
 
 const SECRET = 'whsec_chaos_test_secret_0123456';
 const emulators: TestEmulator[] = [];
@@ -14,11 +15,6 @@ afterEach(async () => {
   await Promise.all(emulators.splice(0).map((e) => e.stop()));
   await Promise.all(receivers.splice(0).map((r) => r.close()));
 });
-function ok<T = any>(res: ApiResponse<T>, status = 200): T {
-  expect(res.status, `${res.status} ${res.text}`).toBe(status);
-  return res.body;
-}
-
 async function setup() {
   const emu = await startTestEmulator();
   emulators.push(emu);

@@ -20,10 +20,11 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manualClock } from '../../src/clock/clock.js';
 import { classifyIp, parseIp } from '../../src/domain/ip.js';
-import { startTestEmulator, type ApiResponse, type TestEmulator } from '../helpers/emulator.js';
+import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { tempDir } from '../helpers/temp-dir.js';
 import { rowCounts } from './lib/input-db.js';
 import { startTripwires, type Tripwires } from './lib/ssrf-listeners.js';
+import { ok } from '../helpers/api-response.js';
 
 const SECRET = 'whsec_ssrf_reliability_0123456789';
 const dir = tempDir('svc-rel-ssrf-');
@@ -37,11 +38,6 @@ async function waitUntil<T>(what: string, probe: () => Promise<T | undefined | n
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
     await sleep(20);
   }
-}
-
-function ok<T = any>(res: ApiResponse<T>, status = 200): T {
-  expect(res.status, `${res.status} ${res.text}`).toBe(status);
-  return res.body;
 }
 
 // ---------------------------------------------------------------------------------------------

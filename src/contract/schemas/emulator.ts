@@ -21,7 +21,15 @@ const environmentKeys = z.object({ partnerKey, merchantKey, merchantId: z.guid()
 export const defaultKeys = z.object({ partnerId: z.guid(), test: environmentKeys, live: environmentKeys }).meta({ id: 'DefaultKeys' });
 
 export const clock = z
-  .object({ now: z.iso.datetime(), offsetSeconds: z.number().int().meta({ description: 'How far the emulator clock is ahead of wall-clock time.' }) })
+  .object({
+    now: z.iso.datetime(),
+    offsetSeconds: z
+      .number()
+      .int()
+      .meta({
+        description: 'How far the emulator clock is ahead of wall-clock time; for a frozen clock (--clock-start), how far it was advanced from its start.',
+      }),
+  })
   .meta({ id: 'Clock' });
 
 export const CONTROL_SCHEMAS = {

@@ -1,0 +1,44 @@
+/**
+ * CONTRACT §7 `clock/advance {seconds: N}` moves the clock by exactly N seconds, however long the
+ * due work it runs takes (issue 23: the offset grew by 3599 for 3600 while a slow delivery ran,
+ * because the clock was set to an instant computed before the wait), and a frozen clock's offset
+ * does not read the wall clock (CONTRACT §9: the same seed and clock start answer the same bytes).
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { ikey, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { startReceiver, type Receiver } from '../helpers/receiver.js';
+
+const emulators: TestEmulator[] = [];
+const receivers: Receiver[] = [];
+afterEach(async () => {
+  await Promise.all(emulators.splice(0).map((e) => e.stop()));
+  await Promise.all(receivers.splice(0).map((r) => r.close()));
+});
+
+describe('clock/advance', () => {
+  it('grows the offset by exactly the seconds asked while a slow delivery holds the advance', async () => {
+    // The receiver answers after 1.5 s: the advance waits for that attempt before moving the clock.
+    const receiver = await startReceiver({ status: 200, delayMs: 1500 });
+    receivers.push(receiver);
+    const emu = await startTestEmulator();
+    emulators.push(emu);
+    const { partnerKey, merchantKey } = emu.keys.test;
+    const put = await emu.call('PUT', '/v1/partner/webhook', { key: partnerKey, body: { url: receiver.url, secret: 'whsec_clock_advance_0123456789' } });
+    expect(put.status, put.text).toBe(200);
+    const before = await emu.call('GET', '/__emulator/clock');
+    const created = await emu.call('POST', '/v1/invoices', { key: merchantKey, idempotencyKey: ikey(), body: { amount: '1' } });
+    expect(created.status, created.text).toBe(201);
+    const adv = await emu.call('POST', '/__emulator/clock/advance', { body: { seconds: 3600 } });
+    expect(adv.status, adv.text).toBe(200);
+    expect(receiver.requests.length).toBeGreaterThanOrEqual(1);
+    expect(adv.body.offsetSeconds).toBe(before.body.offsetSeconds + 3600);
+  });
+
+  it('reports a frozen clock offset as how far it moved from its start', async () => {
+    const emu = await startTestEmulator({ clockStart: '2030-01-01T00:00:00Z' });
+    emulators.push(emu);
+    expect((await emu.call('GET', '/__emulator/clock')).body).toEqual({ now: '2030-01-01T00:00:00.000Z', offsetSeconds: 0 });
+    const adv = await emu.call('POST', '/__emulator/clock/advance', { body: { seconds: 60 } });
+    expect(adv.body).toMatchObject({ now: '2030-01-01T00:01:00.000Z', offsetSeconds: 60, advancedSeconds: 60 });
+  });
+});
