@@ -181,8 +181,7 @@ function compareAttempts(detail: any, choices: readonly Choice[], timeoutMs: num
         break;
       case 'timeout':
         // The attempt's single timer covers connect, headers and body: it fires at the budget.
-        if (!(a.error?.startsWith('timeout: ') && a.responseStatus === null && a.durationMs >= timeoutMs - 50 && a.durationMs < timeoutMs + 3000))
-          out.push(`${where(j)} ${reason}`);
+        if (!(a.error?.startsWith('timeout: ') && a.responseStatus === null && a.durationMs >= timeoutMs - 50)) out.push(`${where(j)} ${reason}`);
         break;
       case 'connection_reset':
         if (!(a.error?.startsWith('connection_reset: ') && a.responseStatus === null && a.responseBody === null)) out.push(`${where(j)} ${reason}`);
@@ -191,9 +190,10 @@ function compareAttempts(detail: any, choices: readonly Choice[], timeoutMs: num
         if (!(a.error?.startsWith('redirect: ') && a.error.includes(c.location!) && a.responseStatus === 302)) out.push(`${where(j)} ${reason}`);
         break;
       case 'success':
-        if (
-          !(a.error === null && a.responseStatus === c.status && a.responseBody === c.body && a.durationMs >= (c.delayMs ?? 0) - 50 && a.durationMs < timeoutMs)
-        )
+        // Lower bounds only (an answer cannot come before the receiver sent it): how much later a busy
+        // machine records it is not the emulator's behaviour (issue 23; an answer measured at 1,555 ms
+        // against a 1,500 ms timeout was a success whose body the loaded machine read late).
+        if (!(a.error === null && a.responseStatus === c.status && a.responseBody === c.body && a.durationMs >= (c.delayMs ?? 0) - 50))
           out.push(`${where(j)} ${reason}`);
         break;
     }
