@@ -1,6 +1,6 @@
 import type { JournalEntry, JournalFilter } from '../testing-types.js';
 import type { Principal } from '../route.js';
-import { maskBody } from './mask.js';
+import { maskBody, maskKeysInText, maskQuery } from './mask.js';
 
 /** How much of each body an entry keeps (characters). */
 export const BODY_LIMIT = 16 * 1024;
@@ -143,8 +143,8 @@ export function present(r: JournalRecord): JournalEntry {
     id: r.id,
     at: new Date(r.at).toISOString(),
     method: r.method,
-    path: r.path,
-    query: r.query,
+    path: maskKeysInText(r.path),
+    query: maskQuery(r.query),
     status: r.status,
     durationMs: Math.round(r.durationMs * 100) / 100,
     principal: p ? { kind: p.kind, environment: p.environment, partnerId: p.partnerId, merchantId: p.merchantId } : null,
