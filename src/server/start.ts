@@ -34,6 +34,7 @@ import type { DefaultKeys } from './public-types.js';
 import type { AppDeps, RouteDef } from './route.js';
 import type { Emulator, EmulatorConfigInput, StartEmulatorOptions } from './emulator-api.js';
 import { apiRoutes } from './routes/index.js';
+import { createStreams } from './streams.js';
 import { openApiRoute } from './routes/openapi.js';
 
 export type { Emulator, EmulatorConfigInput, StartEmulatorOptions } from './emulator-api.js';
@@ -144,6 +145,7 @@ async function serve(store: OpenedStore, config: EmulatorConfig, options: StartE
       listeners,
       chaos,
       subscribe: (listener) => hub.on(listener),
+      streams: createStreams(journal, hub),
       snapshots: createSnapshots({
         store,
         clock,
@@ -260,7 +262,7 @@ async function serve(store: OpenedStore, config: EmulatorConfig, options: StartE
       })()),
   };
   // The database is reachable for our own tests (internalsOf), not through the public type.
-  return attachInternals(emulator, { store });
+  return attachInternals(emulator, { store, streams: deps.runtime.streams, journal });
 }
 
 function mergeConfig(partial: EmulatorConfigInput = {}): EmulatorConfig {
