@@ -125,9 +125,10 @@ async function serve(store: OpenedStore, config: EmulatorConfig, options: StartE
     faults,
     runtime: {
       reset: async () => {
-        // A listener that holds a delivery without reporting must not hold the reset too.
+        // Bounded under any load (CONTRACT §8): attempts in flight, chaos holds included, are
+        // abandoned, not awaited; a listener holding a delivery without reporting is let go too.
+        dispatcher.discard();
         listeners.abandonWaiting('the emulator was reset');
-        await dispatcher.idle();
         clearData(store);
         deps.keyCache.clear();
         keys = ensureDefaults(store, config, clock.now(), random);
@@ -149,9 +150,9 @@ async function serve(store: OpenedStore, config: EmulatorConfig, options: StartE
       snapshots: createSnapshots({
         store,
         clock,
-        quiesce: async () => {
+        quiesce: () => {
+          dispatcher.discard();
           listeners.abandonWaiting('a snapshot was restored');
-          await dispatcher.idle();
         },
         restored: () => {
           deps.keyCache.clear();
