@@ -6,7 +6,9 @@
  * each) happens on the stream side, after the write.
  */
 import http from 'node:http';
+import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { sseTotals } from '../../src/server/http/sse-writer.js';
 import { internalsOf } from '../../src/server/internals.js';
 import { ikey, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 
@@ -79,5 +81,38 @@ describe('stream fan-out', () => {
     for (const req of open.splice(0)) req.destroy();
     await until(() => streams.requests.readerCount === 0, 'the reader is gone');
     expect(journal.listenerCount).toBe(0);
+  });
+
+  it('a reader that falls behind within the bound is caught up through drain, not dropped', async () => {
+    emu = await startTestEmulator();
+    const port = Number(new URL(emu.url).port);
+    // A raw client that stops reading once the stream is ready.
+    const socket = net.connect(port, '127.0.0.1');
+    let text = '';
+    const ready = new Promise<void>((resolve) =>
+      socket.on('data', (chunk: Buffer) => {
+        text += chunk.toString('latin1');
+        if (text.includes('event: ready')) resolve();
+      }),
+    );
+    socket.write(`GET /__emulator/requests/stream HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`);
+    await ready;
+    socket.pause();
+    // Creates with 12 KiB bodies until the server itself holds unsent data for this reader (the
+    // socket's buffers are full), and stop well below the 1 MiB bound.
+    const pad = 'p'.repeat(12 * 1024);
+    let creates = 0;
+    for (; creates < 2000 && sseTotals.unsentBytes < 64 * 1024; creates++) {
+      const res = await emu.call('POST', '/v1/invoices', { key: emu.keys.test.merchantKey, idempotencyKey: ikey(), body: { amount: '1.00', pad } });
+      expect(res.status).toBe(201);
+      await new Promise((r) => setImmediate(r));
+    }
+    expect(sseTotals.unsentBytes, 'the server queued for the paused reader').toBeGreaterThanOrEqual(64 * 1024);
+    socket.resume();
+    const frames = () => text.split('event: request\n').length - 1;
+    await until(() => frames() === creates, 'every entry arrived once the reader read again');
+    expect(text).not.toContain('event: overflow');
+    expect(sseTotals.unsentBytes).toBe(0);
+    socket.destroy();
   });
 });
