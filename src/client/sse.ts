@@ -12,16 +12,27 @@ export interface SseStream {
   close(): void;
 }
 
+/** Where the caller writes what it receives: stdout, usually. */
+export interface SseSink {
+  readonly writableNeedDrain: boolean;
+  once(event: 'drain', listener: () => void): unknown;
+}
+
 /**
  * Opens a server-sent-events stream and calls `onMessage` for each message. Comments (heartbeats)
  * count as life: `idleTimeoutMs` without any byte ends the stream with an error, so a silently dead
  * connection is noticed and the caller can reconnect.
+ *
+ * With `sink`, reading stops while the sink does not drain (`svc logs tail | less`, paused): the
+ * server then holds at most its bounded share (CONTRACT §8) and closes the stream with an
+ * `overflow` event, instead of this process buffering everything it receives. The idle timer
+ * stops while we are the ones not reading.
  */
 export async function openSse(
   url: string,
   key: string,
   onMessage: (message: SseMessage) => void,
-  { idleTimeoutMs = 45_000 }: { idleTimeoutMs?: number } = {},
+  { idleTimeoutMs = 45_000, sink }: { idleTimeoutMs?: number; sink?: SseSink } = {},
 ): Promise<SseStream> {
   const controller = new AbortController();
   let res: Awaited<ReturnType<typeof request>>;
@@ -71,6 +82,15 @@ export async function openSse(
           else if (line.startsWith('data:')) data.push(line.slice(5).replace(/^ /, ''));
         }
         if (data.length) onMessage({ event, data: data.join('\n') });
+      }
+      if (sink?.writableNeedDrain && !res.body.isPaused()) {
+        res.body.pause();
+        clearTimeout(idle);
+        sink.once('drain', () => {
+          if (res.body.destroyed) return;
+          touch();
+          res.body.resume();
+        });
       }
     });
     res.body.on('end', () => {

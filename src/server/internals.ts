@@ -4,10 +4,15 @@
  * and a `Store` would drag better-sqlite3's and kysely's types into their compile).
  */
 import type { Store } from '../store/store.js';
+import type { Journal } from './journal/journal.js';
 import type { Emulator } from './start.js';
+import type { Streams } from './streams.js';
 
 export interface EmulatorInternals {
   readonly store: Store;
+  /** The bounded event streams, with their counts of work done (CONTRACT §8). */
+  readonly streams: Streams;
+  readonly journal: Journal;
 }
 
 const internals = new WeakMap<Emulator, EmulatorInternals>();
@@ -18,7 +23,7 @@ export function attachInternals<E extends Emulator>(emulator: E, parts: Emulator
   return emulator;
 }
 
-/** The database of an emulator started by `startEmulator` (tests only). */
+/** The database, streams and journal of an emulator started by `startEmulator` (tests only). */
 export function internalsOf(emulator: Emulator): EmulatorInternals {
   const found = internals.get(emulator);
   if (!found) throw new Error('internalsOf: not an emulator returned by startEmulator');

@@ -1,3 +1,4 @@
+import type { Streams } from './streams.js';
 import type { ServerResponse } from 'node:http';
 import type * as z from 'zod';
 import type { Clock } from '../clock/clock.js';
@@ -68,6 +69,8 @@ export interface Runtime {
   listeners: ListenerHub;
   /** Subscribe to the emulator's events (the tail stream); returns an unsubscribe function. */
   subscribe(listener: EmulatorListener): () => void;
+  /** The bounded server-sent-event streams: request journal, change feed, delivery attempts (CONTRACT §8). */
+  streams: Streams;
   /** Saved states (CONTRACT §9). */
   snapshots: Snapshots;
   /** Webhook chaos in force (CONTRACT §9). */

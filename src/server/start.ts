@@ -34,6 +34,7 @@ import type { DefaultKeys } from './public-types.js';
 import type { AppDeps, RouteDef } from './route.js';
 import type { Emulator, EmulatorConfigInput, StartEmulatorOptions } from './emulator-api.js';
 import { apiRoutes } from './routes/index.js';
+import { createStreams } from './streams.js';
 import { openApiRoute } from './routes/openapi.js';
 
 export type { Emulator, EmulatorConfigInput, StartEmulatorOptions } from './emulator-api.js';
@@ -124,9 +125,10 @@ async function serve(store: OpenedStore, config: EmulatorConfig, options: StartE
     faults,
     runtime: {
       reset: async () => {
-        // A listener that holds a delivery without reporting must not hold the reset too.
+        // Bounded under any load (CONTRACT §8): attempts in flight, chaos holds included, are
+        // abandoned, not awaited; a listener holding a delivery without reporting is let go too.
+        dispatcher.discard();
         listeners.abandonWaiting('the emulator was reset');
-        await dispatcher.idle();
         clearData(store);
         deps.keyCache.clear();
         keys = ensureDefaults(store, config, clock.now(), random);
@@ -144,12 +146,13 @@ async function serve(store: OpenedStore, config: EmulatorConfig, options: StartE
       listeners,
       chaos,
       subscribe: (listener) => hub.on(listener),
+      streams: createStreams(journal, hub),
       snapshots: createSnapshots({
         store,
         clock,
-        quiesce: async () => {
+        quiesce: () => {
+          dispatcher.discard();
           listeners.abandonWaiting('a snapshot was restored');
-          await dispatcher.idle();
         },
         restored: () => {
           deps.keyCache.clear();
@@ -260,7 +263,7 @@ async function serve(store: OpenedStore, config: EmulatorConfig, options: StartE
       })()),
   };
   // The database is reachable for our own tests (internalsOf), not through the public type.
-  return attachInternals(emulator, { store });
+  return attachInternals(emulator, { store, streams: deps.runtime.streams, journal });
 }
 
 function mergeConfig(partial: EmulatorConfigInput = {}): EmulatorConfig {

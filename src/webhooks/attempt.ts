@@ -22,6 +22,8 @@ export interface AttemptRequest {
   timeoutMs: number;
   /** 'public-only' (live) connects only to public addresses, checked on the address actually dialled. */
   guard: 'none' | 'public-only';
+  /** Abandons the attempt (a reset or restore discarded its state): not sent if not yet, cut if under way. */
+  signal?: AbortSignal;
 }
 
 /** Why an attempt failed; the prefix of {@link AttemptResult.error}. */
@@ -210,6 +212,8 @@ export function createAttempter(options: AttempterOptions = {}): Attempter {
     // One timer for the whole attempt: a receiver trickling its body forever must time out too.
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), req.timeoutMs);
+    const abandon = () => controller.abort();
+    req.signal?.addEventListener('abort', abandon, { once: true });
     let status: number | null = null;
     const sink: BodySink = { chunks: [], size: 0 };
     // The body read so far (kept on a timeout or reset mid-body); null while no response arrived.
@@ -217,6 +221,7 @@ export function createAttempter(options: AttempterOptions = {}): Attempter {
     try {
       // Closed: as an attempt on a destroyed agent ends (UND_ERR_DESTROYED), without loading undici.
       if (!loaded) return result(null, null, ['network_error', 'the attempter was closed']);
+      if (req.signal?.aborted) return result(null, null, ['network_error', 'abandoned: the state it belonged to was discarded']);
       const res = await (req.guard === 'public-only' ? loaded.guarded : loaded.plain).request({
         origin: url.origin,
         path: url.pathname + url.search,
@@ -236,6 +241,7 @@ export function createAttempter(options: AttempterOptions = {}): Attempter {
       return result(status, bodyText(), classify(err, url, status !== null));
     } finally {
       clearTimeout(timer);
+      req.signal?.removeEventListener('abort', abandon);
     }
   }
 

@@ -81,6 +81,13 @@ export class Dispatcher {
   /** Claimed deliveries whose attempt could not start: handed back (in_flight = 0) by the next flush. */
   private toRelease: string[] = [];
   /**
+   * The generation of the state being delivered: a reset or restore (discard) moves it on, and an
+   * attempt of an earlier generation is never sent, nor its result recorded (CONTRACT §8).
+   */
+  private epoch = 0;
+  /** Aborts the current generation's chaos holds and requests on discard. */
+  private abandon = new AbortController();
+  /**
    * Claims and writes run in timers and microtasks, where a throw would end the process: a database
    * error is reported and everything pending is tried again after a backoff delay.
    */
@@ -179,6 +186,21 @@ export class Dispatcher {
     }
   }
 
+  /**
+   * The state is about to be replaced (reset, snapshot restore): every attempt in flight is abandoned
+   * at once (chaos holds and requests aborted, nothing sent afterwards, no result recorded), instead
+   * of waiting for an idle moment that never comes while writers keep creating deliveries.
+   */
+  discard(): void {
+    this.epoch += 1;
+    this.abandon.abort();
+    this.abandon = new AbortController();
+    this.completions = [];
+    this.toRelease = [];
+    this.freed.clear();
+    this.freedCount = 0;
+  }
+
   /** A manual attempt (resend): awaited, written, and returned. A success ends the schedule; a failure leaves it. */
   async resend(delivery: DeliveryRow): Promise<DeliveryRow> {
     await this.attemptNow(delivery, 'manual');
@@ -207,9 +229,11 @@ export class Dispatcher {
     // Counted by the URL the claim partitioned by (the delivery's), so the per-URL cap agrees with it.
     const url = delivery.url;
     this.perUrl.set(url, (this.perUrl.get(url) ?? 0) + 1);
+    const epoch = this.epoch;
     const run = this.attemptNow(delivery, trigger)
       .catch((error: unknown) => {
         // It could not start (reading the event failed): nothing was sent; the delivery goes back, due.
+        if (epoch !== this.epoch) return;
         this.toRelease.push(delivery.id);
         this.retry.failed(error);
       })
@@ -219,12 +243,20 @@ export class Dispatcher {
         if (left > 0) this.perUrl.set(url, left);
         else this.perUrl.delete(url);
         this.slotFreed(url);
+        // Abandoned attempts write nothing, so no flush would tell `idle()` waiters they are done.
+        if (this.running.size === 0 && this.completions.length === 0 && !this.flushScheduled) {
+          for (const resolve of this.idleWaiters.splice(0)) resolve();
+        }
       });
     this.running.set(delivery.id, run);
   }
 
   private async attemptNow(delivery: DeliveryRow, trigger: Trigger): Promise<void> {
     const { store, clock, config, attempter, version } = this.deps;
+    const epoch = this.epoch;
+    const signal = this.abandon.signal;
+    /** Whether the state this attempt belongs to was discarded: then nothing more is sent or written. */
+    const discarded = () => epoch !== this.epoch;
     const event = findEvent(store, delivery.event_id)!;
     const startedAt = clock.now();
     const attempt = delivery.attempt_count + 1;
@@ -232,7 +264,8 @@ export class Dispatcher {
     let result: AttemptResult;
     // Webhook chaos (CONTRACT §9): decided as the attempt starts; a hold delays it, in real time.
     const chaos = this.deps.chaos?.decide(delivery.partner_id, delivery.environment) ?? null;
-    if (chaos && chaos.holdMs > 0) await new Promise((resolve) => setTimeout(resolve, chaos.holdMs).unref());
+    if (chaos && chaos.holdMs > 0) await abortableDelay(chaos.holdMs, signal);
+    if (discarded()) return;
 
     const sent = (to: string) =>
       this.deps.emit({
@@ -253,7 +286,7 @@ export class Dispatcher {
       sent(url);
       result = send ? await send(delivery, event.payload, config.webhooks.timeoutMs) : failure('listener_unavailable: no listener is connected');
       // The listener signs what it forwards itself: only a duplicate can be played on it.
-      if (chaos?.duplicate && send) await send(delivery, event.payload, config.webhooks.timeoutMs);
+      if (chaos?.duplicate && send && !discarded()) await send(delivery, event.payload, config.webhooks.timeoutMs);
     } else {
       const webhook = findWebhookConfig(store, delivery.partner_id, delivery.environment);
       if (webhook?.enabled !== 1) {
@@ -270,12 +303,14 @@ export class Dispatcher {
           headers,
           timeoutMs: config.webhooks.timeoutMs,
           guard: delivery.environment === 'live' ? ('public-only' as const) : ('none' as const),
+          signal,
         };
         result = await attempter.attempt(request);
         // A duplicate is the same envelope again, right after: what a receiver must process once.
-        if (chaos?.duplicate) await attempter.attempt(request);
+        if (chaos?.duplicate && !discarded()) await attempter.attempt(request);
       }
     }
+    if (discarded()) return;
     this.completions.push({ deliveryId: delivery.id, trigger, url, startedAt, result, chaos: chaos?.kinds.length ? chaos.kinds.join(',') : null });
     this.scheduleFlush();
   }
@@ -419,6 +454,20 @@ export function deliveryHeaders(
     'user-agent': `svc-emulator/${version}`,
     'x-service-signature': signatureHeader(secret, timestamp, body),
   };
+}
+
+/** Waits `ms` of real time, or less when `signal` aborts. */
+function abortableDelay(ms: number, signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms).unref();
+    signal.addEventListener('abort', done, { once: true });
+  });
 }
 
 function failure(error: string): AttemptResult {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Random } from '../domain/random.js';
 import type { ServerResponse } from 'node:http';
+import { SseWriter } from '../server/http/sse-writer.js';
 import type { Clock } from '../clock/clock.js';
 import type { Environment } from '../domain/environment.js';
 import { generateSecret } from '../domain/keys.js';
@@ -20,7 +21,8 @@ export interface ListenerResult {
 }
 
 interface Connection {
-  res: ServerResponse;
+  /** Bounded (CONTRACT §8): a listener that stops reading is closed, and its deliveries retry. */
+  writer: SseWriter;
   /** How long the listener itself waits for the app (`--timeout`), so we wait a little longer. */
   forwardTimeoutMs: number;
   /** Deliveries sent down this stream whose result has not come back. */
@@ -104,11 +106,12 @@ export class ListenerHub {
   /** Holds `res` open as the listener's stream; what it missed while away falls due now. */
   attach(partnerId: string, environment: Environment, res: ServerResponse, forwardTimeoutMs: number): void {
     const key = keyOf(partnerId, environment);
-    const connection: Connection = { res, forwardTimeoutMs, pending: new Set() };
+    const connection: Connection = { writer: new SseWriter(res), forwardTimeoutMs, pending: new Set() };
     let set = this.connections.get(key);
     if (!set) this.connections.set(key, (set = new Set()));
     set.add(connection);
-    res.on('close', () => {
+    // Closed by the listener, or by us when it fell too far behind (an overflow).
+    connection.writer.onClose(() => {
       set.delete(connection);
       if (!set.size) this.connections.delete(key);
       // Nobody can report these any more: fail them now (they follow the retry schedule), rather
@@ -117,7 +120,7 @@ export class ListenerHub {
         this.settle(requestId, failed('listener_disconnected: the listener went away before reporting the result'));
       }
     });
-    res.write(`event: ready\ndata: ${JSON.stringify({ partnerId, environment })}\n\n`);
+    connection.writer.send(`event: ready\ndata: ${JSON.stringify({ partnerId, environment })}\n\n`);
     if (wakeListenerDeliveries(this.deps.store, partnerId, environment, this.deps.clock.now()) > 0) this.deps.kick();
   }
 
@@ -128,7 +131,7 @@ export class ListenerHub {
   /** One attempt of a listener delivery: push it down the stream and wait for the listener's report. */
   send(delivery: DeliveryRow, body: string, timeoutMs: number): Promise<AttemptResult> {
     const listener = findListener(this.deps.store, delivery.partner_id, delivery.environment);
-    const connection = [...(this.connections.get(keyOf(delivery.partner_id, delivery.environment)) ?? [])].find((c) => !c.res.destroyed);
+    const connection = [...(this.connections.get(keyOf(delivery.partner_id, delivery.environment)) ?? [])].find((c) => c.writer.open);
     if (!listener || !connection) {
       return Promise.resolve(failed('listener_unavailable: no `svc webhook listen` is connected for this partner and environment'));
     }
@@ -148,7 +151,8 @@ export class ListenerHub {
         headers,
         body,
       };
-      connection.res.write(`event: delivery\ndata: ${JSON.stringify(message)}\n\n`);
+      // An overflow here closes the stream, which fails this attempt at once (it stays retrying).
+      connection.writer.send(`event: delivery\ndata: ${JSON.stringify(message)}\n\n`);
     });
   }
 
@@ -191,7 +195,7 @@ export class ListenerHub {
   close(): void {
     clearInterval(this.heartbeat);
     this.abandonWaiting('the emulator stopped');
-    for (const set of this.connections.values()) for (const c of set) c.res.end();
+    for (const set of this.connections.values()) for (const c of set) c.writer.end();
     this.connections.clear();
   }
 
@@ -201,7 +205,7 @@ export class ListenerHub {
   }
 
   private broadcast(text: string): void {
-    for (const set of this.connections.values()) for (const c of set) c.res.write(text);
+    for (const set of this.connections.values()) for (const c of set) c.writer.send(text);
   }
 }
 

@@ -87,7 +87,58 @@ describe('GET /__emulator/requests', () => {
     ok(await emu.call('PUT', '/v1/partner/webhook', { key: emu.keys.test.partnerKey, body: { url: 'http://127.0.0.1:9/hooks', secret } }));
     const [entry] = ok(await emu.call('GET', '/__emulator/requests')).data;
     expect(entry.requestBody).not.toContain(secret);
-    expect(entry.requestBody).toContain('"secret":"…1234"');
+    expect(entry.requestBody).toContain('"secret":"…"');
+  });
+
+  // Issue 22: four ways a secret got past the mask.
+  it('masks a key sent in the query string', async () => {
+    const emu = await emulator();
+    const key = emu.keys.test.merchantKey;
+    await emu.call('GET', `/v1/invoices?limit=2&api_key=${key}&token=tok_query_secret_value`, { key });
+    const [entry] = ok(await emu.call('GET', '/__emulator/requests')).data;
+    expect(entry.query).not.toContain(key.slice(8, 20));
+    expect(entry.query).toBe(`limit=2&api_key=${masked(key)}&token=…`);
+  });
+
+  it('masks a secret cut in the middle by the 16 KiB body limit', async () => {
+    const emu = await emulator();
+    const secret = 'whsec_CUTSECRET_abcdefghijklmnopqrstuvwxyz0123';
+    const head = `{"url":"http://127.0.0.1:9/hooks","pad":"`;
+    const tail = `","secret":"`;
+    // The cut falls 24 characters into the secret.
+    const pad = 'p'.repeat(16 * 1024 - head.length - tail.length - 24);
+    const raw = `${head}${pad}${tail}${secret}"}`;
+    await emu.call('PUT', '/v1/partner/webhook', { key: emu.keys.test.partnerKey, raw, headers: { 'content-type': 'application/json' } });
+    const [entry] = ok(await emu.call('GET', '/__emulator/requests')).data;
+    expect(entry.truncated).toBe(true);
+    expect(entry.requestBody).not.toContain('CUTSECRET');
+    expect(entry.requestBody.endsWith('"secret":"…')).toBe(true);
+  });
+
+  it('masks a secret whose member name is written with a JSON escape', async () => {
+    const emu = await emulator();
+    const secret = 'whsec_escaped_name_secret_value_77';
+    const raw = `{"url":"http://127.0.0.1:9/hooks","secr\\u0065t":"${secret}"}`;
+    ok(await emu.call('PUT', '/v1/partner/webhook', { key: emu.keys.test.partnerKey, raw, headers: { 'content-type': 'application/json' } }));
+    const [entry] = ok(await emu.call('GET', '/__emulator/requests')).data;
+    expect(entry.requestBody).not.toContain('escaped_name_secret');
+    expect(entry.requestBody).toContain('"secr\\u0065t":"…"');
+  });
+
+  it('masks custom header values in requests and responses', async () => {
+    const emu = await emulator();
+    const token = 'Bearer rcv_custom_header_secret_5555';
+    const body = {
+      url: 'http://127.0.0.1:9/hooks',
+      secret: 'whsec_custom_headers_secret_1',
+      customHeaders: { 'X-Receiver-Auth': token, 'X-Team': 'payments' },
+    };
+    ok(await emu.call('PUT', '/v1/partner/webhook', { key: emu.keys.test.partnerKey, body }));
+    ok(await emu.call('GET', '/v1/partner/webhook', { key: emu.keys.test.partnerKey }));
+    const entries = ok(await emu.call('GET', '/__emulator/requests')).data;
+    expect(JSON.stringify(entries)).not.toContain('custom_header_secret');
+    expect(entries[1].requestBody).toContain('"customHeaders":{"X-Receiver-Auth":"…","X-Team":"…"}');
+    expect(entries[0].responseBody).toContain('"X-Receiver-Auth":"…"');
   });
 
   it('keeps a bounded ring (journalSize), and DELETE empties it', async () => {

@@ -18,18 +18,9 @@ export const dashboardHandlers = {
   streamChanges: (_input, deps) => ({
     status: 200,
     stream: (res: ServerResponse) => {
-      res.write('event: ready\ndata: {}\n\n');
-      // Reads change nothing: the dashboard's own GETs must not make it refresh again.
-      const off = deps.runtime.subscribe((event) => {
-        if (event.type === 'request' && event.method === 'GET') return;
-        if (event.type !== 'request' && event.type !== 'delivery.result') return;
-        res.write(`event: change\ndata: {"kind":"${event.type === 'request' ? 'request' : 'delivery'}"}\n\n`);
-      });
-      const ping = setInterval(() => res.write(': ping\n\n'), 15_000).unref();
-      res.on('close', () => {
-        off();
-        clearInterval(ping);
-      });
+      const writer = deps.runtime.streams.changes.attach(res);
+      writer.send('event: ready\ndata: {}\n\n');
+      writer.heartbeat(15_000);
     },
   }),
 } satisfies Handlers<'listInvoiceEvents' | 'streamChanges'>;

@@ -42,18 +42,17 @@ export const listenerHandlers = {
     return {
       status: 200,
       stream: (res: ServerResponse) => {
-        res.write(`event: ready\ndata: {}\n\n`);
-        const off = deps.runtime.subscribe((event) => {
-          if (event.type !== 'delivery.result' || event.partnerId !== partnerId || event.environment !== environment) return;
-          if ((f.status && event.status !== f.status) || (f.eventType && event.eventType !== f.eventType) || (f.invoiceId && event.invoiceId !== f.invoiceId))
-            return;
-          res.write(`event: attempt\ndata: ${JSON.stringify(event)}\n\n`);
-        });
-        const ping = setInterval(() => res.write(': ping\n\n'), 15_000).unref();
-        res.on('close', () => {
-          off();
-          clearInterval(ping);
-        });
+        const writer = deps.runtime.streams.attempts.attach(
+          res,
+          (event) =>
+            event.partnerId === partnerId &&
+            event.environment === environment &&
+            (!f.status || event.status === f.status) &&
+            (!f.eventType || event.eventType === f.eventType) &&
+            (!f.invoiceId || event.invoiceId === f.invoiceId),
+        );
+        writer.send('event: ready\ndata: {}\n\n');
+        writer.heartbeat(15_000);
       },
     };
   },

@@ -28,15 +28,9 @@ export const testingHandlers = {
     return {
       status: 200,
       stream: (res: ServerResponse) => {
-        res.write('event: ready\ndata: {}\n\n');
-        const off = deps.journal.subscribe((entry, record) => {
-          if (test(record)) res.write(`event: request\ndata: ${JSON.stringify(entry)}\n\n`);
-        });
-        const ping = setInterval(() => res.write(': ping\n\n'), 15_000).unref();
-        res.on('close', () => {
-          off();
-          clearInterval(ping);
-        });
+        const writer = deps.runtime.streams.requests.attach(res, test);
+        writer.send('event: ready\ndata: {}\n\n');
+        writer.heartbeat(15_000);
       },
     };
   },

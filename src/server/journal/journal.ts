@@ -1,6 +1,6 @@
 import type { JournalEntry, JournalFilter } from '../testing-types.js';
 import type { Principal } from '../route.js';
-import { maskBody } from './mask.js';
+import { maskBody, maskKeysInText, maskQuery } from './mask.js';
 
 /** How much of each body an entry keeps (characters). */
 export const BODY_LIMIT = 16 * 1024;
@@ -36,7 +36,8 @@ export interface JournalQuery extends Omit<JournalFilter, 'limit'> {
   startingAfter?: string | undefined;
 }
 
-type Listener = (entry: JournalEntry, record: JournalRecord) => void;
+/** Receives each record as it is added; presenting it (masking, dates) is the listener's choice. */
+type Listener = (record: JournalRecord) => void;
 
 /**
  * The request journal (CONTRACT §9): a ring of the last `capacity` API requests, newest first when
@@ -59,11 +60,9 @@ export class Journal {
     this.slots[this.next] = record;
     this.next = (this.next + 1) % this.capacity;
     if (this.count < this.capacity) this.count++;
-    if (this.listeners.size === 0) return;
-    const entry = present(record);
     for (const listener of this.listeners) {
       try {
-        listener(entry, record);
+        listener(record);
       } catch {
         // A stream's failure is its own; the request was answered.
       }
@@ -111,6 +110,11 @@ export class Journal {
     return had;
   }
 
+  /** How many listeners each add() calls: one per stream kind, never one per reader (CONTRACT §8). */
+  get listenerCount(): number {
+    return this.listeners.size;
+  }
+
   /** Calls `listener` with each entry as it is recorded; returns an unsubscribe function. */
   subscribe(listener: Listener): () => void {
     this.listeners.add(listener);
@@ -143,8 +147,8 @@ export function present(r: JournalRecord): JournalEntry {
     id: r.id,
     at: new Date(r.at).toISOString(),
     method: r.method,
-    path: r.path,
-    query: r.query,
+    path: maskKeysInText(r.path),
+    query: maskQuery(r.query),
     status: r.status,
     durationMs: Math.round(r.durationMs * 100) / 100,
     principal: p ? { kind: p.kind, environment: p.environment, partnerId: p.partnerId, merchantId: p.merchantId } : null,

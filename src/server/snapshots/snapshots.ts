@@ -17,10 +17,11 @@ export interface SnapshotDeps {
   store: Store;
   clock: Clock;
   /**
-   * Quiets the emulator before its data is replaced: ends what listeners hold and waits until no
-   * delivery attempt is running and every result is written (of the state being discarded).
+   * Quiets the emulator before its data is replaced: every delivery attempt of the state being
+   * discarded is abandoned (never sent afterwards, its result not recorded) and listeners let go;
+   * nothing is awaited, so a restore is bounded under any load (CONTRACT §8).
    */
-  quiesce(): Promise<void>;
+  quiesce(): void;
   /** After the data was replaced: caches cleared, defaults checked, due work rescheduled. */
   restored(): void;
 }
@@ -66,8 +67,9 @@ export function createSnapshots(deps: SnapshotDeps): Snapshots {
   const replaceWith = async (file: string) => {
     const source = await sameSchema(deps.store, file);
     try {
-      await deps.quiesce();
       await outsideTransaction(deps.store);
+      // In the same turn as the copy: no attempt of the discarded state can start in between.
+      deps.quiesce();
       copyFrom(deps.store, source.file);
       const at = getMeta<number>(deps.store, CLOCK_AT_SAVE);
       if (at !== undefined) {

@@ -37,19 +37,27 @@ export const tailLogsCommand: Handler<typeof tailLogsSpec> = async ({ options },
     ctx.signal.addEventListener('abort', close, { once: true });
     let reason = 'the emulator closed the stream';
     try {
-      stream = await openSse(url, '', (message) => {
-        if (message.event === 'ready') {
-          const outage = reconnector.connected();
-          if (!everConnected && !ctx.json && !ctx.quiet)
-            ctx.stderr.write(`${c.dim(`Tailing API requests on the emulator at ${esc(target.baseUrl)} · Ctrl-C to stop`)}\n`);
-          else if (outage)
-            ctx.stderr.write(`${c.yellow(`reconnected to ${origin} (requests answered meanwhile are in svc's journal: GET /__emulator/requests)`)}\n`);
-          everConnected = true;
-        } else if (message.event === 'request') {
-          const entry: JournalEntry = JSON.parse(message.data);
-          ctx.stdout.write(`${ctx.json ? JSON.stringify(entry) : requestLine(c, entry)}\n`);
-        }
-      });
+      // Stop reading while stdout does not drain: backpressure from `less` to the emulator.
+      stream = await openSse(
+        url,
+        '',
+        (message) => {
+          if (message.event === 'ready') {
+            const outage = reconnector.connected();
+            if (!everConnected && !ctx.json && !ctx.quiet)
+              ctx.stderr.write(`${c.dim(`Tailing API requests on the emulator at ${esc(target.baseUrl)} · Ctrl-C to stop`)}\n`);
+            else if (outage)
+              ctx.stderr.write(`${c.yellow(`reconnected to ${origin} (requests answered meanwhile are in svc's journal: GET /__emulator/requests)`)}\n`);
+            everConnected = true;
+          } else if (message.event === 'request') {
+            const entry: JournalEntry = JSON.parse(message.data);
+            ctx.stdout.write(`${ctx.json ? JSON.stringify(entry) : requestLine(c, entry)}\n`);
+          } else if (message.event === 'overflow') {
+            reason = 'this terminal read too slowly and the emulator dropped the stream; requests answered meanwhile are in GET /__emulator/requests';
+          }
+        },
+        { sink: ctx.stdout },
+      );
       await stream.done;
     } catch (error) {
       if (ctx.signal.aborted) break;

@@ -1,0 +1,40 @@
+import type { DeliveryResultEvent } from '../webhooks/delivery-events.js';
+import type { EmulatorEvent, EventHub } from './events.js';
+import { SseFanout } from './http/sse-fanout.js';
+import { type Journal, type JournalRecord, present } from './journal/journal.js';
+
+/** The emulator's broadcast streams (CONTRACT §8 "Streams are bounded"): one fan-out per kind. */
+export interface Streams {
+  /** The request journal, `GET /__emulator/requests/stream`; readers filter by record. */
+  requests: SseFanout<JournalRecord>;
+  /** The dashboard's change feed: one small frame per write or delivery result, the same for all. */
+  changes: SseFanout<'request' | 'delivery'>;
+  /** Delivery attempts, `svc webhook deliveries tail`; readers filter by partner, environment and fields. */
+  attempts: SseFanout<DeliveryResultEvent>;
+}
+
+export function createStreams(journal: Journal, hub: EventHub<EmulatorEvent>): Streams {
+  return {
+    // Masking and the ISO date happen here, once per entry, on the stream side.
+    requests: new SseFanout(
+      (record) => `event: request\ndata: ${JSON.stringify(present(record))}\n\n`,
+      (publish) => journal.subscribe(publish),
+    ),
+    changes: new SseFanout(
+      (kind) => `event: change\ndata: {"kind":"${kind}"}\n\n`,
+      (publish) =>
+        hub.on((event) => {
+          // Reads change nothing: the dashboard's own GETs must not make it refresh again.
+          if (event.type === 'request' && event.method !== 'GET') publish('request');
+          else if (event.type === 'delivery.result') publish('delivery');
+        }),
+    ),
+    attempts: new SseFanout(
+      (event) => `event: attempt\ndata: ${JSON.stringify(event)}\n\n`,
+      (publish) =>
+        hub.on((event) => {
+          if (event.type === 'delivery.result') publish(event);
+        }),
+    ),
+  };
+}
