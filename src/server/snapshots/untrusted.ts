@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import type BetterSqlite3 from 'better-sqlite3';
 import { UserError } from '../../errors.js';
-import { shownPath } from '../../store/errors.js';
 import { expectedSchema, readSchema, schemaDifference } from '../../store/expected-schema.js';
 import { describeSqliteFailure } from '../../store/file-check.js';
 import { MIGRATION_TABLE } from '../../store/migrate.js';
@@ -20,7 +19,7 @@ export class SnapshotRefused extends UserError {
     readonly file: string,
     readonly detail: string,
   ) {
-    super(`snapshot ${shownPath(file)} ${detail}; nothing was changed`, 'snapshot_invalid');
+    super(`snapshot ${file} ${detail}; nothing was changed`, 'snapshot_invalid');
   }
 }
 
