@@ -187,18 +187,17 @@ const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
 /**
  * Every table's rows replaced by the snapshot's, in one transaction (foreign keys checked at commit).
- * The tables and columns are the emulator's own (its `main` schema), never names read from the file.
+ * The tables are the emulator's own (its `main` schema), quoted here: no name read from the file.
  * `hold`: deliveries the file left pending or retrying are kept but not scheduled (an imported file's
  * past is not sent until the user resends it, CONTRACT §8).
  */
 function copyFrom(store: Store, file: string, hold: boolean): Imported {
   const db = store.sqlite;
+  // The file's tables were checked to be defined exactly as ours (`untrusted.ts`), columns in the same
+  // order, so `SELECT *` is safe, and it keeps SQLite's transfer optimization (a column list turns it off).
   const tables = readSchema(db)
     .filter((o) => o.type === 'table' && !o.name.startsWith(MIGRATION_TABLE))
-    .map((o) => ({
-      name: quote(o.name),
-      columns: (db.pragma(`main.table_info(${quote(o.name)})`) as { name: string }[]).map((c) => quote(c.name)).join(', '),
-    }));
+    .map((o) => quote(o.name));
   db.prepare('ATTACH DATABASE ? AS snapshot').run(file);
   try {
     // The snapshot is a consistent copy of a database with the same schema: its foreign keys hold.
@@ -206,8 +205,8 @@ function copyFrom(store: Store, file: string, hold: boolean): Imported {
     // table at once and copies another table's pages whole (its "transfer optimization").
     db.pragma('foreign_keys = OFF');
     return store.tx(() => {
-      for (const t of tables) db.prepare(`DELETE FROM main.${t.name}`).run();
-      for (const t of tables) db.prepare(`INSERT INTO main.${t.name} (${t.columns}) SELECT ${t.columns} FROM snapshot.${t.name}`).run();
+      for (const t of tables) db.prepare(`DELETE FROM main.${t}`).run();
+      for (const t of tables) db.prepare(`INSERT INTO main.${t} SELECT * FROM snapshot.${t}`).run();
       if (!hold) return { webhookUrls: [], heldDeliveries: 0 };
       const urls = db
         .prepare(
