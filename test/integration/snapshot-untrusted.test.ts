@@ -10,6 +10,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { manualClock } from '../../src/clock/clock.js';
+import { migrate } from '../../src/store/migrate.js';
 import { ikey, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
 import { tempDir } from '../helpers/temp-dir.js';
@@ -148,5 +149,33 @@ describe('a schema svc did not write is refused, nothing changed', () => {
     expect(res.body.error.code).toBe('snapshot_invalid');
     expect(res.body.error.message).toMatch(why);
     expect((await emu.call('GET', `/v1/invoices/${kept.body.id}`, { key: emu.keys.test.merchantKey })).status).toBe(200);
+  });
+});
+
+describe('a file from an earlier svc', () => {
+  /** A database as an earlier release left it: migrated up to `upTo`, then edited by `craft`. */
+  async function earlier(upTo: string, craft?: (db: Database.Database) => void): Promise<string> {
+    const file = path.join(tempDir(), `from-${upTo}.sqlite`);
+    const db = new Database(file);
+    try {
+      await migrate(db, { upTo });
+      craft?.(db);
+    } finally {
+      db.close();
+    }
+    return file;
+  }
+
+  it('is checked against the schema of its own version, then migrated', async () => {
+    const emu = await emulator({ snapshot: await earlier('0005-due-index-url') });
+    expect(emu.imported).toEqual({ webhookUrls: [], heldDeliveries: 0 });
+    expect((await emu.call('GET', '/v1/invoices', { key: emu.keys.test.merchantKey })).status).toBe(200);
+  });
+
+  it('with a trigger added is refused before any migration runs on it', async () => {
+    const file = await earlier('0003-listeners', (db) => db.exec('CREATE TRIGGER t AFTER UPDATE ON deliveries BEGIN SELECT 1; END'));
+    const hash = sha(file);
+    await expect(startTestEmulator({ snapshot: file })).rejects.toThrow(/objects svc never creates \(trigger "t"\)/);
+    expect(sha(file)).toBe(hash);
   });
 });
