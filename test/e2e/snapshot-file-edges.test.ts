@@ -150,3 +150,19 @@ describe('the URLs an imported file brought', () => {
     expect(r.requests).toHaveLength(1);
   });
 });
+
+describe('a crafted file', () => {
+  it('with a never-ending view in place of the migration record: one line, exit 1, promptly, nothing sent', async () => {
+    const r = await receiver();
+    const file = await exportWithPendingDelivery(r);
+    const db = new Database(file);
+    db.exec(`DROP TABLE kysely_migration;
+      CREATE VIEW kysely_migration AS WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n) SELECT '0001-initial' AS name FROM n`);
+    db.close();
+    const { dir, env } = workspace();
+    const res = await runCli(['dev', '--port', '0', '--memory', '--snapshot', file], { cwd: dir, env, timeoutMs: 15_000 });
+    expect(res.code, res.stderr).toBe(1);
+    expect(res.stderr.trim().split('\n')).toEqual([`error snapshot ${file} is not an svc snapshot (it has no record of svc migrations); nothing was changed`]);
+    expect(r.requests).toHaveLength(1);
+  });
+});
