@@ -57,6 +57,16 @@ describe('svc dev --snapshot with something that is not a snapshot file', () => 
       /is a folder/,
     ],
     ['/dev/zero', () => '/dev/zero', /is not a regular file/],
+    [
+      'a file over 1 GiB (sparse: no disk used)',
+      (dir) => {
+        const file = path.join(dir, 'huge.sqlite');
+        fs.writeFileSync(file, '');
+        fs.truncateSync(file, 1024 ** 3 + 1);
+        return 'huge.sqlite';
+      },
+      /is larger than 1 GiB/,
+    ],
   ];
 
   it.each(cases)('%s: one line, exit 1, no stack, no temporary folder left', async (_what, make, why) => {
