@@ -40,6 +40,10 @@ export const ERRORS = {
   payload_too_large: { status: 413, description: 'The body is over 1 MiB, or holds more than 10,000 JSON values.' },
   unsupported_media_type: { status: 415, description: 'A body was sent with a `Content-Type` other than `application/json`.' },
   idempotency_key_reused: { status: 422, description: 'This `Idempotency-Key` was used with a different body.' },
+  snapshot_invalid: {
+    status: 422,
+    description: 'The snapshot file is not one svc wrote (its schema has objects svc never creates, or lacks some), or cannot be read; nothing was changed.',
+  },
   headers_too_large: { status: 431, description: 'The request headers are larger than 16 KiB.' },
   internal_error: { status: 500, description: 'Something unexpected failed; it is logged with the request id.' },
   database_busy: { status: 503, description: "Another program holds the database's write lock; nothing changed. Retry after `Retry-After`." },

@@ -5,6 +5,7 @@ import type { ChaosSpec as WebhookChaosSpec } from '../webhooks/chaos.js';
 import type { EmulatorListener } from './events.js';
 import type { AdvanceReport, DefaultKeys, LookupFn } from './public-types.js';
 import type { SnapshotInfo } from './snapshots/files.js';
+import type { Imported } from './snapshots/snapshots.js';
 import type { FaultControl, JournalEntry, JournalFilter } from './testing-types.js';
 
 // What startEmulator takes and returns (the package's API, src/index.ts); ./start.ts builds it.
@@ -46,7 +47,9 @@ export interface StartEmulatorOptions {
   lookup?: LookupFn;
   /**
    * Start from a snapshot file (`svc snapshot export`, or a file `emulator.snapshot()` wrote): its
-   * data, clock and keys replace the database's before the emulator serves (CONTRACT §9).
+   * data, clock and keys replace the database's before the emulator serves (CONTRACT §9). The file
+   * is untrusted (CONTRACT §8): a schema svc did not write is refused, and the deliveries it left
+   * pending are kept but not sent until resent (`emulator.imported` says which URLs it brought).
    */
   snapshot?: string;
   /**
@@ -71,6 +74,11 @@ export interface Emulator {
   readonly address: string;
   /** The default partner's keys and merchant ids. */
   readonly keys: DefaultKeys;
+  /**
+   * What the `snapshot` file brought (null without one): the webhook URLs of its configurations and
+   * pending deliveries, and how many deliveries are held until resent (CONTRACT §8).
+   */
+  readonly imported: Imported | null;
   /**
    * Typed clients of this emulator's API, one per environment, with the default keys: the partner key
    * for partner endpoints, the merchant key for merchant ones (`emulator.client.test.createInvoice(…)`).

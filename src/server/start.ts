@@ -23,7 +23,7 @@ import { clearData, ensureDefaults } from './bootstrap.js';
 import { EventHub, type EmulatorEvent } from './events.js';
 import { createClient, type Client } from '../client/typed.js';
 import { attachInternals } from './internals.js';
-import { createSnapshots } from './snapshots/snapshots.js';
+import { createSnapshots, type Imported } from './snapshots/snapshots.js';
 import { WebhookChaos, type ChaosSpec as WebhookChaosSpec } from '../webhooks/chaos.js';
 import { parseWith } from './validation/parse.js';
 import { loadSchemas, schemas } from './validation/schemas.js';
@@ -175,9 +175,10 @@ async function serve(store: OpenedStore, config: EmulatorConfig, options: StartE
     onError: (error) => hub.emit({ type: 'error', message: `scheduler: ${(error as Error)?.message ?? String(error)}`, stack: (error as Error)?.stack }),
   });
 
+  let imported: Imported | null = null;
   if (options.snapshot) {
     try {
-      await deps.runtime.snapshots.restoreFile(options.snapshot);
+      imported = await deps.runtime.snapshots.restoreFile(options.snapshot);
     } catch (error) {
       listeners.close();
       await attempter.close();
@@ -225,6 +226,7 @@ async function serve(store: OpenedStore, config: EmulatorConfig, options: StartE
     get keys() {
       return keys;
     },
+    imported,
     get client() {
       // Rebuilt when the keys change (a restore of a snapshot with other keys); cheap, no I/O.
       if (clients?.keys !== keys) clients = { keys, test: clientFor(baseUrl, keys.test), live: clientFor(baseUrl, keys.live) };

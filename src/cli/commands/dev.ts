@@ -8,6 +8,7 @@ import { type Emulator, startWithoutSchemas } from '../../server/start.js';
 import type { Context } from '../context.js';
 import { removeLocalState, writeLocalState } from '../local-emulator.js';
 import { humanDevLine } from '../output/dev-events.js';
+import { esc } from '../output/escape.js';
 import { styleFor } from '../output/style.js';
 import type { Handler, Input } from '../spec.js';
 import type { devSpec } from './top.js';
@@ -56,8 +57,9 @@ export const devCommand: Handler<typeof devSpec> = async ({ options: opts }, ctx
   // Watched from before the ready line: whoever reads it may send SIGINT at once.
   const stopped = untilAborted(emulator, ctx);
 
-  if (ctx.json) write(JSON.stringify(readyEvent(emulator, loaded.filepath)));
-  else write(banner(emulator, db, loaded.filepath, c));
+  const snapshotFile = opts.snapshot === undefined ? undefined : path.resolve(ctx.cwd, opts.snapshot);
+  if (ctx.json) write(JSON.stringify(readyEvent(emulator, loaded.filepath, snapshotFile)));
+  else write(banner(emulator, db, loaded.filepath, c, snapshotFile));
   if (opts.fixtures) await seed(opts.fixtures, emulator, ctx);
   return { streamed: true, exitCode: await stopped };
 };
@@ -113,12 +115,25 @@ function allowedHostFlag(value: string): string {
 }
 
 /** The first NDJSON line (CONTRACT §1), with the address bound and the config file in use (§8). */
-export function readyEvent(emulator: Emulator, configFile: string | null = null) {
+export function readyEvent(emulator: Emulator, configFile: string | null = null, snapshotFile?: string) {
   const { test, live } = emulator.keys;
-  return { type: 'ready', baseUrl: emulator.url, address: emulator.address, configFile, test: { ...test }, live: { ...live } };
+  // An imported file is a stranger's (CONTRACT §8): the webhook URLs it brought are named up front.
+  const snapshot = emulator.imported && snapshotFile ? { snapshot: { file: snapshotFile, ...emulator.imported } } : {};
+  return { type: 'ready', baseUrl: emulator.url, address: emulator.address, configFile, ...snapshot, test: { ...test }, live: { ...live } };
 }
 
-function banner(emulator: Emulator, db: string, configFile: string | null, c: ReturnType<typeof styleFor>): string {
+/** The banner's lines about an imported snapshot file: the URLs it brought, and what is held. */
+function importedRows(emulator: Emulator, snapshotFile: string | undefined): [string, string][] {
+  if (!emulator.imported || !snapshotFile) return [];
+  const { webhookUrls, heldDeliveries } = emulator.imported;
+  return [
+    ['Snapshot', snapshotFile],
+    ...webhookUrls.map((url, i): [string, string] => [i === 0 ? 'Its webhook URLs' : '', esc(url)]),
+    ['Held deliveries', `${heldDeliveries} (not sent until you resend them: svc webhook deliveries resend <id>)`],
+  ];
+}
+
+function banner(emulator: Emulator, db: string, configFile: string | null, c: ReturnType<typeof styleFor>, snapshotFile?: string): string {
   const { test, live } = emulator.keys;
   const host = emulator.address.slice(0, emulator.address.lastIndexOf(':')).replace(/^\[|\]$/g, '');
   const rows: [string, string][] = [
@@ -132,6 +147,7 @@ function banner(emulator: Emulator, db: string, configFile: string | null, c: Re
     ['Test merchant key', `${test.merchantKey}  (merchant ${test.merchantId})`],
     ['Live partner key', live.partnerKey],
     ['Live merchant key', `${live.merchantKey}  (merchant ${live.merchantId})`],
+    ...importedRows(emulator, snapshotFile),
   ];
   const width = Math.max(...rows.map(([k]) => k.length));
   // Bound beyond this machine (a config's `host: 0.0.0.0`, `--host`): say so where it cannot be missed.

@@ -28,7 +28,7 @@ export const snapshotOperations = defineOperations({
     description:
       'Deliveries of the discarded state are dropped (a listener holding one is told it is gone); those of the restored state resume. Requests answered meanwhile see either state, never a mix.',
     responses: { 200: 'SnapshotRestored' },
-    errors: ['snapshot_not_found'],
+    errors: ['snapshot_not_found', 'snapshot_invalid'],
   },
   exportSnapshot: {
     ...control,

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { removePartials, removeTempFolders } from './leftovers.js';
 
 /** What `GET /__emulator/snapshots` lists (CONTRACT §9). */
 export interface SnapshotInfo {
@@ -15,6 +16,9 @@ export const SNAPSHOT_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
 const SUFFIX = '.sqlite';
 
+/** Our temporary folders are `svc-snapshot-<pid>-…` (an import's copy) and `svc-snapshots-<pid>-…`: the pid says whose. */
+export const TEMP_PREFIX = 'svc-snapshot-';
+
 /**
  * Where snapshots live: beside a file database in `<file>-snapshots/` (they outlive the process, like
  * the database they copy), or for an in-memory emulator in a private temporary folder removed at stop.
@@ -28,8 +32,12 @@ export class SnapshotFiles {
   /** `fixed`: the folder beside a file database; null for an in-memory emulator's temporary one. */
   private constructor(private readonly fixed: string | null) {}
 
+  /** A file database's folder loses the leftovers of saves a kill interrupted (`leftovers.ts`). */
   static for(databaseFile: string): SnapshotFiles {
-    return new SnapshotFiles(databaseFile === ':memory:' ? null : `${databaseFile}-snapshots`);
+    if (databaseFile === ':memory:') return new SnapshotFiles(null);
+    const dir = `${databaseFile}-snapshots`;
+    removePartials(dir);
+    return new SnapshotFiles(dir);
   }
 
   /**
@@ -38,7 +46,10 @@ export class SnapshotFiles {
    */
   private get dir(): string {
     if (this.fixed !== null) return this.fixed;
-    this.made ??= fs.mkdtempSync(path.join(os.tmpdir(), 'svc-snapshots-'));
+    if (this.made === null) {
+      removeTempFolders();
+      this.made = fs.mkdtempSync(path.join(os.tmpdir(), `svc-snapshots-${process.pid}-`));
+    }
     return this.made;
   }
 

@@ -1,14 +1,17 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type BetterSqlite3 from 'better-sqlite3';
 import type { Clock } from '../../clock/clock.js';
-import { MIGRATION_TABLE } from '../../store/migrate.js';
+import { DatabaseFileError } from '../../store/errors.js';
+import { readSchema } from '../../store/expected-schema.js';
+import { MIGRATION_TABLE, recorded } from '../../store/migrate.js';
 import { getMeta, setMeta } from '../../store/repos/meta.js';
 import { openSqlite } from '../../store/sqlite.js';
 import { openStore, type Store } from '../../store/store.js';
 import { ApiError } from '../api-error.js';
-import { SNAPSHOT_NAME, SnapshotFiles, type SnapshotInfo } from './files.js';
+import { removeTempFolders } from './leftovers.js';
+import { SNAPSHOT_NAME, SnapshotFiles, type SnapshotInfo, TEMP_PREFIX } from './files.js';
+import { checkSnapshotFile, checkSnapshotSchema, SnapshotRefused } from './untrusted.js';
 
 /** The emulator time a snapshot was taken at: a restore puts the clock back there (CONTRACT §9). */
 const CLOCK_AT_SAVE = 'snapshot_clock_ms';
@@ -26,11 +29,22 @@ export interface SnapshotDeps {
   restored(): void;
 }
 
+/** What an imported file brought that the user should see (the `svc dev` banner and ready event). */
+export interface Imported {
+  /** Webhook URLs of its configurations and of the deliveries it left pending (at most 50). */
+  webhookUrls: string[];
+  /** Deliveries it left pending or retrying: kept, not sent until resent. */
+  heldDeliveries: number;
+}
+
 export interface Snapshots {
   save(name: string): Promise<SnapshotInfo>;
   restore(name: string): Promise<SnapshotInfo>;
-  /** Replaces the state with an exported snapshot file (`svc dev --snapshot`). */
-  restoreFile(file: string): Promise<void>;
+  /**
+   * Replaces the state with an exported snapshot file (`svc dev --snapshot`): checked as untrusted,
+   * its pending deliveries held until resent. Says what webhook URLs it brought.
+   */
+  restoreFile(file: string): Promise<Imported>;
   list(): SnapshotInfo[];
   delete(name: string): void;
   /** The snapshot's file, for export. */
@@ -64,19 +78,20 @@ export function createSnapshots(deps: SnapshotDeps): Snapshots {
     return run;
   };
 
-  const replaceWith = async (file: string) => {
+  const replaceWith = async (file: string, hold: boolean): Promise<Imported> => {
     const source = await sameSchema(deps.store, file);
     try {
       await outsideTransaction(deps.store);
       // In the same turn as the copy: no attempt of the discarded state can start in between.
       deps.quiesce();
-      copyFrom(deps.store, source.file);
+      const imported = copyFrom(deps.store, source.file, hold);
       const at = getMeta<number>(deps.store, CLOCK_AT_SAVE);
       if (at !== undefined) {
         if (deps.clock.jump) deps.clock.jump(at);
         else deps.clock.set(at);
       }
       deps.restored();
+      return imported;
     } finally {
       source.dispose();
     }
@@ -102,10 +117,20 @@ export function createSnapshots(deps: SnapshotDeps): Snapshots {
       serial(async () => {
         const info = SNAPSHOT_NAME.test(name) ? files.info(name) : null;
         if (!info) throw notFound(name);
-        await replaceWith(files.file(name));
+        try {
+          await replaceWith(files.file(name), false);
+        } catch (error) {
+          // A file dropped into the folder is checked like an import; the API answers in its shape.
+          if (error instanceof SnapshotRefused || error instanceof DatabaseFileError) throw new ApiError(422, 'snapshot_invalid', error.message);
+          throw error;
+        }
         return info;
       }),
-    restoreFile: (file) => serial(() => replaceWith(file)),
+    restoreFile: (file) =>
+      serial(() => {
+        removeTempFolders();
+        return replaceWith(file, true);
+      }),
     list: () => files.list(),
     // A name no snapshot can have is simply not found (the path holds it, not a body).
     delete: (name) => {
@@ -130,29 +155,21 @@ function rollbackJournal(file: string): void {
 }
 
 /**
- * The snapshot as a file with this release's schema: itself when its migrations are ours, else a
- * migrated temporary copy (an export from an earlier svc). `openStore` checks that it is an svc
- * database at all and refuses one from a newer release, each in one line naming the file.
+ * The snapshot as a file with this release's schema, checked first to be exactly one svc wrote
+ * (`untrusted.ts`): itself when its migrations are ours, else a migrated copy in a private
+ * temporary folder (an export from an earlier svc), removed by `dispose()` or, after a kill, by the
+ * next start (`leftovers.ts`).
  */
 async function sameSchema(store: Store, file: string): Promise<{ file: string; dispose(): void }> {
-  const ours = migrationNames(store.sqlite);
-  let theirs: string[] | null = null;
-  try {
-    const db = openSqlite(file, { readonly: true, fileMustExist: true });
-    try {
-      theirs = migrationNames(db);
-    } finally {
-      db.close();
-    }
-  } catch {
-    theirs = null;
-  }
-  if (theirs && theirs.join() === ours.join()) return { file, dispose: () => {} };
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-snapshot-'));
-  const copy = path.join(dir, 'snapshot.sqlite');
-  fs.copyFileSync(file, copy);
+  checkSnapshotFile(file);
+  const theirs = await checkSnapshotSchema(file);
+  if (theirs.join() === recorded(store.sqlite).join()) return { file, dispose: () => {} };
+  removeTempFolders();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `${TEMP_PREFIX}${process.pid}-`));
   const dispose = () => fs.rmSync(dir, { recursive: true, force: true });
+  const copy = path.join(dir, 'snapshot.sqlite');
   try {
+    fs.copyFileSync(file, copy);
     (await openStore({ file: copy })).close();
   } catch (error) {
     dispose();
@@ -163,32 +180,44 @@ async function sameSchema(store: Store, file: string): Promise<{ file: string; d
   return { file: copy, dispose };
 }
 
-function migrationNames(db: BetterSqlite3.Database): string[] {
-  return (db.prepare(`SELECT name FROM ${MIGRATION_TABLE} ORDER BY name`).all() as { name: string }[]).map((r) => r.name);
-}
-
 async function outsideTransaction(store: Store): Promise<void> {
   // ATTACH cannot run inside a transaction; a group commit never spans a turn, so one turn is enough.
   while (store.sqlite.inTransaction) await new Promise((resolve) => setImmediate(resolve));
 }
 
-/** Every table's rows replaced by the snapshot's, in one transaction (foreign keys checked at commit). */
-function copyFrom(store: Store, file: string): void {
+const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
+
+/**
+ * Every table's rows replaced by the snapshot's, in one transaction (foreign keys checked at commit).
+ * The tables are the emulator's own (its `main` schema), quoted here: no name read from the file.
+ * `hold`: deliveries the file left pending or retrying are kept but not scheduled (an imported file's
+ * past is not sent until the user resends it, CONTRACT §8).
+ */
+function copyFrom(store: Store, file: string, hold: boolean): Imported {
   const db = store.sqlite;
+  // The file's tables were checked to be defined exactly as ours (`untrusted.ts`), columns in the same
+  // order, so `SELECT *` is safe, and it keeps SQLite's transfer optimization (a column list turns it off).
+  const tables = readSchema(db)
+    .filter((o) => o.type === 'table' && !o.name.startsWith(MIGRATION_TABLE))
+    .map((o) => quote(o.name));
   db.prepare('ATTACH DATABASE ? AS snapshot').run(file);
   try {
-    const tables = (
-      db
-        .prepare("SELECT name FROM snapshot.sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE ?")
-        .all(`${MIGRATION_TABLE}%`) as { name: string }[]
-    ).map((r) => r.name);
     // The snapshot is a consistent copy of a database with the same schema: its foreign keys hold.
     // Checking them again row by row is what made a restore slow; with them off, SQLite empties a
     // table at once and copies another table's pages whole (its "transfer optimization").
     db.pragma('foreign_keys = OFF');
-    store.tx(() => {
-      for (const t of tables) db.prepare(`DELETE FROM main."${t}"`).run();
-      for (const t of tables) db.prepare(`INSERT INTO main."${t}" SELECT * FROM snapshot."${t}"`).run();
+    return store.tx(() => {
+      for (const t of tables) db.prepare(`DELETE FROM main.${t}`).run();
+      for (const t of tables) db.prepare(`INSERT INTO main.${t} SELECT * FROM snapshot.${t}`).run();
+      if (!hold) return { webhookUrls: [], heldDeliveries: 0 };
+      const urls = db
+        .prepare(
+          "SELECT url FROM main.webhook_configs UNION SELECT url FROM main.deliveries WHERE status IN ('pending', 'retrying') AND target = 'webhook' ORDER BY url LIMIT 50",
+        )
+        .pluck()
+        .all() as string[];
+      const held = db.prepare("UPDATE main.deliveries SET next_attempt_at = NULL, in_flight = 0 WHERE status IN ('pending', 'retrying')").run().changes;
+      return { webhookUrls: urls, heldDeliveries: held };
     });
   } finally {
     db.pragma('foreign_keys = ON');

@@ -1,0 +1,181 @@
+/**
+ * CONTRACT §8 "Imported snapshot files are untrusted": a file from a bug report is a stranger's. Its
+ * schema must be exactly one svc wrote (a view, trigger, extra table or column, or a table named
+ * with `"` is refused in one line, nothing changed), and nothing it carries is sent until the user
+ * resends it. Files are real exports, then crafted with better-sqlite3 in a temp folder.
+ */
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, describe, expect, it } from 'vitest';
+import { manualClock } from '../../src/clock/clock.js';
+import { migrate } from '../../src/store/migrate.js';
+import { ikey, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { startReceiver, type Receiver } from '../helpers/receiver.js';
+import { tempDir } from '../helpers/temp-dir.js';
+
+const T0 = Date.UTC(2030, 0, 1);
+const SECRET = 'whsec_snapshot_test_0123456789';
+const emulators: TestEmulator[] = [];
+const receivers: Receiver[] = [];
+afterEach(async () => {
+  await Promise.all(receivers.splice(0).map((r) => r.close()));
+  await Promise.all(emulators.splice(0).map((e) => e.stop()));
+});
+
+async function emulator(options: Parameters<typeof startTestEmulator>[0] = {}): Promise<TestEmulator> {
+  const emu = await startTestEmulator({ clock: manualClock(T0), ...options });
+  emulators.push(emu);
+  return emu;
+}
+
+/**
+ * A real export whose webhook points at `r`, with one delivered invoice.created; `craft` then edits
+ * the file as a stranger could.
+ */
+async function exportedFile(r: Receiver, craft?: (db: Database.Database) => void): Promise<string> {
+  const emu = await emulator();
+  expect((await emu.call('PUT', '/v1/partner/webhook', { key: emu.keys.test.partnerKey, body: { url: r.url, secret: SECRET } })).status).toBe(200);
+  const created = await emu.call('POST', '/v1/invoices', { key: emu.keys.test.merchantKey, idempotencyKey: ikey(), body: { amount: '10.00' } });
+  expect(created.status).toBe(201);
+  await r.waitFor(1);
+  await emu.snapshot('share');
+  const file = path.join(tempDir(), 'bug-report.sqlite');
+  fs.writeFileSync(file, Buffer.from(await (await fetch(`${emu.url}/__emulator/snapshots/share/file`)).arrayBuffer()));
+  if (craft) {
+    const db = new Database(file);
+    try {
+      craft(db);
+    } finally {
+      db.close();
+    }
+  }
+  return file;
+}
+
+/** Every delivery of the file made pending again and due long ago: what a crafted file carries. */
+const pendingAgain = (db: Database.Database) => {
+  db.prepare("UPDATE deliveries SET status = 'pending', next_attempt_at = 0, attempt_count = 0, scheduled_attempts = 0").run();
+};
+
+const sha = (file: string) => crypto.createHash('sha256').update(fs.readFileSync(file)).digest('hex');
+
+describe('what an imported file carries is not sent', () => {
+  it('its pending deliveries stay with the receiver untouched until the user resends one', async () => {
+    const r = await startReceiver();
+    receivers.push(r);
+    const file = await exportedFile(r, pendingAgain);
+    const before = r.requests.length;
+
+    const emu = await emulator({ snapshot: file });
+    expect(emu.imported).toEqual({ webhookUrls: [r.url], heldDeliveries: 1 });
+    // Moves the clock and runs what falls due before it answers: a scheduled attempt would be sent by now.
+    expect((await emu.call('POST', '/__emulator/clock/advance', { body: { seconds: 600 } })).status).toBe(200);
+    expect(r.requests.length).toBe(before);
+    const [held] = (await emu.call('GET', '/v1/partner/webhook/deliveries', { key: emu.keys.test.partnerKey })).body.data;
+    expect(held).toMatchObject({ status: 'pending', nextAttemptAt: null, url: r.url });
+
+    const resent = await emu.call('POST', `/v1/partner/webhook/deliveries/${held.id}/resend`, { key: emu.keys.test.partnerKey });
+    expect(resent.status, resent.text).toBe(200);
+    expect(resent.body.status).toBe('succeeded');
+    expect(r.requests.length).toBe(before + 1);
+  });
+
+  it('a restore by name resumes the snapshot’s deliveries as before (it is the emulator’s own save)', async () => {
+    const r = await startReceiver();
+    receivers.push(r);
+    const dir = tempDir();
+    const emu = await emulator({ db: path.join(dir, 'own.sqlite') });
+    fs.mkdirSync(path.join(dir, 'own.sqlite-snapshots'));
+    fs.copyFileSync(await exportedFile(r, pendingAgain), path.join(dir, 'own.sqlite-snapshots', 'mine.sqlite'));
+    const before = r.requests.length;
+    expect((await emu.call('POST', '/__emulator/snapshots/mine/restore')).status).toBe(200);
+    await r.waitFor(before + 1);
+  });
+});
+
+/** What a stranger can put in a file besides svc's own schema. */
+const CRAFTED: [string, (db: Database.Database) => void, RegExp][] = [
+  ['a view', (db) => db.exec('CREATE VIEW recent AS SELECT * FROM invoices'), /objects svc never creates \(view "recent"\)/],
+  [
+    'a never-ending view named like the migration record',
+    (db) =>
+      db.exec(`DROP TABLE kysely_migration;
+        CREATE VIEW kysely_migration AS WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n) SELECT '0001-initial' AS name FROM n`),
+    /no record of svc migrations/,
+  ],
+  ['a trigger', (db) => db.exec('CREATE TRIGGER gone AFTER DELETE ON invoices BEGIN SELECT 1; END'), /objects svc never creates \(trigger "gone"\)/],
+  ['an extra table', (db) => db.exec('CREATE TABLE extra (x)'), /objects svc never creates \(table "extra"\)/],
+  ['an extra column', (db) => db.exec('ALTER TABLE invoices ADD COLUMN note TEXT'), /table "invoices" differs/],
+  ['an extra index', (db) => db.exec('CREATE INDEX by_amount ON invoices (amount)'), /index "by_amount"/],
+  ['a table named with a double quote', (db) => db.exec('CREATE TABLE "x"" FROM invoices; --" (y)'), /objects svc never creates \(table "x\\" FROM/],
+];
+
+describe('a schema svc did not write is refused, nothing changed', () => {
+  it.each(CRAFTED)('starting from a file with %s: one line naming the file', async (_what, craft, why) => {
+    const r = await startReceiver();
+    receivers.push(r);
+    const file = await exportedFile(r, (db) => {
+      pendingAgain(db);
+      craft(db);
+    });
+    const hash = sha(file);
+    const before = r.requests.length;
+    const error = await startTestEmulator({ snapshot: file }).then(
+      (emu) => {
+        emulators.push(emu);
+        return null;
+      },
+      (e: Error) => e,
+    );
+    expect(error?.message).toMatch(why);
+    expect(error?.message).toContain(file);
+    expect(error?.message).not.toContain('\n');
+    expect(sha(file)).toBe(hash);
+    expect(r.requests.length).toBe(before);
+  });
+
+  it.each(CRAFTED)('restoring a file with %s: 422 snapshot_invalid, the state as it was', async (_what, craft, why) => {
+    const r = await startReceiver();
+    receivers.push(r);
+    const dir = tempDir();
+    const emu = await emulator({ db: path.join(dir, 'own.sqlite') });
+    const kept = await emu.call('POST', '/v1/invoices', { key: emu.keys.test.merchantKey, idempotencyKey: ikey(), body: { amount: '3.00' } });
+    fs.mkdirSync(path.join(dir, 'own.sqlite-snapshots'));
+    fs.copyFileSync(await exportedFile(r, craft), path.join(dir, 'own.sqlite-snapshots', 'dropped-in.sqlite'));
+    const res = await emu.call('POST', '/__emulator/snapshots/dropped-in/restore');
+    expect(res.status, res.text).toBe(422);
+    expect(res.body.error.code).toBe('snapshot_invalid');
+    expect(res.body.error.message).toMatch(why);
+    expect((await emu.call('GET', `/v1/invoices/${kept.body.id}`, { key: emu.keys.test.merchantKey })).status).toBe(200);
+  });
+});
+
+describe('a file from an earlier svc', () => {
+  /** A database as an earlier release left it: migrated up to `upTo`, then edited by `craft`. */
+  async function earlier(upTo: string, craft?: (db: Database.Database) => void): Promise<string> {
+    const file = path.join(tempDir(), `from-${upTo}.sqlite`);
+    const db = new Database(file);
+    try {
+      await migrate(db, { upTo });
+      craft?.(db);
+    } finally {
+      db.close();
+    }
+    return file;
+  }
+
+  it('is checked against the schema of its own version, then migrated', async () => {
+    const emu = await emulator({ snapshot: await earlier('0005-due-index-url') });
+    expect(emu.imported).toEqual({ webhookUrls: [], heldDeliveries: 0 });
+    expect((await emu.call('GET', '/v1/invoices', { key: emu.keys.test.merchantKey })).status).toBe(200);
+  });
+
+  it('with a trigger added is refused before any migration runs on it', async () => {
+    const file = await earlier('0003-listeners', (db) => db.exec('CREATE TRIGGER t AFTER UPDATE ON deliveries BEGIN SELECT 1; END'));
+    const hash = sha(file);
+    await expect(startTestEmulator({ snapshot: file })).rejects.toThrow(/objects svc never creates \(trigger "t"\)/);
+    expect(sha(file)).toBe(hash);
+  });
+});
