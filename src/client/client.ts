@@ -132,6 +132,9 @@ export class ServiceClient {
   defaultKeys() {
     return this.call<S<'getDefaultKeys'>>('none', { method: 'GET', path: '/__emulator/keys' });
   }
+  reset() {
+    return this.call<S<'resetEmulator'>>('none', { method: 'POST', path: '/__emulator/reset' });
+  }
   clock() {
     return this.call<S<'getClock'>>('none', { method: 'GET', path: '/__emulator/clock' });
   }

@@ -75,6 +75,8 @@ const ROWS: [string, string, Record<string, string | readonly string[] | undefin
   ['init', 'init', {}, {}],
   ['init -y --fixtures --receiver --force', 'init', {}, { yes: true, fixtures: true, receiver: true, force: true }],
   ['status', 'status', {}, {}],
+  ['reset', 'reset', {}, {}],
+  ['reset -y', 'reset', {}, { yes: true }],
   ['openapi', 'openapi', {}, {}],
   ['openapi -o api.json', 'openapi', {}, { output: 'api.json' }],
   ['openapi --output api.yaml', 'openapi', {}, { output: 'api.yaml' }],

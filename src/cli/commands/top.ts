@@ -108,6 +108,15 @@ export const triggerSpec = defineCommand({
   ],
 });
 
+export const resetSpec = defineCommand({
+  name: 'reset',
+  summary: 'delete all data of the running emulator (the default keys are kept); asks first',
+  description:
+    'Empties the emulator the command targets (POST /__emulator/reset): merchants, invoices, events, deliveries, webhook settings; the default partner and merchant keep their keys. On a terminal it asks for confirmation; elsewhere (scripts, CI, --json) --yes is required.',
+  options: [{ flags: '-y, --yes', description: 'reset without asking (required off a terminal)' }],
+  examples: ['svc reset', 'svc reset --yes --json'],
+});
+
 export const completionSpec = defineCommand({
   name: 'completion',
   summary: 'print a shell completion script',
@@ -123,5 +132,6 @@ export const topCommands = [
   withHandler(openSpec, async () => (await import('./open.js')).openCommand),
   withHandler(openapiSpec, async () => (await import('./openapi.js')).openapiCommand),
   withHandler(triggerSpec, async () => (await import('./trigger.js')).triggerCommand),
+  withHandler(resetSpec, async () => (await import('./reset.js')).resetCommand),
   withHandler(completionSpec, async () => (await import('./completion.js')).completionCommand),
 ];
