@@ -255,8 +255,13 @@ async function serve(store: OpenedStore, config: EmulatorConfig, options: StartE
         await close(server);
         await dispatcher.close();
         await attempter.close();
-        store.close();
-        deps.runtime.snapshots.close();
+        try {
+          // After the server and the dispatcher closed: no write can come after the copy.
+          if (options.exportOnExit) await deps.runtime.snapshots.exportTo(options.exportOnExit);
+        } finally {
+          store.close();
+          deps.runtime.snapshots.close();
+        }
       })()),
   };
   // The database is reachable for our own tests (internalsOf), not through the public type.

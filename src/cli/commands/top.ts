@@ -16,6 +16,10 @@ export const devSpec = defineCommand({
     { flags: '--reset', description: 'start with an empty database (the default keys are kept)' },
     { flags: '--fixtures <file>', description: 'apply a fixtures file once the emulator is up' },
     { flags: '--snapshot <file>', description: 'start from a snapshot file (svc snapshot export): its data, clock and keys replace the database’s' },
+    {
+      flags: '--export-on-exit <file>',
+      description: 'on a clean stop (Ctrl-C, SIGTERM), write the state to this file as a snapshot (--snapshot takes it back)',
+    },
     { flags: '--seed <n>', description: 'derive every generated id and key from this seed: the same requests give the same answers', parse: 'int' },
     { flags: '--clock-start <time>', description: 'start the clock at this ISO time, frozen unless advanced (svc time advance)' },
     { flags: '--expose-control-plane', description: 'serve /__emulator/ to non-loopback clients too' },
@@ -25,7 +29,13 @@ export const devSpec = defineCommand({
       repeatable: true,
     },
   ],
-  examples: ['svc dev', 'svc dev --port 0 --json --memory', 'svc dev --fixtures fixtures.yaml', 'svc dev --memory --snapshot bug-4711.sqlite'],
+  examples: [
+    'svc dev',
+    'svc dev --port 0 --json --memory',
+    'svc dev --fixtures fixtures.yaml',
+    'svc dev --memory --snapshot bug-4711.sqlite',
+    'svc dev --memory --snapshot state.sqlite --export-on-exit state.sqlite',
+  ],
   stopsOnSignal: true,
 });
 
@@ -47,6 +57,7 @@ export const execSpec = defineCommand({
     { flags: '--reset', description: 'start with an empty database (the default keys are kept)' },
     { flags: '--fixtures <file>', description: 'apply a fixtures file before the command runs; its --json output is in the file $SVC_FIXTURES_OUTPUT names' },
     { flags: '--snapshot <file>', description: 'start from a snapshot file (svc snapshot export): its data, clock and keys replace the database’s' },
+    { flags: '--export-on-exit <file>', description: 'once the command ends, write the state to this file as a snapshot (--snapshot takes it back)' },
     { flags: '--seed <n>', description: 'derive every generated id and key from this seed: the same requests give the same answers', parse: 'int' },
     { flags: '--clock-start <time>', description: 'start the clock at this ISO time, frozen unless advanced (svc time advance)' },
     { flags: '--expose-control-plane', description: 'serve /__emulator/ to non-loopback clients too' },
