@@ -184,6 +184,9 @@ export class ServiceClient {
   registerListener(body: { forwardTo: string; events: string[] | null; timeoutSeconds?: number }) {
     return this.call<S<'registerListener'>>('partner', { method: 'PUT', path: '/__emulator/listener', body });
   }
+  listListeners() {
+    return this.call<S<'listListeners'>>('partner', { method: 'GET', path: '/__emulator/listeners' });
+  }
   unregisterListener() {
     return this.call('partner', { method: 'DELETE', path: '/__emulator/listener' });
   }
