@@ -72,7 +72,10 @@ export function buildProgram(options: ProgramOptions, commands: readonly LazyCom
     if (spec.args?.some((a) => a.required !== false && a.choices)) {
       cmd.usage([...(spec.options?.length ? ['[options]'] : []), ...spec.args.map((a) => (a.required === false ? `[${a.name}]` : `<${a.name}>`))].join(' '));
     }
-    if (spec.args?.some((a) => a.variadic)) cmd.usage(argsUsage(spec));
+    if (spec.args?.some((a) => a.variadic)) {
+      cmd.usage(argsUsage(spec));
+      dashesHint(cmd, spec);
+    }
     for (const opt of spec.options ?? []) cmd.addOption(toOption(opt));
     if (spec.examples?.length) cmd.addHelpText('after', `\nExamples:\n${spec.examples.map((e) => `  $ ${e}`).join('\n')}`);
     cmd.action(async () => {
@@ -105,6 +108,27 @@ export function buildProgram(options: ProgramOptions, commands: readonly LazyCom
     });
   }
   return program;
+}
+
+/**
+ * `svc exec node --test`: commander meets `--test` after the command's first word and calls it an
+ * unknown option of svc's ("Did you mean --host?"), which sends people the wrong way. When a word
+ * of the command came before it, the fix is `--`: say so, as notAfterDashes does for a line
+ * commander accepts. An unknown option before any command word is svc's own typo: commander's message.
+ */
+function dashesHint(cmd: Command, spec: CommandSpec): void {
+  const arg = spec.args?.find((a) => a.variadic);
+  if (!arg) return;
+  // unknownOption is commander's own hook (not in its typings); `cmd.args` holds the operands, then the unknown words.
+  const original: (flag: string) => void = Reflect.get(cmd, 'unknownOption');
+  Reflect.set(cmd, 'unknownOption', function (this: Command, flag: string) {
+    const at = this.args.indexOf(flag);
+    if (at <= 0) return original.call(this, flag);
+    this.error(
+      `error: unknown option '${flag}' after the ${arg.name}: put -- before the ${arg.name}, so that its options are not taken for svc's: svc ${spec.name} [options] -- ${this.args.join(' ')}`,
+      { code: 'commander.unknownOption', exitCode: 2 },
+    );
+  });
 }
 
 /** A required argument with choices that was not given: a usage error listing them. */

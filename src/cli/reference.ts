@@ -20,7 +20,8 @@ function optionRow(
     extra.choices ? `one of ${extra.choices.map(code).join(', ')}` : '',
     extra.defaultValue !== undefined ? `default ${code(String(extra.defaultValue))}` : '',
     extra.repeatable ? 'repeatable' : '',
-  ].filter(Boolean);
+    // A description may already say "(repeatable)" for `--help`, which shows no notes: say it once.
+  ].filter((note) => note && !description.includes(`(${note})`));
   return `| ${code(flags)} | ${cell(description)}${notes.length ? ` (${notes.join('; ')})` : ''} |`;
 }
 

@@ -132,6 +132,9 @@ export class ServiceClient {
   defaultKeys() {
     return this.call<S<'getDefaultKeys'>>('none', { method: 'GET', path: '/__emulator/keys' });
   }
+  reset() {
+    return this.call<S<'resetEmulator'>>('none', { method: 'POST', path: '/__emulator/reset' });
+  }
   clock() {
     return this.call<S<'getClock'>>('none', { method: 'GET', path: '/__emulator/clock' });
   }
@@ -180,6 +183,9 @@ export class ServiceClient {
   // svc webhook listen's side of the listener protocol (partner key, control plane).
   registerListener(body: { forwardTo: string; events: string[] | null; timeoutSeconds?: number }) {
     return this.call<S<'registerListener'>>('partner', { method: 'PUT', path: '/__emulator/listener', body });
+  }
+  listListeners() {
+    return this.call<S<'listListeners'>>('partner', { method: 'GET', path: '/__emulator/listeners' });
   }
   unregisterListener() {
     return this.call('partner', { method: 'DELETE', path: '/__emulator/listener' });

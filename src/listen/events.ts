@@ -71,6 +71,8 @@ export type ListenEvent =
    */
   | { type: 'restored'; reason: 'exit' | 'leftover'; action: 'restored' | 'disabled' | 'skipped'; url: string; enabled: boolean }
   | { type: 'warning'; message: string }
+  /** A clean stop in local mode removed the listener from the emulator: no deliveries are made for it any more. */
+  | { type: 'unregistered'; baseUrl: string }
   /** listen stops with exit code `exitCode`; `hint` says what to do. */
   | { type: 'fatal'; message: string; code: string; hint?: string; exitCode: number }
   /** A clean stop (Ctrl-C, SIGTERM): everything was put back. */

@@ -11,10 +11,10 @@
  * restart it. Nothing is lost meanwhile: listener deliveries are
  * ordinary deliveries in the emulator's outbox, and connecting makes the missed ones due at once.
  *
- * Exit: the listener is deliberately NOT unregistered when listen stops. The emulator keeps
- * creating deliveries for it (they fail with `listener_unavailable` and retry on the usual
- * schedule), so events that happen while listen is stopped are forwarded when it starts again.
- * `DELETE /__emulator/listener` unregisters for good.
+ * Exit: a clean stop (Ctrl-C, SIGTERM) unregisters the listener (`DELETE /__emulator/listener`):
+ * otherwise every later event adds a delivery that nobody takes, retrying for hours as
+ * `listener_unavailable`. A listen that vanishes without stopping (killed, laptop closed) is kept by
+ * the emulator for its reconnect window (5 minutes, RECONNECT_WINDOW_MS), then removed.
  */
 import { ApiRefusedError, ServiceUnreachableError } from '../client/errors.js';
 import { DEFAULT_RECONNECT, Reconnector, sleep, type ReconnectPolicy } from '../client/reconnect.js';
@@ -174,6 +174,20 @@ export async function runLocal(o: LocalListenOptions, { signal, emit }: RunConte
     // Let forwards in flight finish and report (briefly): otherwise the emulator retries them later.
     await Promise.race([Promise.allSettled([...inflight]), new Promise((r) => setTimeout(r, 2000).unref())]);
     await forwarder.close();
+    if (signal.aborted) await unregister(o, emit);
+  }
+}
+
+/** A clean stop says goodbye; an emulator already gone cannot be told, and forgets it after the window. */
+async function unregister(o: LocalListenOptions, emit: Emit): Promise<void> {
+  try {
+    await o.client.unregisterListener();
+    emit({ type: 'unregistered', baseUrl: o.baseUrl });
+  } catch (error) {
+    emit({
+      type: 'warning',
+      message: `the listener could not be unregistered (${describe(error)}); the emulator removes it after its 5-minute reconnect window`,
+    });
   }
 }
 

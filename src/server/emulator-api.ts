@@ -53,6 +53,13 @@ export interface StartEmulatorOptions {
    */
   snapshot?: string;
   /**
+   * Write the state to this file when `stop()` runs, as an exported snapshot (a file `snapshot`
+   * above takes back), atomically: a copy beside it renamed over it. With `snapshot` naming the same
+   * file, a throwaway in-memory emulator keeps its state between runs. `stop()` rejects when the file
+   * cannot be written (the emulator is stopped all the same).
+   */
+  exportOnExit?: string;
+  /**
    * Derive every generated id, key and secret from this seed (CONTRACT §9, deterministic runs): two
    * emulators with the same seed, clock start and requests answer with the same bytes. Overrides
    * `config.seed`.

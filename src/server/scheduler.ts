@@ -15,6 +15,8 @@ export interface SchedulerDeps {
   dispatcher: Dispatcher;
   /** Expires every invoice due at `now`; returns how many. */
   expireDue(now: number): number;
+  /** Other work on the clock (a vanished listener's reconnect window ending): when it falls due, and running it. */
+  other?: { nextDueAt(): number | null; run(now: number): void };
   /** Housekeeping (forgetting expired idempotency keys), run at most hourly on the emulator clock. */
   housekeeping?(now: number): void;
   /** A tick failed (the database went away, a bug): reported, and the scheduler keeps going. */
@@ -96,17 +98,15 @@ export class Scheduler {
   }
 
   private nextDueAt(): number | null {
-    const expiry = nextExpiryAt(this.deps.store);
-    const delivery = this.deps.dispatcher.nextDueAt();
-    if (expiry === null) return delivery;
-    if (delivery === null) return expiry;
-    return Math.min(expiry, delivery);
+    const due = [nextExpiryAt(this.deps.store), this.deps.dispatcher.nextDueAt(), this.deps.other?.nextDueAt() ?? null].filter((t) => t !== null);
+    return due.length ? Math.min(...due) : null;
   }
 
   /** Everything due at the current instant, including the attempts it starts, finished. */
   private async runDueNow(): Promise<number> {
     await this.settle();
     this.housekeep();
+    this.deps.other?.run(this.deps.clock.now());
     this.expiredTotal += this.deps.expireDue(this.deps.clock.now());
     let started = 0;
     // Attempts that fail may come due again at once (a zero wait); loop until nothing is due now.

@@ -101,7 +101,14 @@ async function serve(store: OpenedStore, config: EmulatorConfig, options: StartE
     onError: (error) => hub.emit({ type: 'error', message: (error as Error).message }),
     chaos,
   });
-  const listeners: ListenerHub = new ListenerHub({ store, clock, version: VERSION, random, kick: () => dispatcher.kick() });
+  const listeners: ListenerHub = new ListenerHub({
+    store,
+    clock,
+    version: VERSION,
+    random,
+    kick: () => dispatcher.kick(),
+    schedule: (at) => scheduler.schedule(at),
+  });
   if (!Number.isInteger(config.journalSize) || config.journalSize < 0 || config.journalSize > MAX_JOURNAL_SIZE) {
     throw new TypeError(`journalSize must be a whole number from 0 to ${MAX_JOURNAL_SIZE}`);
   }
@@ -171,6 +178,7 @@ async function serve(store: OpenedStore, config: EmulatorConfig, options: StartE
     clock,
     dispatcher,
     expireDue: (now) => expireDue(deps, now),
+    other: { nextDueAt: () => listeners.nextRemovalAt(), run: () => listeners.sweep() },
     housekeeping: (now) => sweepIdempotency(store, now),
     onError: (error) => hub.emit({ type: 'error', message: `scheduler: ${(error as Error)?.message ?? String(error)}`, stack: (error as Error)?.stack }),
   });
@@ -260,8 +268,13 @@ async function serve(store: OpenedStore, config: EmulatorConfig, options: StartE
         await close(server);
         await dispatcher.close();
         await attempter.close();
-        store.close();
-        deps.runtime.snapshots.close();
+        try {
+          // After the server and the dispatcher closed: no write can come after the copy.
+          if (options.exportOnExit) await deps.runtime.snapshots.exportTo(options.exportOnExit);
+        } finally {
+          store.close();
+          deps.runtime.snapshots.close();
+        }
       })()),
   };
   // The database is reachable for our own tests (internalsOf), not through the public type.

@@ -48,6 +48,8 @@ export interface AttemptResult {
   error: string | null; // null when ok, otherwise `<kind>: <detail>`
   errorKind: AttemptErrorKind | null;
   durationMs: number; // wall-clock, from performance.now()
+  /** A failure no retry can fix (the listener it was for was removed): the delivery ends `failed`. */
+  final?: boolean;
 }
 
 /** Options of {@link createAttempter}. */

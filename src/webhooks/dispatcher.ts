@@ -376,6 +376,9 @@ export class Dispatcher {
       } else if (c.result.ok) {
         status = 'succeeded';
         next = null;
+      } else if (c.result.final) {
+        status = 'failed';
+        next = null;
       } else if (scheduled <= schedule.length) {
         status = 'retrying';
         next = now + schedule[scheduled - 1]! * 1000;

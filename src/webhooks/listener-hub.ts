@@ -6,7 +6,15 @@ import type { Clock } from '../clock/clock.js';
 import type { Environment } from '../domain/environment.js';
 import { generateSecret } from '../domain/keys.js';
 import type { DeliveryRow } from '../store/repos/deliveries.js';
-import { activeListeners, findListener, saveListener, wakeListenerDeliveries, type ListenerRow } from '../store/repos/listeners.js';
+import {
+  activeListeners,
+  endListenerDeliveries,
+  findListener,
+  saveListener,
+  touchListener,
+  wakeListenerDeliveries,
+  type ListenerRow,
+} from '../store/repos/listeners.js';
 import type { Store } from '../store/store.js';
 import type { AttemptResult } from './attempt.js';
 import { deliveryHeaders } from './dispatcher.js';
@@ -45,6 +53,13 @@ export interface Reporter {
 }
 
 const HEARTBEAT_MS = 15_000;
+/**
+ * How long a registered listener with no stream is kept, on the emulator clock: the time
+ * `svc webhook listen` itself keeps trying to reconnect (docs/webhooks.md, 5 minutes). Past it the
+ * listener vanished without saying goodbye (killed, laptop closed): it is removed, so events stop
+ * piling up deliveries nobody will take. A listen that comes back later registers again.
+ */
+export const RECONNECT_WINDOW_MS = 5 * 60_000;
 const MAX_BODY = 4096;
 
 /**
@@ -57,10 +72,24 @@ export class ListenerHub {
   private readonly connections = new Map<string, Set<Connection>>();
   private readonly waiting = new Map<string, Waiting>();
   private readonly heartbeat: NodeJS.Timeout;
+  private closed = false;
 
-  constructor(private readonly deps: { store: Store; clock: Clock; version: string; kick(): void; random: Random }) {
+  constructor(
+    private readonly deps: {
+      store: Store;
+      clock: Clock;
+      version: string;
+      kick(): void;
+      random: Random;
+      /** Wake the scheduler by `at` (a reconnect window ends then). */
+      schedule?(at: number): void;
+    },
+  ) {
     // Comments keep idle proxies and the client's own liveness check satisfied.
     this.heartbeat = setInterval(() => this.broadcast(': ping\n\n'), HEARTBEAT_MS).unref();
+    // This emulator just started: no listener can have been connected to it, so each one's window
+    // starts now (a listen that was connected when the emulator died is reconnecting right now).
+    for (const row of activeListeners(deps.store)) touchListener(deps.store, row.partner_id, row.environment, deps.clock.now());
   }
 
   /** Registers (or updates) the partner's listener; the secret stays what it was. */
@@ -84,21 +113,72 @@ export class ListenerHub {
     ).secret;
   }
 
-  /** The listener says goodbye: no new deliveries are created for it (pending ones still retry). */
-  unregister(partnerId: string, environment: Environment): void {
+  /**
+   * The listener is removed (a clean stop of listen, `svc webhook listeners --remove`, or its
+   * reconnect window ran out): no new deliveries are created for it, and those still waiting end
+   * `failed` with `reason`. The row stays (inactive) so that the secret survives for the next listen.
+   */
+  unregister(partnerId: string, environment: Environment, reason = 'listener_removed: the listener was unregistered'): void {
     const existing = findListener(this.deps.store, partnerId, environment);
-    if (existing)
+    if (!existing) return;
+    const now = this.deps.clock.now();
+    this.deps.store.tx(() => {
       saveListener(
         this.deps.store,
         { partnerId, environment, secret: existing.secret, events: parseEvents(existing.events), forwardTo: existing.forward_to, active: false },
-        this.deps.clock.now(),
+        now,
       );
+      endListenerDeliveries(this.deps.store, partnerId, environment, now, reason);
+    });
+  }
+
+  /**
+   * The row if the listener is registered, after removing it when it has had no stream for longer
+   * than its reconnect window (checked when the emulator needs to know: an event, an attempt, a list).
+   */
+  private live(partnerId: string, environment: Environment): ListenerRow | undefined {
+    const row = findListener(this.deps.store, partnerId, environment);
+    if (row?.active !== 1) return undefined;
+    if (this.isConnected(partnerId, environment) || this.deps.clock.now() - row.updated_at < RECONNECT_WINDOW_MS) return row;
+    this.unregister(partnerId, environment, 'listener_removed: the listener was gone for longer than its 5-minute reconnect window');
+    return undefined;
+  }
+
+  /** The partner's registered listener in `environment`, as `GET /__emulator/listeners` shows it (0 or 1). */
+  list(partnerId: string, environment: Environment) {
+    const row = this.live(partnerId, environment);
+    if (!row) return [];
+    const connected = this.isConnected(partnerId, environment);
+    return [
+      {
+        id: environment,
+        environment,
+        forwardTo: row.forward_to,
+        events: parseEvents(row.events),
+        connected,
+        removeAt: connected ? null : new Date(row.updated_at + RECONNECT_WINDOW_MS).toISOString(),
+        updatedAt: new Date(row.updated_at).toISOString(),
+      },
+    ];
+  }
+
+  /** When the next registered listener without a stream reaches the end of its reconnect window. */
+  nextRemovalAt(): number | null {
+    const ends = activeListeners(this.deps.store)
+      .filter((row) => !this.isConnected(row.partner_id, row.environment))
+      .map((row) => row.updated_at + RECONNECT_WINDOW_MS);
+    return ends.length ? Math.min(...ends) : null;
+  }
+
+  /** Removes every listener whose reconnect window has ended (the scheduler runs it when one is due). */
+  sweep(): void {
+    for (const row of activeListeners(this.deps.store)) this.live(row.partner_id, row.environment);
   }
 
   /** The outbox asks: which listeners want this event? One target per active, matching listener. */
   targets(partnerId: string, environment: Environment, type: InvoiceEventType): { url: string }[] {
-    const row = findListener(this.deps.store, partnerId, environment);
-    if (row?.active !== 1) return [];
+    const row = this.live(partnerId, environment);
+    if (!row) return [];
     const events = parseEvents(row.events);
     return events && !events.includes(type) ? [] : [{ url: row.forward_to }];
   }
@@ -110,10 +190,19 @@ export class ListenerHub {
     let set = this.connections.get(key);
     if (!set) this.connections.set(key, (set = new Set()));
     set.add(connection);
+    touchListener(this.deps.store, partnerId, environment, this.deps.clock.now());
     // Closed by the listener, or by us when it fell too far behind (an overflow).
     connection.writer.onClose(() => {
       set.delete(connection);
-      if (!set.size) this.connections.delete(key);
+      if (!set.size) {
+        this.connections.delete(key);
+        // Its reconnect window starts now (not when it connected). A stopped emulator writes nothing.
+        if (!this.closed) {
+          const now = this.deps.clock.now();
+          touchListener(this.deps.store, partnerId, environment, now);
+          this.deps.schedule?.(now + RECONNECT_WINDOW_MS);
+        }
+      }
       // Nobody can report these any more: fail them now (they follow the retry schedule), rather
       // than hold the dispatcher, and the clock advance or reset that waits on it, until they time out.
       for (const requestId of [...connection.pending]) {
@@ -130,9 +219,10 @@ export class ListenerHub {
 
   /** One attempt of a listener delivery: push it down the stream and wait for the listener's report. */
   send(delivery: DeliveryRow, body: string, timeoutMs: number): Promise<AttemptResult> {
-    const listener = findListener(this.deps.store, delivery.partner_id, delivery.environment);
+    const listener = this.live(delivery.partner_id, delivery.environment);
+    if (!listener) return Promise.resolve({ ...failed('listener_removed: the listener this delivery was for is no longer registered'), final: true });
     const connection = [...(this.connections.get(keyOf(delivery.partner_id, delivery.environment)) ?? [])].find((c) => c.writer.open);
-    if (!listener || !connection) {
+    if (!connection) {
       return Promise.resolve(failed('listener_unavailable: no `svc webhook listen` is connected for this partner and environment'));
     }
     const requestId = randomUUID();
@@ -193,6 +283,7 @@ export class ListenerHub {
 
   /** Ends every stream (stop, reset); waiting attempts fail and retry later. */
   close(): void {
+    this.closed = true;
     clearInterval(this.heartbeat);
     this.abandonWaiting('the emulator stopped');
     for (const set of this.connections.values()) for (const c of set) c.writer.end();
@@ -201,7 +292,7 @@ export class ListenerHub {
 
   /** Listeners registered (for status and tests). */
   registered(): ListenerRow[] {
-    return activeListeners(this.deps.store);
+    return activeListeners(this.deps.store).filter((row) => this.live(row.partner_id, row.environment));
   }
 
   private broadcast(text: string): void {

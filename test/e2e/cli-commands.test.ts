@@ -336,6 +336,22 @@ describe('webhook get / set', () => {
     expect(json(await svc(['webhook', 'get', '--json'], e))).toMatchObject({ url: before.url, enabled: true, customHeaders: before.customHeaders });
   });
 
+  it('set --json without --secret: the generated secret is in the JSON (issue 24), once; an update has none (spawned)', async () => {
+    const fresh = await startTestEmulator();
+    try {
+      const first = await spawned(['webhook', 'set', '--url', 'http://localhost:3000/hooks', '--json'], targetEnv(fresh));
+      const created = json(first);
+      expect(created).toMatchObject({ url: 'http://localhost:3000/hooks', secretConfigured: true, secret: expect.stringMatching(/^whsec_[0-9A-Za-z]{32}$/) });
+      // The same secret the stderr line shows (a terminal user still sees it there).
+      expect(first.stderr).toContain(created.secret);
+      const again = json(await spawned(['webhook', 'set', '--url', 'http://localhost:3000/v2', '--json'], targetEnv(fresh)));
+      expect(again).not.toHaveProperty('secret');
+      expect(again.secretConfigured).toBe(true);
+    } finally {
+      await fresh.stop();
+    }
+  });
+
   it('--enable with no webhook saved: a usage error asking for --url, nothing created', async () => {
     const fresh = await startTestEmulator();
     try {

@@ -256,6 +256,23 @@ describe('what fails before or instead of the command', () => {
       "error put -- before the command, so that its options are not taken for svc's: svc exec [options] -- node server.js\n(add --help for usage)\n",
     );
   });
+
+  it('an option of the command without -- (svc exec node --test): says to put -- first, not "Did you mean --host?" (issue 24, spawned)', async () => {
+    const dir = tempDir();
+    const r = await runCli(['exec', 'node', '--test', 'test/'], { cwd: dir, env: NO_TARGET });
+    expect(r).toMatchObject({ code: 2, stdout: '' });
+    expect(r.stderr).toBe(
+      "error: unknown option '--test' after the command: put -- before the command, so that its options are not taken for svc's: svc exec [options] -- node --test test/\n(add --help for usage)\n",
+    );
+    const json = await runCli(['exec', '--json', 'node', '--test'], { cwd: dir, env: NO_TARGET });
+    expect(json.code).toBe(2);
+    expect(JSON.parse(json.stdout).error).toMatchObject({ code: 'usage_error', message: expect.stringContaining('put -- before the command') });
+    // A typo of svc's own option, before any command word, keeps commander's suggestion.
+    const typo = await runCli(['exec', '--hots', 'x', '--', 'node'], { cwd: dir, env: NO_TARGET });
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toContain("unknown option '--hots'");
+    expect(typo.stderr).toContain('--host');
+  });
 });
 
 describe("the emulator's output", () => {

@@ -171,6 +171,52 @@ describe('listener hub', () => {
     expect(bad.body.error.param).toBe('events[0]');
   });
 
+  it('unregistering ends the listener deliveries still waiting: failed, not retried for hours (issue 24)', async () => {
+    emu = await startTestEmulator();
+    const pt = emu.keys.test.partnerKey;
+    await emu.call('PUT', '/__emulator/listener', { key: pt, body: { forwardTo: 'http://localhost:3000/hooks' } });
+    const inv = await emu.call('POST', '/v1/invoices', { key: emu.keys.test.merchantKey, body: { amount: '1' }, idempotencyKey: ikey() });
+    const list = async () => (await emu.call('GET', `/v1/partner/webhook/deliveries?invoiceId=${inv.body.id}`, { key: pt })).body.data;
+    await expect.poll(async () => (await list())[0]?.status).toBe('retrying');
+    expect((await emu.call('DELETE', '/__emulator/listener', { key: pt })).status).toBe(200);
+    expect(await list()).toEqual([expect.objectContaining({ status: 'failed', nextAttemptAt: null, lastError: expect.stringMatching(/^listener_removed:/) })]);
+    // Nothing falls due any more: a day later it is still the one failed attempt.
+    await emu.advanceClock(86_400);
+    expect(await list()).toEqual([expect.objectContaining({ status: 'failed', attemptCount: 1 })]);
+  });
+
+  it('a listener gone without unregistering is kept for its 5-minute reconnect window on the emulator clock, then removed (issue 24)', async () => {
+    emu = await startTestEmulator();
+    const pt = emu.keys.test.partnerKey;
+    const deliveriesOf = async (id: string) => (await emu.call('GET', `/v1/partner/webhook/deliveries?invoiceId=${id}`, { key: pt })).body.data;
+    const invoice = async () =>
+      (await emu.call('POST', '/v1/invoices', { key: emu.keys.test.merchantKey, body: { amount: '1' }, idempotencyKey: ikey() })).body.id;
+    await emu.call('PUT', '/__emulator/listener', { key: pt, body: { forwardTo: 'http://localhost:3000/hooks' } });
+    const stream = await openStream(`${emu.url}/__emulator/listener/stream`, pt);
+    await stream.next('ready');
+    stream.close(); // vanished: no DELETE
+    // Once the emulator has seen it go (an attempt finds no stream), the window runs from there.
+    const gone = await invoice();
+    await expect.poll(async () => (await deliveriesOf(gone))[0]?.lastError ?? '').toMatch(/^listener_(unavailable|disconnected):/);
+    // Inside the window: still registered, events still get deliveries (a reconnecting listen takes them).
+    await emu.advanceClock(4 * 60);
+    const inside = await invoice();
+    await expect.poll(async () => (await deliveriesOf(inside))[0]?.status).toBe('retrying');
+    // Past the window (the scheduler wakes when it ends): its pending deliveries end failed, new events get none.
+    await emu.advanceClock(2 * 60 + 10);
+    for (const id of [gone, inside]) {
+      expect(await deliveriesOf(id)).toEqual([
+        expect.objectContaining({ status: 'failed', nextAttemptAt: null, lastError: expect.stringMatching(/^listener_removed:/) }),
+      ]);
+    }
+    const after = await invoice();
+    expect(await deliveriesOf(after)).toEqual([]);
+    // A listen that comes back registers again and is a target again.
+    await emu.call('PUT', '/__emulator/listener', { key: pt, body: { forwardTo: 'http://localhost:3000/hooks' } });
+    const back = await invoice();
+    await expect.poll(async () => (await deliveriesOf(back)).length).toBe(1);
+  });
+
   it('the deliveries stream shows every attempt of the partner as it happens', async () => {
     emu = await startTestEmulator();
     const pt = emu.keys.test.partnerKey;

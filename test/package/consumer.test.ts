@@ -174,4 +174,20 @@ describe('the packed package in a fresh project', () => {
       `<-- 200 [${summary.invoiceId}-1] succeeded next=none ok=true`,
     ]);
   });
+
+  it("puts the CLI on the project's PATH as both `svc` and `svc-emulator` (the package name: `npx svc-emulator …` works anywhere)", async () => {
+    const version = (JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+    for (const bin of ['svc', 'svc-emulator']) {
+      // The link npm makes for each bin (what a package.json script or a PATH with node_modules/.bin runs)…
+      const linked = await run(path.join(project, 'node_modules/.bin', bin), ['--version'], project, 30_000);
+      expect(linked.code, `${bin}: ${linked.out}`).toBe(0);
+      expect(linked.stdout.trim()).toBe(version);
+      // …and npx, offline, from a subfolder of the project.
+      const sub = path.join(project, 'src');
+      fs.mkdirSync(sub, { recursive: true });
+      const r = await run('npx', ['--offline', '--no-install', bin, '--version'], sub, 30_000);
+      expect(r.code, `${bin}: ${r.out}`).toBe(0);
+      expect(r.stdout.trim()).toBe(version);
+    }
+  });
 });

@@ -51,6 +51,17 @@ describe('command reference', () => {
     expect(text).toContain('```sh\nsvc demo run a\n```');
   });
 
+  it('does not repeat a note the description already states (issue 24: "(repeatable) (repeatable)")', () => {
+    const spec: LazyCommand = {
+      name: 'demo tag',
+      summary: 'tags',
+      options: [{ flags: '--tag <t>', description: 'a tag (repeatable)', repeatable: true }],
+      load: async () => async () => ({}),
+    };
+    expect(cliReference([spec])).toContain('| `--tag <t>` | a tag (repeatable) |');
+    expect(cliReference()).not.toMatch(/\((repeatable)\) \(\1\)/);
+  });
+
   it('a command taking the rest of the line shows -- in its usage', () => {
     const spec: LazyCommand = {
       name: 'demo exec',

@@ -62,6 +62,7 @@ describe('types: a handler reads what its spec declares, as declared', () => {
       readonly reset?: boolean;
       readonly fixtures?: string;
       readonly snapshot?: string;
+      readonly exportOnExit?: string;
       readonly seed?: number;
       readonly clockStart?: string;
       readonly exposeControlPlane?: boolean;

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { DEFAULT_DATABASE, type EmulatorConfig } from '../../config/defaults.js';
 import { loadConfig, resolveConfig } from '../../config/load.js';
@@ -23,6 +24,7 @@ export const devCommand: Handler<typeof devSpec> = async ({ options: opts }, ctx
   for (const warning of loaded.warnings) ctx.stderr.write(`warning: ${warning}\n`);
   const config = applyFlags(resolveConfig(loaded.file), opts);
   const db = opts.memory ? ':memory:' : path.resolve(ctx.cwd, opts.db ?? loaded.file.database ?? DEFAULT_DATABASE);
+  const exportOnExit = exportTarget(ctx.cwd, opts.exportOnExit);
 
   const c = styleFor(ctx.color);
   const write = (line: string) => ctx.stdout.write(`${line}\n`);
@@ -35,7 +37,8 @@ export const devCommand: Handler<typeof devSpec> = async ({ options: opts }, ctx
     owner: 'svc dev',
     config,
     reset: opts.reset === true,
-    ...(opts.snapshot === undefined ? {} : { snapshot: path.resolve(ctx.cwd, opts.snapshot) }),
+    ...startFrom(ctx.cwd, opts.snapshot, exportOnExit),
+    ...(exportOnExit === undefined ? {} : { exportOnExit }),
     onEvent: (event) => {
       if (ctx.json) write(JSON.stringify(event));
       else if (!ctx.quiet || event.type !== 'request') {
@@ -55,7 +58,7 @@ export const devCommand: Handler<typeof devSpec> = async ({ options: opts }, ctx
     ctx.stderr.write(`warning: .svc/dev.json belongs to another svc dev (pid ${other.pid}, ${other.baseUrl}); other commands here keep using that one\n`);
   }
   // Watched from before the ready line: whoever reads it may send SIGINT at once.
-  const stopped = untilAborted(emulator, ctx);
+  const stopped = untilAborted(emulator, ctx, exportOnExit);
 
   const snapshotFile = opts.snapshot === undefined ? undefined : path.resolve(ctx.cwd, opts.snapshot);
   if (ctx.json) write(JSON.stringify(readyEvent(emulator, loaded.filepath, snapshotFile)));
@@ -80,6 +83,31 @@ async function seed(file: string, emulator: Emulator, ctx: Context): Promise<voi
     removeLocalState(ctx.cwd);
     throw error;
   }
+}
+
+/**
+ * `--export-on-exit <file>` as an absolute path. Its folder must exist now: finding out at Ctrl-C,
+ * after a session's work, would lose it.
+ */
+export function exportTarget(cwd: string, file: string | undefined): string | undefined {
+  if (file === undefined) return undefined;
+  const target = path.resolve(cwd, file);
+  if (!fs.statSync(path.dirname(target), { throwIfNoEntry: false })?.isDirectory()) {
+    throw new UsageError(`--export-on-exit: the folder ${path.dirname(target)} does not exist`, '--export-on-exit');
+  }
+  return target;
+}
+
+/**
+ * `--snapshot <file>` to start from. The one file that may be missing is the one `--export-on-exit`
+ * writes too (`--snapshot state.sqlite --export-on-exit state.sqlite`): the first session has none
+ * yet and starts empty, as firebase's `--import` + `--export-on-exit` pair does.
+ */
+export function startFrom(cwd: string, snapshot: string | undefined, exportOnExit: string | undefined): { snapshot?: string } {
+  if (snapshot === undefined) return {};
+  const file = path.resolve(cwd, snapshot);
+  if (file === exportOnExit && !fs.existsSync(file)) return {};
+  return { snapshot: file };
 }
 
 /** The flags over the config file; `svc exec` applies them the same way. */
@@ -168,7 +196,7 @@ function banner(emulator: Emulator, db: string, configFile: string | null, c: Re
  * Stops the emulator once `ctx.signal` aborts (Ctrl-C, SIGTERM: main.ts owns the handlers, and a
  * second Ctrl-C, which means "now"); resolves with the exit code.
  */
-function untilAborted(emulator: Emulator, ctx: Context): Promise<number> {
+function untilAborted(emulator: Emulator, ctx: Context, exportOnExit: string | undefined): Promise<number> {
   return new Promise((resolve) => {
     const stop = () => {
       const signal = String(ctx.signal.reason ?? 'SIGINT');
@@ -176,10 +204,17 @@ function untilAborted(emulator: Emulator, ctx: Context): Promise<number> {
       removeLocalState(ctx.cwd);
       emulator.stop().then(
         () => {
-          if (ctx.json) ctx.stdout.write(`${JSON.stringify({ type: 'stopped', signal })}\n`);
+          if (exportOnExit !== undefined && !ctx.json && !ctx.quiet) ctx.stderr.write(`Exported the state to ${exportOnExit}\n`);
+          if (ctx.json) ctx.stdout.write(`${JSON.stringify({ type: 'stopped', signal, ...(exportOnExit === undefined ? {} : { exported: exportOnExit }) })}\n`);
           resolve(0);
         },
-        () => resolve(1),
+        (error: unknown) => {
+          // The export is the only part of a stop that fails for a reason the user can act on.
+          ctx.stderr.write(
+            `error: ${exportOnExit === undefined ? '' : `cannot export the state to ${exportOnExit}: `}${(error as Error)?.message ?? String(error)}\n`,
+          );
+          resolve(1);
+        },
       );
     };
     if (ctx.signal.aborted) stop();

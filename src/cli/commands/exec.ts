@@ -11,7 +11,7 @@ import { humanDevLine } from '../output/dev-events.js';
 import { esc } from '../output/escape.js';
 import { styleFor } from '../output/style.js';
 import type { CommandOutput, Handler } from '../spec.js';
-import { applyFlags, readyEvent } from './dev.js';
+import { applyFlags, exportTarget, readyEvent, startFrom } from './dev.js';
 import type { execSpec } from './top.js';
 
 /**
@@ -33,6 +33,7 @@ export const execCommand: Handler<typeof execSpec> = async ({ args, options: opt
   const db = opts.memory || opts.db === undefined ? ':memory:' : path.resolve(ctx.cwd, opts.db);
   // Opened before the emulator starts: a log that cannot be written is refused before anything runs.
   const log = opts.log === undefined ? null : openLog(path.resolve(ctx.cwd, opts.log));
+  const exportOnExit = exportTarget(ctx.cwd, opts.exportOnExit);
 
   const startEmulator = startWithoutSchemas;
   let emulator: Emulator;
@@ -44,7 +45,8 @@ export const execCommand: Handler<typeof execSpec> = async ({ args, options: opt
       owner: 'svc exec',
       config,
       reset: opts.reset === true,
-      ...(opts.snapshot === undefined ? {} : { snapshot: path.resolve(ctx.cwd, opts.snapshot) }),
+      ...startFrom(ctx.cwd, opts.snapshot, exportOnExit),
+      ...(exportOnExit === undefined ? {} : { exportOnExit }),
       onEvent: reporter(ctx, log),
     });
   } catch (error) {
@@ -71,7 +73,11 @@ export const execCommand: Handler<typeof execSpec> = async ({ args, options: opt
     }
     return stopped(outcome.exitCode, log);
   } finally {
-    await emulator.stop();
+    // Only the export can make a stop fail for a reason the user can act on: exit 1 naming the file.
+    await emulator.stop().catch((error: unknown) => {
+      if (exportOnExit === undefined) throw error;
+      throw new UserError(`cannot export the state to ${exportOnExit}: ${(error as Error)?.message ?? String(error)}`, 'export_failed');
+    });
     log?.close();
     if (scratch !== null) fs.rmSync(scratch, { recursive: true, force: true });
   }

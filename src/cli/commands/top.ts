@@ -20,6 +20,10 @@ export const devSpec = defineCommand({
       description:
         'start from a snapshot file (svc snapshot export): its data, clock and keys replace the database’s; deliveries it left pending are held until resent',
     },
+    {
+      flags: '--export-on-exit <file>',
+      description: 'on a clean stop (Ctrl-C, SIGTERM), write the state to this file as a snapshot (--snapshot takes it back)',
+    },
     { flags: '--seed <n>', description: 'derive every generated id and key from this seed: the same requests give the same answers', parse: 'int' },
     { flags: '--clock-start <time>', description: 'start the clock at this ISO time, frozen unless advanced (svc time advance)' },
     { flags: '--expose-control-plane', description: 'serve /__emulator/ to non-loopback clients too' },
@@ -29,7 +33,13 @@ export const devSpec = defineCommand({
       repeatable: true,
     },
   ],
-  examples: ['svc dev', 'svc dev --port 0 --json --memory', 'svc dev --fixtures fixtures.yaml', 'svc dev --memory --snapshot bug-4711.sqlite'],
+  examples: [
+    'svc dev',
+    'svc dev --port 0 --json --memory',
+    'svc dev --fixtures fixtures.yaml',
+    'svc dev --memory --snapshot bug-4711.sqlite',
+    'svc dev --memory --snapshot state.sqlite --export-on-exit state.sqlite',
+  ],
   stopsOnSignal: true,
 });
 
@@ -55,6 +65,7 @@ export const execSpec = defineCommand({
       description:
         'start from a snapshot file (svc snapshot export): its data, clock and keys replace the database’s; deliveries it left pending are held until resent',
     },
+    { flags: '--export-on-exit <file>', description: 'once the command ends, write the state to this file as a snapshot (--snapshot takes it back)' },
     { flags: '--seed <n>', description: 'derive every generated id and key from this seed: the same requests give the same answers', parse: 'int' },
     { flags: '--clock-start <time>', description: 'start the clock at this ISO time, frozen unless advanced (svc time advance)' },
     { flags: '--expose-control-plane', description: 'serve /__emulator/ to non-loopback clients too' },
@@ -116,6 +127,15 @@ export const triggerSpec = defineCommand({
   ],
 });
 
+export const resetSpec = defineCommand({
+  name: 'reset',
+  summary: 'delete all data of the running emulator (the default keys are kept); asks first',
+  description:
+    'Empties the emulator the command targets (POST /__emulator/reset): merchants, invoices, events, deliveries, webhook settings; the default partner and merchant keep their keys. On a terminal it asks for confirmation; elsewhere (scripts, CI, --json) --yes is required.',
+  options: [{ flags: '-y, --yes', description: 'reset without asking (required off a terminal)' }],
+  examples: ['svc reset', 'svc reset --yes --json'],
+});
+
 export const completionSpec = defineCommand({
   name: 'completion',
   summary: 'print a shell completion script',
@@ -131,5 +151,6 @@ export const topCommands = [
   withHandler(openSpec, async () => (await import('./open.js')).openCommand),
   withHandler(openapiSpec, async () => (await import('./openapi.js')).openapiCommand),
   withHandler(triggerSpec, async () => (await import('./trigger.js')).triggerCommand),
+  withHandler(resetSpec, async () => (await import('./reset.js')).resetCommand),
   withHandler(completionSpec, async () => (await import('./completion.js')).completionCommand),
 ];

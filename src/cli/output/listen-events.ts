@@ -66,6 +66,8 @@ export function humanListenLines(event: ListenEvent, c: ChalkInstance): HumanLin
       if (event.action === 'restored') return out(`Webhook restored: ${esc(event.url)} (${event.enabled ? 'enabled' : 'disabled'})`);
       if (event.action === 'disabled') return out(`Webhook disabled (listen created it; there is none to go back to): ${esc(event.url)}`);
       return [];
+    case 'unregistered':
+      return err(c.dim(`Unregistered the listener from ${esc(event.baseUrl)}: events are no longer delivered to it.`));
     case 'warning':
       return err(`${c.yellow('warning')} ${esc(event.message)}`);
     case 'fatal':

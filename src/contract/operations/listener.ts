@@ -15,11 +15,18 @@ export const listenerOperations = defineOperations({
     body: 'RegisterListenerRequest',
     responses: { 200: 'Listener' },
   },
+  listListeners: {
+    ...control,
+    method: 'GET',
+    path: '/__emulator/listeners',
+    summary: "The partner's registered listeners in the key's environment, connected or within their reconnect window",
+    responses: { 200: 'ListenerList' },
+  },
   unregisterListener: {
     ...control,
     method: 'DELETE',
     path: '/__emulator/listener',
-    summary: 'Unregister the listener: no new deliveries are created for it',
+    summary: 'Unregister the listener: no new deliveries are created for it, and those still waiting end failed',
     responses: { 200: 'ListenerUnregistered' },
   },
   getListenerSecret: {

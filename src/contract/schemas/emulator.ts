@@ -59,6 +59,26 @@ export const CONTROL_SCHEMAS = {
     .object({ partnerId: z.guid(), environment, secret: z.string(), forwardTo: z.string(), events: z.array(z.enum(INVOICE_EVENT_TYPES)).nullable() })
     .meta({ id: 'Listener' }),
   ListenerUnregistered: z.object({ unregistered: z.literal(true) }).meta({ id: 'ListenerUnregistered' }),
+  ListenerList: z
+    .object({
+      data: z.array(
+        z
+          .object({
+            id: z.string().meta({ description: 'The listener of a partner and environment: its environment (`test` or `live`).' }),
+            environment,
+            forwardTo: z.string(),
+            events: z.array(z.enum(INVOICE_EVENT_TYPES)).nullable(),
+            connected: z.boolean().meta({ description: 'Whether a `svc webhook listen` holds its stream now.' }),
+            removeAt: z.iso
+              .datetime()
+              .nullable()
+              .meta({ description: 'Emulator time its reconnect window ends and it is removed, unless a listen connects; null while connected.' }),
+            updatedAt: z.iso.datetime(),
+          })
+          .meta({ id: 'ListenerInfo' }),
+      ),
+    })
+    .meta({ id: 'ListenerList', description: "The partner's registered listeners in the key's environment (at most one)." }),
   ListenerSecret: z.object({ secret: z.string() }).meta({ id: 'ListenerSecret' }),
   ListenerResultAccepted: z.object({ accepted: z.literal(true) }).meta({ id: 'ListenerResultAccepted' }),
 };

@@ -13,6 +13,10 @@ export const listenerHandlers = {
     const row = deps.runtime.listeners.register(partnerId, environment, input.body.forwardTo, events);
     return { status: 200, body: { partnerId, environment, secret: row.secret, forwardTo: row.forward_to, events } };
   },
+  listListeners: (input, deps) => ({
+    status: 200,
+    body: { data: deps.runtime.listeners.list(input.principal.partnerId, input.principal.environment) },
+  }),
   unregisterListener: (input, deps) => {
     deps.runtime.listeners.unregister(input.principal.partnerId, input.principal.environment);
     return { status: 200, body: { unregistered: true } };
@@ -56,4 +60,6 @@ export const listenerHandlers = {
       },
     };
   },
-} satisfies Handlers<'registerListener' | 'unregisterListener' | 'getListenerSecret' | 'streamListener' | 'reportListenerResult' | 'streamDeliveryAttempts'>;
+} satisfies Handlers<
+  'registerListener' | 'listListeners' | 'unregisterListener' | 'getListenerSecret' | 'streamListener' | 'reportListenerResult' | 'streamDeliveryAttempts'
+>;

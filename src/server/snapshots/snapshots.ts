@@ -49,6 +49,11 @@ export interface Snapshots {
   delete(name: string): void;
   /** The snapshot's file, for export. */
   file(name: string): string;
+  /**
+   * Writes the current state to `file` as an exported snapshot (what `svc snapshot export` writes),
+   * whole or not at all: a copy beside it, renamed over it once complete (`--export-on-exit`).
+   */
+  exportTo(file: string): Promise<void>;
   close(): void;
 }
 
@@ -97,17 +102,43 @@ export function createSnapshots(deps: SnapshotDeps): Snapshots {
     }
   };
 
+  /** A consistent copy of the state, with the clock it was taken at, to `scratch`; removed on failure. */
+  const copyTo = async (scratch: string): Promise<number> => {
+    const now = deps.clock.now();
+    deps.store.tx(() => setMeta(deps.store, CLOCK_AT_SAVE, now));
+    try {
+      await deps.store.sqlite.backup(scratch);
+      rollbackJournal(scratch);
+      return now;
+    } catch (error) {
+      fs.rmSync(scratch, { force: true });
+      throw error;
+    }
+  };
+
   return {
     save: (name) =>
       serial(async () => {
         checkSnapshotName(name);
-        const now = deps.clock.now();
-        deps.store.tx(() => setMeta(deps.store, CLOCK_AT_SAVE, now));
         const scratch = files.scratch();
+        const now = await copyTo(scratch);
         try {
-          await deps.store.sqlite.backup(scratch);
-          rollbackJournal(scratch);
           return files.commit(scratch, name, now);
+        } catch (error) {
+          fs.rmSync(scratch, { force: true });
+          throw error;
+        }
+      }),
+    exportTo: (file) =>
+      serial(async () => {
+        // In the target's folder, so that the rename is atomic (same file system); mode 0600 like
+        // every copy of the database (it holds keys and webhook secrets, CONTRACT §8).
+        const scratch = path.join(path.dirname(file), `.${path.basename(file)}.partial-${process.pid}`);
+        fs.rmSync(scratch, { force: true });
+        await copyTo(scratch);
+        try {
+          fs.chmodSync(scratch, 0o600);
+          fs.renameSync(scratch, file);
         } catch (error) {
           fs.rmSync(scratch, { force: true });
           throw error;

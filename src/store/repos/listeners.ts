@@ -42,6 +42,23 @@ const wakePending = prepared((qb) =>
     .where(DUE_DELIVERY),
 );
 
+const touch = prepared((qb) =>
+  qb
+    .updateTable('listeners')
+    .set({ updated_at: param('now') })
+    .where('partner_id', '=', param('partner_id'))
+    .where('environment', '=', param('environment')),
+);
+const endPending = prepared((qb) =>
+  qb
+    .updateTable('deliveries')
+    .set({ status: 'failed', next_attempt_at: null, last_error: param('reason'), updated_at: param('now') })
+    .where('target', '=', 'listener')
+    .where('partner_id', '=', param('partner_id'))
+    .where('environment', '=', param('environment'))
+    .where(DUE_DELIVERY),
+);
+
 export function findListener(store: Store, partnerId: string, environment: Environment): ListenerRow | undefined {
   return byPartner.get(store, { partner_id: partnerId, environment });
 }
@@ -71,4 +88,18 @@ export function saveListener(
 /** A listener came back: what it missed is due now rather than at its next retry time. */
 export function wakeListenerDeliveries(store: Store, partnerId: string, environment: Environment, now: number): number {
   return wakePending.run(store, { partner_id: partnerId, environment, now }).changes;
+}
+
+/** Marks when the emulator last saw the listener come or go: its reconnect window counts from there. */
+export function touchListener(store: Store, partnerId: string, environment: Environment, now: number): void {
+  touch.run(store, { partner_id: partnerId, environment, now });
+}
+
+/**
+ * A removed listener's deliveries still waiting for an attempt end `failed` now: nobody will take
+ * them, and retrying them for hours only fills the list with `listener_unavailable`. One in flight
+ * ends at its result (the hub answers it as final).
+ */
+export function endListenerDeliveries(store: Store, partnerId: string, environment: Environment, now: number, reason: string): number {
+  return endPending.run(store, { partner_id: partnerId, environment, now, reason }).changes;
 }

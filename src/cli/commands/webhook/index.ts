@@ -118,11 +118,24 @@ export const tailDeliveriesSpec = defineCommand({
   stopsOnSignal: true,
 });
 
+export const listenersSpec = defineCommand({
+  name: 'webhook listeners',
+  summary: "list the partner's registered `svc webhook listen` listeners (local emulator), or remove them",
+  description:
+    'A listener stays registered while its listen runs, and for its 5-minute reconnect window after it vanished without stopping (killed, laptop closed). Removing one ends its waiting deliveries as failed; a running listen registers again when it reconnects. One listener per partner and environment: its id is the environment.',
+  options: [
+    { flags: '--remove <id>', description: 'remove this listener (its id, from the list: test or live)' },
+    { flags: '--all', description: "remove every listener the key's partner has in the key's environment" },
+  ],
+  examples: ['svc webhook listeners', 'svc webhook listeners --json', 'svc webhook listeners --remove test', 'svc webhook listeners --all'],
+});
+
 export const webhookCommands = [
   withHandler(getWebhookSpec, async () => (await import('./get.js')).getWebhookCommand),
   withHandler(setWebhookSpec, async () => (await import('./set.js')).setWebhookCommand),
   withHandler(verifyWebhookSpec, async () => (await import('./verify.js')).verifyWebhookCommand),
   withHandler(listenSpec, async () => (await import('./listen.js')).listenCommand),
+  withHandler(listenersSpec, async () => (await import('./listeners.js')).listenersCommand),
   withHandler(listDeliveriesSpec, async () => (await import('./deliveries/list.js')).listDeliveriesCommand),
   withHandler(getDeliverySpec, async () => (await import('./deliveries/get.js')).getDeliveryCommand),
   withHandler(resendDeliverySpec, async () => (await import('./deliveries/resend.js')).resendDeliveryCommand),

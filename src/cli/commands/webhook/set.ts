@@ -16,7 +16,7 @@ const CHANGES = ['enable', 'disable', 'secret', 'header'] satisfies (keyof Input
 /**
  * `svc webhook set`: creates or updates the partner's webhook (PUT, partner key). Without --secret,
  * a first configuration gets a generated `whsec_…` secret, shown once on stderr (in every mode, even
- * --quiet, since it cannot be read back); an existing configuration keeps its secret, so the
+ * --quiet, since it cannot be read back) and, with --json, in the printed JSON as `secret`; an existing configuration keeps its secret, so the
  * handler reads it first (404 webhook_not_configured means this is the first time). `--header`
  * replaces the custom headers; without it they are kept.
  *
@@ -57,7 +57,8 @@ export const setWebhookCommand: Handler<typeof setWebhookSpec> = async ({ option
   };
   const res = await call(ctx, 'Saving the webhook', client.putWebhook(body));
   return {
-    data: res.data,
+    // A generated secret cannot be read back later, so --json carries it too (a script reads stdout).
+    data: generated ? { ...res.data, secret } : res.data,
     human: (c) => webhookView(c, res.data),
     alerts: generated ? [`Generated webhook secret (shown only now; pass it to your receiver): ${secret}`] : [],
   };
