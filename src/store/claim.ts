@@ -113,6 +113,8 @@ export function claimDatabase(file: string, by: string): Claim {
  * under `locking_mode = EXCLUSIVE` lives in heap memory and can never leave exclusive mode. A missing
  * file is created 0600 first (SQLite would create it with the umask's mode).
  */
+const UNKNOWN_HOLDER = 'an svc dev through another path to this file, or a program such as sqlite3 that has it open';
+
 function holdDatabaseFile(file: string): BetterSqlite3.Database {
   try {
     fs.closeSync(fs.openSync(file, 'wx', 0o600));
@@ -135,11 +137,13 @@ function holdDatabaseFile(file: string): BetterSqlite3.Database {
     return held;
   } catch (error) {
     held?.close();
-    if (isBusy(error))
-      throw new DatabaseInUseError(
-        file,
-        awaitOwner(() => findOwnerElsewhere(file)),
-      );
+    if (isBusy(error)) {
+      const owner = awaitOwner(() => findOwnerElsewhere(file));
+      if (owner) throw new DatabaseInUseError(file, owner);
+      // No svc owner to be found from this path: another svc dev through a far name, or any program
+      // that has the file open (a claim cannot tell them apart). Say both.
+      throw new DatabaseFileError(file, `is in use by another process (${UNKNOWN_HOLDER})`, 'database_in_use');
+    }
     throw new DatabaseFileError(file, `cannot be claimed: ${(error as Error).message}`);
   }
 }
@@ -148,7 +152,7 @@ function holdDatabaseFile(file: string): BetterSqlite3.Database {
  * The owner of a database held through another name. Its owner file sits next to the name the holder
  * used: the symlink's target, or a sibling hard link in the same folder. A hard link elsewhere or a
  * bind mount from another mount namespace has no owner file to be found: the refusal then says
- * "another process".
+ * "another process" and what it may be.
  */
 function findOwnerElsewhere(file: string): ClaimOwner | null {
   try {

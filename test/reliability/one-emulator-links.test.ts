@@ -66,7 +66,8 @@ describe('a served database reached through another path', () => {
     const named = new RegExp(
       `^error database (hard|sym)\\.sqlite is in use by svc dev \\(pid ${first.child.pid}, ${ready.baseUrl.replace(/\./g, '\\.')}\\)\\n$`,
     );
-    const anonymous = /^error database \S+ is in use by another process\n$/;
+    const anonymous =
+      /^error database \S+ is in use by another process \(an svc dev through another path to this file, or a program such as sqlite3 that has it open\)\n$/;
     const attempts: Array<{ what: string; run: () => Promise<{ code: number | null; stderr: string }>; line: RegExp }> = [
       { what: 'hard link, same folder', run: () => devThrough(dir, 'hard.sqlite'), line: named },
       { what: 'symlink', run: () => devThrough(dir, 'sym.sqlite'), line: named },
