@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
-import { DatabaseFileError, DatabaseInUseError, isBusy } from './errors.js';
+import { DatabaseFileError, DatabaseInUseError, isBusy, shownPath } from './errors.js';
 import { openSqlite } from './sqlite.js';
 
 /** Who holds a database, as a second emulator reads it to say so. */
@@ -76,12 +76,25 @@ export function claimDatabase(file: string, by: string): Claim {
   }
 
   const owner: ClaimOwner = { by, pid: process.pid, url: null, startedAt: new Date().toISOString() };
+  // A full disk at a restart failed here with "unexpected error ENOSPC" and a stack (issue 22): it is
+  // the user's to fix, so one line naming the file and the cause.
   const write = () => {
     const tmp = `${infoFile}.${process.pid}.tmp`;
-    fs.writeFileSync(tmp, `${JSON.stringify(owner)}\n`, { mode: 0o600 });
-    fs.renameSync(tmp, infoFile);
+    try {
+      fs.writeFileSync(tmp, `${JSON.stringify(owner)}\n`, { mode: 0o600 });
+      fs.renameSync(tmp, infoFile);
+    } catch (error) {
+      fs.rmSync(tmp, { force: true });
+      throw new DatabaseFileError(file, `cannot be claimed: ${shownPath(infoFile)} cannot be written (${writeFailure(error)})`);
+    }
   };
-  write();
+  try {
+    write();
+  } catch (error) {
+    heldFile.close();
+    lock.close();
+    throw error;
+  }
   let held = true;
   return {
     setUrl(url) {
@@ -177,6 +190,16 @@ function findOwnerElsewhere(file: string): ClaimOwner | null {
     // A folder we cannot list: the refusal still names the database.
   }
   return null;
+}
+
+/** Why a small file could not be written, in words: a full disk first. */
+function writeFailure(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'ENOSPC') return 'the disk is full';
+  if (code === 'EDQUOT') return 'the disk quota is exhausted';
+  if (code === 'EROFS') return 'the file system is read-only';
+  if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
+  return code ?? String(error);
 }
 
 /**
