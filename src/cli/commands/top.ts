@@ -16,7 +16,11 @@ export const devSpec = defineCommand({
     { flags: '--reset', description: 'start with an empty database (the default keys are kept)' },
     { flags: '--fixtures <file>', description: 'apply a fixtures file once the emulator is up' },
     { flags: '--snapshot <file>', description: 'start from a snapshot file (svc snapshot export): its data, clock and keys replace the database’s' },
-    { flags: '--seed <n>', description: 'derive every generated id and key from this seed: the same requests give the same answers', parse: 'int' },
+    {
+      flags: '--seed <n>',
+      description: 'derive generated ids and test keys from this seed (live keys and signing secrets stay random): the same requests give the same answers',
+      parse: 'int',
+    },
     { flags: '--clock-start <time>', description: 'start the clock at this ISO time, frozen unless advanced (svc time advance)' },
     { flags: '--expose-control-plane', description: 'serve /__emulator/ to non-loopback clients too' },
     {
@@ -47,7 +51,11 @@ export const execSpec = defineCommand({
     { flags: '--reset', description: 'start with an empty database (the default keys are kept)' },
     { flags: '--fixtures <file>', description: 'apply a fixtures file before the command runs; its --json output is in the file $SVC_FIXTURES_OUTPUT names' },
     { flags: '--snapshot <file>', description: 'start from a snapshot file (svc snapshot export): its data, clock and keys replace the database’s' },
-    { flags: '--seed <n>', description: 'derive every generated id and key from this seed: the same requests give the same answers', parse: 'int' },
+    {
+      flags: '--seed <n>',
+      description: 'derive generated ids and test keys from this seed (live keys and signing secrets stay random): the same requests give the same answers',
+      parse: 'int',
+    },
     { flags: '--clock-start <time>', description: 'start the clock at this ISO time, frozen unless advanced (svc time advance)' },
     { flags: '--expose-control-plane', description: 'serve /__emulator/ to non-loopback clients too' },
     {
