@@ -2,8 +2,13 @@ import { spawn } from 'node:child_process';
 import type { EventEmitter } from 'node:events';
 import { constants } from 'node:os';
 
-/** What `svc exec` passes on to the command it runs: Ctrl-C, `kill`, and the terminal closing. */
-export const FORWARDED_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+/**
+ * What `svc exec` passes on to the command it runs: Ctrl-C, `kill`, the terminal closing, and the
+ * signals a program defines for itself (SIGQUIT: a JVM's thread dump, SIGUSR1/2: log rotation, a
+ * reload). SIGQUIT and SIGUSR2 used to end svc by their default action and orphan the command; SIGUSR1
+ * opened Node's inspector on 127.0.0.1:9229 in svc (issue 22). main.ts keeps svc alive on them.
+ */
+export const FORWARDED_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGQUIT', 'SIGUSR1', 'SIGUSR2'] as const;
 
 /** How a child process ended, and the exit code a shell would report for it. */
 export type ChildOutcome =

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { projectFolders } from '../config/find.js';
 import type { DefaultKeys } from '../server/bootstrap.js';
 
 /**
@@ -55,23 +56,40 @@ export function removeLocalState(cwd: string, pid = process.pid): void {
   }
 }
 
-/** The nearest `.svc/dev.json` from `cwd` up, with the file it came from; null when there is none. */
+/**
+ * The nearest `.svc/dev.json` from `cwd` up to the project root, never above it (CONTRACT §8, as
+ * config files): a `svc dev` left running in /tmp or ~ silently redirected every command below it
+ * (issue 22). `running` says whether its pid is a live `svc dev`; a stale one is for `svc status` to
+ * show, never a target (resolveTarget ignores it). Null when there is none.
+ */
 export function findLocalState(cwd: string): { state: LocalEmulatorState; file: string; running: boolean } | null {
-  let dir = path.resolve(cwd);
-  for (;;) {
+  for (const dir of projectFolders(cwd)) {
     const file = path.join(dir, STATE_DIR, STATE_FILE);
     if (fs.existsSync(file)) {
       try {
         const state = JSON.parse(fs.readFileSync(file, 'utf8')) as LocalEmulatorState;
-        return { state, file, running: isAlive(state.pid) };
+        return { state, file, running: isLiveSvcDev(state.pid) };
       } catch {
         return null;
       }
     }
-    const parent = path.dirname(dir);
-    if (parent === dir) return null;
-    dir = parent;
   }
+  return null;
+}
+
+/**
+ * Whether `pid` is a running `svc dev`. A pid outlives its process in a stale file and is reused by
+ * the system; where /proc shows the command line (Linux), it must be svc's `dev` command.
+ */
+function isLiveSvcDev(pid: number): boolean {
+  if (!Number.isSafeInteger(pid) || pid <= 0 || !isAlive(pid)) return false;
+  let argv: string[];
+  try {
+    argv = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+  } catch {
+    return true; // No /proc (macOS), or not ours to read: alive is all we can know.
+  }
+  return argv.includes('dev') && argv.some((a) => a.includes('svc'));
 }
 
 function isAlive(pid: number): boolean {

@@ -1,3 +1,4 @@
+import { constants } from 'node:os';
 import { CommanderError } from 'commander';
 import { EXIT, renderError } from './output/render.js';
 import { ALL_COMMANDS } from './commands/index.js';
@@ -7,6 +8,8 @@ import type { CommandSpec } from './spec.js';
 
 /** The signals that ask `svc` to stop: Ctrl-C, `kill`, and the terminal closing. */
 const STOP_SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+/** Signals a program defines for itself: `svc exec` passes them on (child.ts) and lives on. */
+const PASSED_ON_SIGNALS: NodeJS.Signals[] = ['SIGQUIT', 'SIGUSR2'];
 /** 128 + SIGINT: what a shell reports for a command interrupted by Ctrl-C. */
 const INTERRUPTED = 130;
 
@@ -20,6 +23,10 @@ const INTERRUPTED = 130;
  * winds down and returns its own exit code; any other command, or a second signal while one winds
  * down ("now"), ends the process at once with 130. A command that runs a child (`forwardsSignals`:
  * exec) passes every signal on to it and waits for it.
+ *
+ * SIGUSR1 always has a listener, which is what stops Node from opening its inspector on
+ * 127.0.0.1:9229 (a debugger attached to a process holding keys, for anyone local who can signal it).
+ * SIGQUIT and SIGUSR2 end any other command as their default action would (128 + the signal).
  */
 export async function main(argv: string[]): Promise<void> {
   // `svc … | head` closes our stdout early: that is the reader's choice, not a crash.
@@ -41,6 +48,12 @@ export async function main(argv: string[]): Promise<void> {
     controller.abort(signal);
   };
   for (const s of STOP_SIGNALS) process.on(s, onSignal);
+  const onPassedOn = (signal: NodeJS.Signals) => {
+    if (!running?.forwardsSignals) process.exit(128 + (constants.signals[signal] ?? 0));
+  };
+  for (const s of PASSED_ON_SIGNALS) process.on(s, onPassedOn);
+  const noInspector = () => {};
+  process.on('SIGUSR1', noInspector);
 
   let code: number = EXIT.ok;
   const program = buildProgram(
@@ -60,6 +73,8 @@ export async function main(argv: string[]): Promise<void> {
     } else code = renderError(error, null);
   } finally {
     for (const s of STOP_SIGNALS) process.off(s, onSignal);
+    for (const s of PASSED_ON_SIGNALS) process.off(s, onPassedOn);
+    // SIGUSR1 keeps its listener: the process may live on a moment (open handles), inspector-free.
   }
   process.exitCode = code;
 }

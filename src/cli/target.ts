@@ -63,7 +63,8 @@ export async function resolveTarget(ctx: Context): Promise<Target> {
   if (profile) layers.push({ source: `profile ${profile.name}`, ...profile.values });
 
   const found = findLocalState(ctx.cwd);
-  const local = found ? { ...found.state, file: found.file, running: found.running } : null;
+  // A stale file (its pid no live `svc dev`) is ignored (CONTRACT §8): `svc status` still shows it.
+  const local = found?.running ? { ...found.state, file: found.file, running: true } : null;
 
   const urlLayer = layers.find((l) => l.baseUrl !== undefined);
   const baseUrl = urlLayer?.baseUrl ?? local?.baseUrl;

@@ -36,14 +36,22 @@ export function randomBase62(length: number, random: Random = defaultRandom): st
   return out;
 }
 
-/** A fresh key: the prefix of its kind and environment, then 32 base62 characters. */
+/**
+ * A fresh key: the prefix of its kind and environment, then 32 base62 characters. `random` (a seeded
+ * source in deterministic runs) is used for test keys only: a live key drawn from a seed is the same
+ * on every machine that uses the seed, hence guessable by anyone who knows it (issue 22).
+ */
 export function generateKey(kind: KeyKind, environment: Environment, random: Random = defaultRandom): string {
-  return keyPrefix(kind, environment) + randomBase62(32, random);
+  return keyPrefix(kind, environment) + randomBase62(32, environment === 'live' ? defaultRandom : random);
 }
 
-/** A fresh webhook signing secret, `whsec_` and 32 base62 characters. */
-export function generateSecret(random: Random = defaultRandom): string {
-  return `whsec_${randomBase62(32, random)}`;
+/**
+ * A fresh webhook signing secret, `whsec_` and 32 base62 characters, always from the operating
+ * system's randomness, seed or not: a secret that every machine with the seed can derive signs
+ * nothing (issue 22). Signatures are not part of the byte-identical answers of a seeded run.
+ */
+export function generateSecret(): string {
+  return `whsec_${randomBase62(32, defaultRandom)}`;
 }
 
 /** Keys are stored as their SHA-256 only (CONTRACT §1). */

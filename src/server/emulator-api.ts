@@ -60,9 +60,9 @@ export interface StartEmulatorOptions {
    */
   exportOnExit?: string;
   /**
-   * Derive every generated id, key and secret from this seed (CONTRACT §9, deterministic runs): two
-   * emulators with the same seed, clock start and requests answer with the same bytes. Overrides
-   * `config.seed`.
+   * Derive generated ids and test keys from this seed (CONTRACT §9, deterministic runs): two
+   * emulators with the same seed, clock start and requests answer with the same bytes. Live keys and
+   * signing secrets stay random (a seed is no secret). Overrides `config.seed`.
    */
   seed?: number;
   /** Start the clock here, frozen unless advanced (an ISO time, a Date or epoch ms). Overrides `config.clockStart`. */

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
-import { DatabaseFileError, DatabaseInUseError, isBusy } from './errors.js';
+import { DatabaseFileError, DatabaseInUseError, isBusy, shownPath } from './errors.js';
 import { openSqlite } from './sqlite.js';
 
 /** Who holds a database, as a second emulator reads it to say so. */
@@ -30,6 +31,10 @@ export interface Claim {
  * The lock file is never deleted: removing a path someone else may hold open would let two processes
  * lock two different files of the same name. `journal_mode = MEMORY` keeps SQLite from creating a
  * journal next to it.
+ *
+ * `<db>-lock` is found by name, so a hard link, a symlink or a single-file bind mount of the database
+ * has a lock of its own (issue 22: two emulators, two WALs, lost creates). The claim also holds the
+ * database file itself: see holdDatabaseFile.
  */
 /**
  * How long a claim waits for the lock: two emulators started at the same moment each hold the lock
@@ -62,13 +67,34 @@ export function claimDatabase(file: string, by: string): Claim {
     throw new DatabaseFileError(file, `cannot be claimed: ${lockFile}: ${(error as Error).message}`);
   }
 
+  let heldFile: BetterSqlite3.Database;
+  try {
+    heldFile = holdDatabaseFile(file);
+  } catch (error) {
+    lock.close();
+    throw error;
+  }
+
   const owner: ClaimOwner = { by, pid: process.pid, url: null, startedAt: new Date().toISOString() };
+  // A full disk at a restart failed here with "unexpected error ENOSPC" and a stack (issue 22): it is
+  // the user's to fix, so one line naming the file and the cause.
   const write = () => {
     const tmp = `${infoFile}.${process.pid}.tmp`;
-    fs.writeFileSync(tmp, `${JSON.stringify(owner)}\n`, { mode: 0o600 });
-    fs.renameSync(tmp, infoFile);
+    try {
+      fs.writeFileSync(tmp, `${JSON.stringify(owner)}\n`, { mode: 0o600 });
+      fs.renameSync(tmp, infoFile);
+    } catch (error) {
+      fs.rmSync(tmp, { force: true });
+      throw new DatabaseFileError(file, `cannot be claimed: ${shownPath(infoFile)} cannot be written (${writeFailure(error)})`);
+    }
   };
-  write();
+  try {
+    write();
+  } catch (error) {
+    heldFile.close();
+    lock.close();
+    throw error;
+  }
   let held = true;
   return {
     setUrl(url) {
@@ -80,9 +106,100 @@ export function claimDatabase(file: string, by: string): Claim {
       held = false;
       // The owner file first, while the lock still keeps everyone else from writing theirs.
       if (readOwner(infoFile)?.pid === process.pid) fs.rmSync(infoFile, { force: true });
+      // Closed after the store's connection (store.close), so this last one checkpoints the WAL.
+      heldFile.close();
       lock.close();
     },
   };
+}
+
+/**
+ * The claim on the database file itself, which follows the file (its inode) and not its name: SQLite's
+ * POSIX locks are taken on the open file, and a hard link, a symlink or a bind mount opens the same one.
+ * A connection in WAL mode holds a SHARED lock on the database file for as long as it is open. The
+ * claim takes the file's EXCLUSIVE lock once (refused while any other connection has the file open:
+ * another emulator through any path), then drops it to SHARED without letting go (an fcntl lock
+ * change is atomic) and keeps that connection open: every later claim's EXCLUSIVE is refused, while
+ * the store's own connection and tools (readers, `BEGIN IMMEDIATE` writers) are not affected.
+ *
+ * The first read is in NORMAL mode so that the WAL index is the shared `-shm` file: a WAL first opened
+ * under `locking_mode = EXCLUSIVE` lives in heap memory and can never leave exclusive mode. A missing
+ * file is created 0600 first (SQLite would create it with the umask's mode).
+ */
+const UNKNOWN_HOLDER = 'an svc dev through another path to this file, or a program such as sqlite3 that has it open';
+
+function holdDatabaseFile(file: string): BetterSqlite3.Database {
+  try {
+    fs.closeSync(fs.openSync(file, 'wx', 0o600));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') {
+      throw new DatabaseFileError(file, `cannot be created (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+    }
+  }
+  let held: BetterSqlite3.Database | undefined;
+  try {
+    held = openSqlite(file, { timeout: CONTENDED_MS, fileMustExist: true });
+    held.pragma('journal_mode = WAL');
+    held.prepare('SELECT count(*) FROM sqlite_master').get();
+    held.pragma('locking_mode = EXCLUSIVE');
+    held.exec('BEGIN IMMEDIATE');
+    held.exec('COMMIT');
+    held.pragma('locking_mode = NORMAL');
+    held.exec('BEGIN IMMEDIATE');
+    held.exec('COMMIT');
+    return held;
+  } catch (error) {
+    held?.close();
+    if (isBusy(error)) {
+      const owner = awaitOwner(() => findOwnerElsewhere(file));
+      if (owner) throw new DatabaseInUseError(file, owner);
+      // No svc owner to be found from this path: another svc dev through a far name, or any program
+      // that has the file open (a claim cannot tell them apart). Say both.
+      throw new DatabaseFileError(file, `is in use by another process (${UNKNOWN_HOLDER})`, 'database_in_use');
+    }
+    throw new DatabaseFileError(file, `cannot be claimed: ${(error as Error).message}`);
+  }
+}
+
+/**
+ * The owner of a database held through another name. Its owner file sits next to the name the holder
+ * used: the symlink's target, or a sibling hard link in the same folder. A hard link elsewhere or a
+ * bind mount from another mount namespace has no owner file to be found: the refusal then says
+ * "another process" and what it may be.
+ */
+function findOwnerElsewhere(file: string): ClaimOwner | null {
+  try {
+    const real = fs.realpathSync(file);
+    const here = fs.statSync(real);
+    const dir = path.dirname(real);
+    const candidates = [
+      `${real}-lock.json`,
+      ...fs
+        .readdirSync(dir)
+        .filter((n) => n.endsWith('-lock.json'))
+        .map((n) => path.join(dir, n)),
+    ];
+    for (const infoFile of candidates) {
+      const db = infoFile.slice(0, -'-lock.json'.length);
+      const other = fs.statSync(db, { throwIfNoEntry: false });
+      if (other?.ino !== here.ino || other.dev !== here.dev) continue;
+      const owner = readOwner(infoFile);
+      if (owner) return owner;
+    }
+  } catch {
+    // A folder we cannot list: the refusal still names the database.
+  }
+  return null;
+}
+
+/** Why a small file could not be written, in words: a full disk first. */
+function writeFailure(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'ENOSPC') return 'the disk is full';
+  if (code === 'EDQUOT') return 'the disk quota is exhausted';
+  if (code === 'EROFS') return 'the file system is read-only';
+  if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
+  return code ?? String(error);
 }
 
 /**
@@ -90,10 +207,10 @@ export function claimDatabase(file: string, by: string): Claim {
  * moment can find the lock taken and the file not yet written. Look again for a moment (a start is
  * synchronous here, so the wait is too) before saying only "another process".
  */
-function awaitOwner(infoFile: string, waitMs = 2000): ClaimOwner | null {
+function awaitOwner(find: string | (() => ClaimOwner | null), waitMs = 2000): ClaimOwner | null {
   const pause = new Int32Array(new SharedArrayBuffer(4));
   for (let waited = 0; ; waited += 25) {
-    const owner = readOwner(infoFile);
+    const owner = typeof find === 'string' ? readOwner(find) : find();
     if (owner || waited >= waitMs) return owner;
     Atomics.wait(pause, 0, 0, 25);
   }

@@ -97,7 +97,7 @@ export class ListenerHub {
     const existing = findListener(this.deps.store, partnerId, environment);
     return saveListener(
       this.deps.store,
-      { partnerId, environment, secret: existing?.secret ?? generateSecret(this.deps.random), events, forwardTo, active: true },
+      { partnerId, environment, secret: existing?.secret ?? generateSecret(), events, forwardTo, active: true },
       this.deps.clock.now(),
     );
   }
@@ -108,7 +108,7 @@ export class ListenerHub {
     if (existing) return existing.secret;
     return saveListener(
       this.deps.store,
-      { partnerId, environment, secret: generateSecret(this.deps.random), events: null, forwardTo: '', active: false },
+      { partnerId, environment, secret: generateSecret(), events: null, forwardTo: '', active: false },
       this.deps.clock.now(),
     ).secret;
   }

@@ -13,8 +13,8 @@ import { tempDir } from '../helpers/temp-dir.js';
  *
  * When `svc dev` stops cleanly it removes its state file: commands then have no target at all, a
  * user error (exit 1, "no service to talk to" and how to fix it). When it dies without cleaning up
- * (SIGKILL), the stale file still names a base URL: commands try it and the service is unreachable
- * (exit 3), and `svc status` shows the file with its process not running.
+ * (SIGKILL), the stale file is ignored (issue 22; CONTRACT §8): commands have no target (exit 1),
+ * and `svc status` shows the file with its process not running.
  */
 const NO_TARGET = { SVC_BASE_URL: '', SVC_PARTNER_KEY: '', SVC_MERCHANT_KEY: '', SVC_PROFILE: '' };
 
@@ -43,6 +43,8 @@ async function merchantsSeen(r: Promise<RunResult>): Promise<string[]> {
 beforeAll(async () => {
   [flagEmu, envEmu, profileEmu] = await Promise.all([startTestEmulator(), startTestEmulator(), startTestEmulator()]);
   fs.mkdirSync(deep, { recursive: true });
+  // A project: .svc/dev.json is searched up to the project root and never above it.
+  fs.writeFileSync(path.join(project, 'package.json'), '{"name":"target","private":true}\n');
   fs.writeFileSync(
     path.join(project, 'svc.config.json'),
     JSON.stringify(
@@ -220,17 +222,17 @@ describe('after `svc dev` stops', () => {
     });
   });
 
-  it('a killed `svc dev` leaves a stale file: unreachable, exit 3; status shows it not running', async () => {
+  it('a killed `svc dev` leaves a stale file: ignored, no target (exit 1); status shows it not running', async () => {
     const again = spawnCli(['dev', '--port', '0', '--json', '--memory'], { cwd: project, env: NO_TARGET });
     const ready = JSON.parse(await again.waitForLine((l) => l.includes('"type":"ready"')));
     await again.stop('SIGKILL');
     expect(fs.existsSync(stateFile)).toBe(true);
     const r = await svc(['invoices', 'list']);
-    expect(r.code).toBe(3);
-    expect(r.stderr).toContain(`cannot reach ${ready.baseUrl}`);
-    const s = json(await svc(['status', '--json']), 3);
-    expect(s).toMatchObject({ baseUrl: ready.baseUrl, answers: false, localEmulator: { stateFile, running: false, inUse: true } });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('no service to talk to');
+    const s = json(await svc(['status', '--json']), 1);
+    expect(s).toMatchObject({ baseUrl: null, answers: false, localEmulator: { stateFile, baseUrl: ready.baseUrl, running: false, inUse: false } });
     const human = await svc(['status']);
-    expect(human.stdout).toMatch(/^local emulator\s+.*not running \(stale file\)$/m);
+    expect(human.stdout).toMatch(/^local emulator\s+.*not running \(stale file\), not in use$/m);
   });
 });

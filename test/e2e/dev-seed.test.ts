@@ -18,10 +18,14 @@ async function run() {
   return { keys: { test: ready.test, live: ready.live }, id: res.body.id, expiresAt: res.body.expiresAt };
 }
 
-it('two runs with the same seed and clock start: the same keys, the same invoice id, the same time', async () => {
+it('two runs with the same seed and clock start: the same test keys, the same invoice id, the same time; live keys random', async () => {
   const one = await run();
   const two = await run();
-  expect(two).toEqual(one);
+  expect({ ...two, keys: two.keys.test }).toEqual({ ...one, keys: one.keys.test });
+  // A seed is no secret: live keys that anyone with it could derive would protect nothing (issue 22).
+  expect(two.keys.live.merchantId).toBe(one.keys.live.merchantId);
+  expect(two.keys.live.partnerKey).not.toBe(one.keys.live.partnerKey);
+  expect(two.keys.live.merchantKey).not.toBe(one.keys.live.merchantKey);
   expect(one.expiresAt).toBe('2030-01-01T01:00:00.000Z');
 });
 

@@ -152,6 +152,32 @@ describe('signals', () => {
     expect(cli.lines).toEqual(['ready', 'term 1', 'term 2', 'served 200']);
   });
 
+  // Issue 22: SIGQUIT and SIGUSR2 ended svc by their default action and orphaned the command; SIGUSR1
+  // opened Node's inspector in svc (127.0.0.1:9229). Each is passed on; svc stays and serves.
+  it('SIGQUIT, SIGUSR1 and SIGUSR2 are passed on to the command; svc lives on, serving, and opens no inspector', async () => {
+    const dir = tempDir();
+    const code = `
+      const got = [];
+      for (const s of ['SIGQUIT', 'SIGUSR1', 'SIGUSR2']) process.on(s, async () => {
+        got.push(s);
+        const res = await fetch(process.env.SVC_BASE_URL + '/__emulator/health');
+        console.log(s + ' ' + res.status);
+        if (got.length === 3) process.exit(7);
+      });
+      console.log('ready');
+      setInterval(() => {}, 1000);`;
+    const cli = each.track(spawnCli(['exec', '--', ...nodeModule(code)], { cwd: dir, env: NO_TARGET }));
+    await cli.waitForLine((l) => l === 'ready');
+    for (const signal of ['SIGQUIT', 'SIGUSR1', 'SIGUSR2'] as const) {
+      cli.child.kill(signal);
+      await cli.waitForLine((l) => l === `${signal} 200`, 10_000);
+    }
+    expect(await cli.exited).toBe(7);
+    expect(cli.lines).toEqual(['ready', 'SIGQUIT 200', 'SIGUSR1 200', 'SIGUSR2 200']);
+    expect(cli.stderr()).not.toContain('Debugger listening');
+    expect(cli.stderr()).toBe('');
+  });
+
   it('a command killed by SIGTERM: exit 143', async () => {
     const dir = tempDir();
     const cli = each.track(spawnCli(['exec', '--', process.execPath, '-e', `console.log('ready'); setInterval(() => {}, 1000)`], { cwd: dir, env: NO_TARGET }));
@@ -294,6 +320,17 @@ describe("the emulator's output", () => {
     expect(events[0]).toMatchObject({ type: 'ready', baseUrl, configFile: null });
     expect(events.some((e) => e.type === 'request' && e.method === 'GET' && e.path === '/v1/invoices' && e.status === 200)).toBe(true);
     expect(events.at(-1)).toEqual({ type: 'stopped', exitCode: 0 });
+  });
+
+  it('--log into an existing file (0644) makes it 0600 before the keys go in (issue 22)', async () => {
+    const dir = tempDir();
+    const file = path.join(dir, 'svc.ndjson');
+    fs.writeFileSync(file, 'old\n', { mode: 0o644 });
+    fs.chmodSync(file, 0o644);
+    const r = await exec(['--log', 'svc.ndjson', '--', process.execPath, '-e', '0'], dir);
+    expect(r.code, r.stderr).toBe(0);
+    expect((fs.statSync(file).mode & 0o777).toString(8)).toBe('600');
+    expect(fs.readFileSync(file, 'utf8')).toMatch(/^\{"type":"ready"/);
   });
 
   it('a --log that cannot be written: exit 1, one line, nothing starts', async () => {

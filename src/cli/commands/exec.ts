@@ -146,6 +146,15 @@ function openLog(file: string): Log {
   } catch (error) {
     throw new UserError(`--log ${file}: cannot write it (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, 'log_not_writable');
   }
+  try {
+    // The mode given to open applies only to a new file: an existing one (0644) kept its mode, and
+    // the keys went into a file every local user could read (issue 22). Emptied by open, so nothing
+    // was readable before this. Regular files only: `--log /dev/stderr` or /dev/null are not ours to change.
+    if (fs.fstatSync(fd).isFile()) fs.fchmodSync(fd, 0o600);
+  } catch (error) {
+    fs.closeSync(fd);
+    throw new UserError(`--log ${file}: cannot make it private (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, 'log_not_writable');
+  }
   let open = true;
   return {
     write: (event) => {

@@ -24,7 +24,11 @@ export const devSpec = defineCommand({
       flags: '--export-on-exit <file>',
       description: 'on a clean stop (Ctrl-C, SIGTERM), write the state to this file as a snapshot (--snapshot takes it back)',
     },
-    { flags: '--seed <n>', description: 'derive every generated id and key from this seed: the same requests give the same answers', parse: 'int' },
+    {
+      flags: '--seed <n>',
+      description: 'derive generated ids and test keys from this seed (live keys and signing secrets stay random): the same requests give the same answers',
+      parse: 'int',
+    },
     { flags: '--clock-start <time>', description: 'start the clock at this ISO time, frozen unless advanced (svc time advance)' },
     { flags: '--expose-control-plane', description: 'serve /__emulator/ to non-loopback clients too' },
     {
@@ -66,7 +70,11 @@ export const execSpec = defineCommand({
         'start from a snapshot file (svc snapshot export): its data, clock and keys replace the database’s; deliveries it left pending are held until resent',
     },
     { flags: '--export-on-exit <file>', description: 'once the command ends, write the state to this file as a snapshot (--snapshot takes it back)' },
-    { flags: '--seed <n>', description: 'derive every generated id and key from this seed: the same requests give the same answers', parse: 'int' },
+    {
+      flags: '--seed <n>',
+      description: 'derive generated ids and test keys from this seed (live keys and signing secrets stay random): the same requests give the same answers',
+      parse: 'int',
+    },
     { flags: '--clock-start <time>', description: 'start the clock at this ISO time, frozen unless advanced (svc time advance)' },
     { flags: '--expose-control-plane', description: 'serve /__emulator/ to non-loopback clients too' },
     {
