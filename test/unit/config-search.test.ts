@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { findConfig, projectFolders } from '../../src/config/find.js';
 import { loadConfig } from '../../src/config/load.js';
 import { loadProfiles } from '../../src/config/profiles.js';
@@ -17,12 +17,13 @@ const freshDir = (): string => fs.mkdtempSync(path.join(root, 'case-'));
 const userConfigHome = path.join(root, 'xdg');
 let savedXdg: string | undefined;
 
-beforeAll(() => {
-  // The user's own config folder of whoever runs the tests must not leak in.
+// Before each test: the isolation setup (test/helpers/isolation.ts) gives every test a config folder of
+// its own in its beforeEach, which runs after a beforeAll of this file.
+beforeEach(() => {
   savedXdg = process.env.XDG_CONFIG_HOME;
   process.env.XDG_CONFIG_HOME = userConfigHome;
 });
-afterAll(() => {
+afterEach(() => {
   if (savedXdg === undefined) delete process.env.XDG_CONFIG_HOME;
   else process.env.XDG_CONFIG_HOME = savedXdg;
 });
