@@ -83,7 +83,9 @@ async function serve(store: OpenedStore, config: EmulatorConfig, options: StartE
 
   const hub = new EventHub<EmulatorEvent>();
   if (options.onEvent) hub.on(options.onEvent);
-  let baseUrl = options.publicUrl ?? '';
+  // `publicUrl` as an option (the in-process API) or as a setting (config file, SVC_PUBLIC_URL).
+  const publicUrl = options.publicUrl ?? config.publicUrl ?? undefined;
+  let baseUrl = publicUrl ?? '';
   let boundHost = '';
 
   const chaos = new WebhookChaos();
@@ -204,7 +206,7 @@ async function serve(store: OpenedStore, config: EmulatorConfig, options: StartE
     throw error;
   }
   const { port, address } = server.address() as AddressInfo;
-  if (!options.publicUrl) baseUrl = `http://${hostForUrl(options.host ?? address)}:${port}`;
+  if (!publicUrl) baseUrl = `http://${hostForUrl(options.host ?? address)}:${port}`;
   // A specific bound address is a host the emulator answers to; a wildcard one (0.0.0.0) is not.
   if (!['0.0.0.0', '::', ''].includes(options.host ?? address)) boundHost = options.host ?? address;
   store.claim?.setUrl(baseUrl);

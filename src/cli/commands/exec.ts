@@ -44,6 +44,7 @@ export const execCommand: Handler<typeof execSpec> = async ({ args, options: opt
       owner: 'svc exec',
       config,
       reset: opts.reset === true,
+      ...(config.publicUrl === null ? {} : { publicUrl: config.publicUrl }),
       ...(opts.snapshot === undefined ? {} : { snapshot: path.resolve(ctx.cwd, opts.snapshot) }),
       onEvent: reporter(ctx, log),
     });
