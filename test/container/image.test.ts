@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyWebhook } from '../../src/index.js';
-import { cleanup, engine, exitCodeOf, HOST_ALIAS, healthy, IMAGE, newVolume, runOnce, startContainer, until } from '../helpers/container.js';
+import { cleanup, engine, exitCodeOf, HOST_ALIAS, healthy, IMAGE, newNetwork, newVolume, runOnce, startContainer, until } from '../helpers/container.js';
 import { ikey, request } from '../helpers/emulator.js';
 import { type Receiver, startReceiver } from '../helpers/receiver.js';
 import { tempDir } from '../helpers/temp-dir.js';
@@ -117,6 +117,44 @@ describe.skipIf(!IMAGE)('the svc-emulator image', () => {
     expect((await engine(['healthcheck', 'run', ctr.name])).code).toBe(0);
     const ls = await engine(['exec', ctr.name, 'ls', '-A', '/data']);
     expect(ls.stdout.trim()).toBe('');
+  });
+
+  it('answers another container by its service name once SVC_ALLOWED_HOSTS names it, and refuses other names', async () => {
+    const network = await newNetwork();
+    const ctr = await startContainer([
+      '--network',
+      network,
+      '--network-alias',
+      'svc',
+      '--network-alias',
+      'other',
+      '-e',
+      'SVC_MEMORY=1',
+      '-e',
+      'SVC_ALLOWED_HOSTS=svc',
+    ]);
+    await healthy(ctr.url);
+    const script =
+      "Promise.all(['svc', 'other'].map((h) => fetch('http://' + h + ':4747/v1/partner/merchants').then(async (r) => [h, r.status, (await r.json()).error?.code]))).then((r) => console.log(JSON.stringify(r)))";
+    const res = await runOnce(['--rm', '--network', network], ['node', '-e', script]);
+    expect(res.code, res.stderr).toBe(0);
+    // svc: the API answers (401: no key sent); other: refused before anything else (CONTRACT §8).
+    expect(JSON.parse(res.stdout)).toEqual([
+      ['svc', 401, 'unauthorized'],
+      ['other', 403, 'host_not_allowed'],
+    ]);
+  });
+
+  it('stops on Ctrl-C (SIGINT to PID 1) with exit 0', async () => {
+    const ctr = await startContainer(['-e', 'SVC_MEMORY=1']);
+    await healthy(ctr.url);
+    expect((await engine(['kill', '--signal', 'INT', ctr.name])).code).toBe(0);
+    const code = await until(`${ctr.name} to exit`, async () => {
+      const c = await exitCodeOf(ctr.name);
+      return c === undefined ? undefined : { c };
+    });
+    expect(code.c).toBe(0);
+    expect((await engine(['logs', ctr.name])).stdout).toContain('{"type":"stopped","signal":"SIGINT"}');
   });
 
   it('runs svc exec: a throwaway emulator for one command, exiting with its code', async () => {

@@ -43,7 +43,7 @@ export function engine(args: string[], timeoutMs = 60_000): Promise<EngineResult
   });
 }
 
-const created: { kind: 'container' | 'volume'; name: string }[] = [];
+const created: { kind: 'container' | 'volume' | 'network'; name: string }[] = [];
 
 export function uniqueName(what: string): string {
   return `svc-test-${what}-${randomBytes(4).toString('hex')}`;
@@ -99,12 +99,21 @@ export async function exitCodeOf(name: string): Promise<number | undefined> {
   return status === 'exited' || status === 'stopped' ? Number(code) : undefined;
 }
 
-/** Removes everything the tests created, containers first (a volume in use cannot go). */
+/** A network of its own, on which containers find each other by name (compose's default). */
+export async function newNetwork(): Promise<string> {
+  const name = uniqueName('net');
+  created.push({ kind: 'network', name });
+  const res = await engine(['network', 'create', name]);
+  if (res.code !== 0) throw new Error(`network create failed: ${res.stderr}`);
+  return name;
+}
+
+/** Removes everything the tests created, containers first (a volume or network in use cannot go). */
 export async function cleanup(): Promise<void> {
-  for (const kind of ['container', 'volume'] as const) {
+  for (const kind of ['container', 'volume', 'network'] as const) {
     const names = created.filter((c) => c.kind === kind).map((c) => c.name);
     if (names.length === 0) continue;
-    await engine(kind === 'container' ? ['rm', '-f', '-v', ...names] : ['volume', 'rm', '-f', ...names]);
+    await engine(kind === 'container' ? ['rm', '-f', '-v', ...names] : [kind, 'rm', '-f', ...names]);
   }
   created.length = 0;
 }
