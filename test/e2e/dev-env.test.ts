@@ -47,6 +47,24 @@ describe('svc dev from the environment', () => {
     expect(seeded.stdout.trim()).toBe(ready.test.partnerKey);
   });
 
+  it('bound beyond loopback with the control plane exposed and no token, it says to publish on 127.0.0.1; with a token it does not', async () => {
+    const dir = tempDir();
+    const linesOf = async (env: Record<string, string>) => {
+      const p = spawnCli(['dev', '--json', '--port', '0', '--memory'], { cwd: dir, env: { SVC_HOST: '0.0.0.0', SVC_EXPOSE_CONTROL_PLANE: '1', ...env } });
+      running.push(p);
+      const ready = JSON.parse(await p.waitForLine((l) => l.startsWith('{"type":"ready"')));
+      // The warnings come right after the ready line; a request's line comes after them.
+      await request(`http://127.0.0.1:${ready.address.split(':').pop()}`, 'GET', '/__emulator/health');
+      await p.waitForLine((l) => l.startsWith('{"type":"request"'));
+      return p.lines.filter((l) => l.startsWith('{"type":"warning"')).map((l) => JSON.parse(l).message as string);
+    };
+    const open = await linesOf({});
+    expect(open.some((m) => m.includes('publish the port on 127.0.0.1 only'))).toBe(true);
+    const guarded = await linesOf({ SVC_CONTROL_TOKEN: 'tok-0123456789abcdef' });
+    expect(guarded.some((m) => m.includes('publish the port'))).toBe(false);
+    expect(guarded.some((m) => m.includes('reachable from other machines'))).toBe(true);
+  });
+
   it('a bad value is a usage error naming the variable, exit 2, nothing created', async () => {
     const dir = tempDir();
     const res = await runCli(['dev', '--json'], { cwd: dir, env: { SVC_PORT: 'http', SVC_DB: path.join(dir, 'x.sqlite') } });
