@@ -8,6 +8,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyWebhook } from '../../src/index.js';
 import { cleanup, engine, exitCodeOf, HOST_ALIAS, healthy, IMAGE, newNetwork, newVolume, runOnce, startContainer, until } from '../helpers/container.js';
+import { ROOT } from '../helpers/cli.js';
 import { ikey, request } from '../helpers/emulator.js';
 import { type Receiver, startReceiver } from '../helpers/receiver.js';
 import { tempDir } from '../helpers/temp-dir.js';
@@ -145,16 +146,31 @@ describe.skipIf(!IMAGE)('the svc-emulator image', () => {
     ]);
   });
 
-  it('stops on Ctrl-C (SIGINT to PID 1) with exit 0', async () => {
-    const ctr = await startContainer(['-e', 'SVC_MEMORY=1']);
+  it('applies a fixtures file mounted into the container (SVC_FIXTURES)', async () => {
+    const dir = tempDir('svc-ctr-');
+    fs.copyFileSync(path.join(ROOT, 'templates/svc.fixtures.yaml'), path.join(dir, 'fixtures.yaml'));
+    fs.chmodSync(dir, 0o755);
+    const ctr = await startContainer(['-e', 'SVC_MEMORY=1', '-e', 'SVC_FIXTURES=/fixtures/fixtures.yaml', '-v', `${dir}:/fixtures:ro`]);
     await healthy(ctr.url);
+    const { test } = await readyOf(ctr.name);
+    const listed = await until('the fixtures invoices', async () => {
+      const res = await request(ctr.url, 'GET', '/v1/partner/invoices', { key: test.partnerKey });
+      return res.body?.data?.length > 0 ? res : undefined;
+    });
+    expect(listed.body.data.map((i: { referenceId: string }) => i.referenceId)).toContain('order-1001');
+  });
+
+  it('prints the human banner under a terminal (-t), and stops on Ctrl-C (SIGINT to PID 1) with exit 0', async () => {
+    const ctr = await startContainer(['-t', '-e', 'SVC_MEMORY=1']);
+    await healthy(ctr.url);
+    expect((await engine(['logs', ctr.name])).stdout).toContain('svc emulator is running');
     expect((await engine(['kill', '--signal', 'INT', ctr.name])).code).toBe(0);
     const code = await until(`${ctr.name} to exit`, async () => {
       const c = await exitCodeOf(ctr.name);
       return c === undefined ? undefined : { c };
     });
     expect(code.c).toBe(0);
-    expect((await engine(['logs', ctr.name])).stdout).toContain('{"type":"stopped","signal":"SIGINT"}');
+    expect((await engine(['logs', ctr.name])).stdout).toContain('Stopping (SIGINT)');
   });
 
   it('runs svc exec: a throwaway emulator for one command, exiting with its code', async () => {
