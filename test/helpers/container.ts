@@ -111,9 +111,11 @@ export async function newNetwork(): Promise<string> {
 /** Removes everything the tests created, containers first (a volume or network in use cannot go). */
 export async function cleanup(): Promise<void> {
   for (const kind of ['container', 'volume', 'network'] as const) {
-    const names = created.filter((c) => c.kind === kind).map((c) => c.name);
-    if (names.length === 0) continue;
-    await engine(kind === 'container' ? ['rm', '-f', '-v', ...names] : [kind, 'rm', '-f', ...names]);
+    // One at a time: a name that is gone already (`run --rm`) must not keep the others; `-v` takes
+    // the container's anonymous /data volume with it.
+    for (const { name } of created.filter((c) => c.kind === kind)) {
+      await engine(kind === 'container' ? ['rm', '-f', '-v', name] : [kind, 'rm', '-f', name]);
+    }
   }
   created.length = 0;
 }
