@@ -57,6 +57,8 @@ describe.skipIf(!IMAGE)('the svc-emulator image', () => {
     expect(pid1.stdout).toMatch(/^Uid:\s+10001\s/m);
     const health = await engine(['healthcheck', 'run', first.name]);
     expect(health.code, health.stderr).toBe(0);
+    // The probe can fail: nothing listens on port 1.
+    expect((await engine(['exec', '-e', 'SVC_PORT=1', first.name, '/usr/local/bin/svc-healthcheck'])).code).not.toBe(0);
 
     // A sub-merchant, the webhook to the host, an invoice paid in full.
     const merchant = await request(first.url, 'POST', '/v1/partner/merchants', {
