@@ -60,6 +60,11 @@ export async function startWithoutSchemas(options: StartEmulatorOptions = {}): P
     const problem = allowedHostProblem(entry);
     if (problem) throw new TypeError(`allowedHosts: ${problem}`);
   }
+  // As the config file's rule: a short token is a guessable one (CONTRACT §12).
+  const token = config.controlToken;
+  if (token !== null && (typeof token !== 'string' || token.length < 16 || token.length > 255)) {
+    throw new TypeError('controlToken must be a string of 16 to 255 characters');
+  }
   const store = await openStore({ file: options.db ?? ':memory:', claimAs: options.owner ?? 'another emulator' });
   try {
     return await serve(store, config, options);

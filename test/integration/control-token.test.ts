@@ -75,6 +75,10 @@ describe('control token', () => {
     }
   });
 
+  it('refuses a control token too short to be safe, before opening anything', async () => {
+    await expect(startTestEmulator({ config: { controlToken: 'short' } })).rejects.toThrow(/controlToken must be a string of 16 to 255 characters/);
+  });
+
   it('puts the configured public URL in checkout URLs and allows its host', async () => {
     const emu = await startTestEmulator({ config: { publicUrl: 'http://svc.example.test:4747' } });
     try {
