@@ -75,6 +75,19 @@ export default defineConfig({
           hookTimeout: 180_000,
         },
       },
+      {
+        extends: true,
+        // The svc-emulator image, built by the setup with podman or docker and run with published
+        // ports and volumes (docs/container.md). Where neither works, the setup says so in one line
+        // and every test here is skipped.
+        test: {
+          name: 'container',
+          include: ['test/container/**/*.test.ts'],
+          globalSetup: ['./test/helpers/container-setup.ts'],
+          testTimeout: 180_000,
+          hookTimeout: 600_000,
+        },
+      },
     ],
   },
 });

@@ -54,6 +54,10 @@ export async function send<T>(baseUrl: string, req: HttpRequest): Promise<HttpRe
   }
   const headers: Record<string, string> = { accept: 'application/json' };
   if (req.key) headers.authorization = `Bearer ${req.key}`;
+  // A remote control plane (CONTRACT §12, a container's published port) wants the control token;
+  // its own header, because some control routes take an API key in Authorization.
+  const controlToken = process.env.SVC_CONTROL_TOKEN;
+  if (controlToken && url.pathname.startsWith('/__emulator/')) headers['svc-control-token'] = controlToken;
   if (req.idempotencyKey !== undefined) headers['idempotency-key'] = req.idempotencyKey;
   const body = req.body === undefined ? undefined : JSON.stringify(req.body);
   if (body !== undefined) {

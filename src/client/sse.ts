@@ -38,7 +38,12 @@ export async function openSse(
   let res: Awaited<ReturnType<typeof request>>;
   try {
     res = await request(url, {
-      headers: { authorization: `Bearer ${key}`, accept: 'text/event-stream' },
+      headers: {
+        authorization: `Bearer ${key}`,
+        accept: 'text/event-stream',
+        // The control token, for a remote control plane (as ./http.ts).
+        ...(process.env.SVC_CONTROL_TOKEN && new URL(url).pathname.startsWith('/__emulator/') ? { 'svc-control-token': process.env.SVC_CONTROL_TOKEN } : {}),
+      },
       signal: controller.signal,
       headersTimeout: 10_000,
       bodyTimeout: 0,

@@ -19,6 +19,10 @@ export interface EmulatorConfig {
   };
   /** Serve /__emulator/ to non-loopback clients too. */
   exposeControlPlane: boolean;
+  /** Serve /__emulator/ to any client sending this bearer token (CONTRACT §12); null: none. */
+  controlToken: string | null;
+  /** The base URL clients use (a container's published address, a balancer); null: the bound one. */
+  publicUrl: string | null;
   /** Hosts served beyond loopback and the emulator's own (CONTRACT §8); `all` lifts the check. */
   allowedHosts: string[];
   /** How many API requests the request journal keeps (CONTRACT §9); 0 turns it off. */
@@ -50,6 +54,8 @@ export function defaultConfig(): EmulatorConfig {
     keys: { test: {}, live: {} },
     webhooks: { retrySchedule: [...STANDARD_RETRY_SCHEDULE], timeoutMs: 10_000 },
     exposeControlPlane: false,
+    controlToken: null,
+    publicUrl: null,
     allowedHosts: [],
     journalSize: 1000,
     seed: null,

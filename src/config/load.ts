@@ -40,6 +40,8 @@ export function resolveConfig(file: ConfigFile): EmulatorConfig {
   if (file.webhooks?.retrySchedule) config.webhooks.retrySchedule = file.webhooks.retrySchedule.map((ms) => ms / 1000);
   if (file.webhooks?.timeout !== undefined) config.webhooks.timeoutMs = file.webhooks.timeout;
   if (file.exposeControlPlane !== undefined) config.exposeControlPlane = file.exposeControlPlane;
+  if (file.controlToken !== undefined) config.controlToken = file.controlToken;
+  if (file.publicUrl !== undefined) config.publicUrl = file.publicUrl.replace(/\/+$/, '');
   if (file.journalSize !== undefined) config.journalSize = file.journalSize;
   if (file.seed !== undefined) config.seed = file.seed;
   if (file.clockStart !== undefined) config.clockStart = file.clockStart;

@@ -64,6 +64,10 @@ export const configFileSchema = z.object({
     })
     .optional(),
   exposeControlPlane: z.boolean().optional(),
+  // The remote control plane's bearer token (CONTRACT §12): long enough not to be guessed.
+  controlToken: z.string().min(16, 'must be at least 16 characters').max(255).optional(),
+  // The base URL clients reach the emulator at (checkoutUrl, bindUrl; its host is allowed).
+  publicUrl: z.url({ protocol: /^https?$/ }).optional(),
   // The request journal's ring (CONTRACT §9): entries kept, 0 to keep none.
   journalSize: z.number().int().min(0).max(100_000).optional(),
   // Deterministic runs (CONTRACT §9): every generated id and key from the seed; the clock from clockStart.

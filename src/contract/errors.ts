@@ -20,7 +20,11 @@ export const ERRORS = {
   test_mode_only: { status: 403, description: 'A test helper was called with a live key.' },
   host_not_allowed: { status: 403, description: 'The `Host` header names a host the emulator does not answer to (DNS rebinding protection).' },
   cross_site_request: { status: 403, description: 'A write to the control plane or a page endpoint came from another origin.' },
-  control_plane_forbidden: { status: 403, description: 'The control plane only answers loopback clients unless `svc dev --expose-control-plane`.' },
+  control_plane_forbidden: {
+    status: 403,
+    description:
+      'The control plane only answers loopback clients, clients sending the control token (`svc dev --control-token`), or any client under `svc dev --expose-control-plane`.',
+  },
   not_found: { status: 404, description: 'No route has this path.' },
   merchant_not_found: { status: 404, description: 'No such merchant for this partner in this environment.' },
   invoice_not_found: { status: 404, description: 'No such invoice for this key in this environment.' },

@@ -11,7 +11,6 @@ import { checkForbiddenFields, unknownFieldsOf } from './http/fields.js';
 import { printable, refuseCrossSite, WRITE_METHODS } from './http/cross-site.js';
 import { createHostCheck } from './http/host-check.js';
 import { fingerprint, IDEMPOTENCY_RETENTION_MS, idempotencyKeyOf, idempotencyScope, InFlight } from './idempotency.js';
-import { isLoopback } from './http/loopback.js';
 import type { AppDeps, Principal, RouteDef, RouteInput, RouteResult } from './route.js';
 import { responseObserver, type Seen, watchResponse } from './response-observer.js';
 import { Router } from './router.js';
@@ -21,6 +20,7 @@ import { dropConnection, sendFault } from './faults/answer.js';
 import type { ActiveFault } from './faults/table.js';
 import { type JournalRecord, keptBody, keptText } from './journal/journal.js';
 import { maskAuthorization } from './journal/mask.js';
+import { checkControlAccess } from './http/control-access.js';
 
 /** A slow sender gets a contract-shaped 408 after this long, not a dropped socket. */
 const BODY_TIMEOUT_MS = 10_000;
@@ -125,13 +125,7 @@ export function createApp(deps: AppDeps, routes: readonly RouteDef[]): RequestHa
     // unknown route or a wrong method changes nothing, whoever asks.
     if ((route.control || route.sameOriginWrites) && WRITE_METHODS.has(route.method)) refuseCrossSite(req.headers, publicOrigin);
 
-    if (route.control && !deps.config.exposeControlPlane && !isLoopback(req.socket.remoteAddress)) {
-      throw new ApiError(
-        403,
-        'control_plane_forbidden',
-        'The /__emulator control plane only answers loopback clients; start svc dev with --expose-control-plane to change that.',
-      );
-    }
+    if (route.control) checkControlAccess(req.headers, req.socket.remoteAddress, deps.config);
     const principal = route.auth === 'none' ? null : authenticate(req.headers, deps.store, route.auth, deps.keyCache);
     if (record) record.principal = principal;
     if (route.testOnly && principal?.environment === 'live') {

@@ -61,6 +61,11 @@ export async function startWithoutSchemas(options: StartEmulatorOptions = {}): P
     const problem = allowedHostProblem(entry);
     if (problem) throw new TypeError(`allowedHosts: ${problem}`);
   }
+  // As the config file's rule: a short token is a guessable one (CONTRACT §12).
+  const token = config.controlToken;
+  if (token !== null && (typeof token !== 'string' || token.length < 16 || token.length > 255)) {
+    throw new TypeError('controlToken must be a string of 16 to 255 characters');
+  }
   const store = await openStore({ file: options.db ?? ':memory:', claimAs: options.owner ?? 'another emulator' });
   try {
     return await serve(store, config, options);
@@ -84,7 +89,9 @@ async function serve(store: OpenedStore, config: EmulatorConfig, options: StartE
 
   const hub = new EventHub<EmulatorEvent>();
   if (options.onEvent) hub.on(options.onEvent);
-  let baseUrl = options.publicUrl ?? '';
+  // `publicUrl` as an option (the in-process API) or as a setting (config file, SVC_PUBLIC_URL).
+  const publicUrl = options.publicUrl ?? config.publicUrl ?? undefined;
+  let baseUrl = publicUrl ?? '';
   let boundHost = '';
 
   const chaos = new WebhookChaos();
@@ -216,7 +223,7 @@ async function serve(store: OpenedStore, config: EmulatorConfig, options: StartE
     throw error;
   }
   const { port, address } = server.address() as AddressInfo;
-  if (!options.publicUrl) baseUrl = `http://${hostForUrl(options.host ?? address)}:${port}`;
+  if (!publicUrl) baseUrl = `http://${hostForUrl(options.host ?? address)}:${port}`;
   // A specific bound address is a host the emulator answers to; a wildcard one (0.0.0.0) is not.
   if (!['0.0.0.0', '::', ''].includes(options.host ?? address)) boundHost = options.host ?? address;
   store.claim?.setUrl(baseUrl);

@@ -86,7 +86,8 @@ function answer(behaviour: Exclude<Behaviour, (...args: never[]) => unknown>, re
 }
 
 /** Starts a receiver on 127.0.0.1 and a free port. `behaviour` defaults to 200 "ok". */
-export async function startReceiver(behaviour: Behaviour = {}): Promise<Receiver> {
+/** `host`: the address to listen on (default 127.0.0.1; the container tests listen on 0.0.0.0, reached from a container). */
+export async function startReceiver(behaviour: Behaviour = {}, { host = '127.0.0.1' }: { host?: string } = {}): Promise<Receiver> {
   let current = behaviour;
   const requests: ReceivedRequest[] = [];
   let waiters: Waiter[] = [];
@@ -126,7 +127,7 @@ export async function startReceiver(behaviour: Behaviour = {}): Promise<Receiver
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
+    server.listen(0, host, () => resolve());
   });
   const { port } = server.address() as AddressInfo;
 

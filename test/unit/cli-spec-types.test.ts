@@ -66,6 +66,8 @@ describe('types: a handler reads what its spec declares, as declared', () => {
       readonly seed?: number;
       readonly clockStart?: string;
       readonly exposeControlPlane?: boolean;
+      readonly controlToken?: string;
+      readonly publicUrl?: string;
       readonly allowedHost?: readonly string[];
     }>();
   });

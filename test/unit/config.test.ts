@@ -98,6 +98,8 @@ describe('validateConfig: errors name the file and the field', () => {
     [{ host: '' }, 'host'],
     [{ database: 3 }, 'database'],
     [{ exposeControlPlane: 'yes' }, 'exposeControlPlane'],
+    [{ controlToken: 'short' }, 'controlToken'],
+    [{ publicUrl: 'svc:4747' }, 'publicUrl'],
     [{ profiles: { ci: { baseUrl: 'ftp://example.com' } } }, 'profiles.ci.baseUrl'],
   ])('a wrong type or range: %j', (raw, field) => {
     const error = configError(raw);
@@ -208,5 +210,13 @@ describe('resolveConfig', () => {
     a.webhooks.retrySchedule.push(1);
     a.chains.test = [84532];
     expect(resolveConfig({})).toEqual(defaultConfig());
+  });
+});
+
+describe('resolveConfig: the control token and the public URL', () => {
+  it('carries them over (the URL without its trailing slash); none by default', () => {
+    expect(defaultConfig()).toMatchObject({ controlToken: null, publicUrl: null });
+    const { file } = validateConfig({ controlToken: 'tok-0123456789abcdef', publicUrl: 'http://svc:4747/' }, FILE);
+    expect(resolveConfig(file)).toMatchObject({ controlToken: 'tok-0123456789abcdef', publicUrl: 'http://svc:4747' });
   });
 });

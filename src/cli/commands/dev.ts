@@ -4,6 +4,7 @@ import { DEFAULT_DATABASE, type EmulatorConfig } from '../../config/defaults.js'
 import { loadConfig, resolveConfig } from '../../config/load.js';
 import { allowedHostProblem } from '../../domain/allowed-hosts.js';
 import { UsageError } from '../../errors.js';
+import { devOptionsFromEnv, mergeDevOptions } from './dev-env.js';
 import { isLoopback } from '../../server/http/loopback.js';
 import { type Emulator, startWithoutSchemas } from '../../server/start.js';
 import type { Context } from '../context.js';
@@ -19,8 +20,11 @@ import type { devSpec } from './top.js';
  * then one line per request and delivery; `--json` prints NDJSON whose first line is the ready event
  * (CONTRACT §1). Records itself in .svc/dev.json for the other commands.
  */
-export const devCommand: Handler<typeof devSpec> = async ({ options: opts }, ctx) => {
-  const loaded = await loadConfig({ cwd: ctx.cwd, explicitPath: ctx.globals.config });
+export const devCommand: Handler<typeof devSpec> = async ({ options: flags }, ctx) => {
+  // Defaults < config file < environment (SVC_*, ./dev-env.ts) < flags.
+  const opts = mergeDevOptions(devOptionsFromEnv(ctx.env), flags);
+  const explicitConfig = ctx.globals.config ?? (ctx.env.SVC_CONFIG?.trim() || undefined);
+  const loaded = await loadConfig({ cwd: ctx.cwd, explicitPath: explicitConfig });
   for (const warning of loaded.warnings) ctx.stderr.write(`warning: ${warning}\n`);
   const config = applyFlags(resolveConfig(loaded.file), opts);
   const db = opts.memory ? ':memory:' : path.resolve(ctx.cwd, opts.db ?? loaded.file.database ?? DEFAULT_DATABASE);
@@ -37,6 +41,7 @@ export const devCommand: Handler<typeof devSpec> = async ({ options: opts }, ctx
     owner: 'svc dev',
     config,
     reset: opts.reset === true,
+    ...(config.publicUrl === null ? {} : { publicUrl: config.publicUrl }),
     ...startFrom(ctx.cwd, opts.snapshot, exportOnExit),
     ...(exportOnExit === undefined ? {} : { exportOnExit }),
     onEvent: (event) => {
@@ -61,8 +66,10 @@ export const devCommand: Handler<typeof devSpec> = async ({ options: opts }, ctx
   const stopped = untilAborted(emulator, ctx, exportOnExit);
 
   const snapshotFile = opts.snapshot === undefined ? undefined : path.resolve(ctx.cwd, opts.snapshot);
-  if (ctx.json) write(JSON.stringify(readyEvent(emulator, loaded.filepath, snapshotFile)));
-  else write(banner(emulator, db, loaded.filepath, c, snapshotFile));
+  if (ctx.json) {
+    write(JSON.stringify(readyEvent(emulator, loaded.filepath, snapshotFile)));
+    for (const message of exposureWarnings(emulator, config)) write(JSON.stringify({ type: 'warning', message }));
+  } else write(banner(emulator, db, loaded.filepath, config, c, snapshotFile));
   if (opts.fixtures) await seed(opts.fixtures, emulator, ctx);
   return { streamed: true, exitCode: await stopped };
 };
@@ -121,7 +128,26 @@ export function applyFlags(config: EmulatorConfig, options: Input<typeof devSpec
     allowedHosts: [...config.allowedHosts, ...(options.allowedHost ?? []).map(allowedHostFlag)],
     seed: options.seed === undefined ? config.seed : seedFlag(options.seed),
     clockStart: options.clockStart === undefined ? config.clockStart : clockStartFlag(options.clockStart),
+    controlToken: options.controlToken === undefined ? config.controlToken : controlTokenFlag(options.controlToken),
+    publicUrl: options.publicUrl === undefined ? config.publicUrl : publicUrlFlag(options.publicUrl),
   };
+}
+
+function controlTokenFlag(value: string): string {
+  if (value.length < 16 || value.length > 255)
+    throw new UsageError('--control-token must be 16 to 255 characters long (SVC_CONTROL_TOKEN too)', '--control-token');
+  return value;
+}
+
+function publicUrlFlag(value: string): string {
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {}
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.pathname.replace(/\/+$/, '') !== '' || url.search || url.hash) {
+    throw new UsageError(`--public-url must be an http or https origin such as http://svc:4747, not "${value}"`, '--public-url');
+  }
+  return url.origin;
 }
 
 function seedFlag(value: number): number {
@@ -161,9 +187,24 @@ function importedRows(emulator: Emulator, snapshotFile: string | undefined): [st
   ];
 }
 
-function banner(emulator: Emulator, db: string, configFile: string | null, c: ReturnType<typeof styleFor>, snapshotFile?: string): string {
-  const { test, live } = emulator.keys;
+/**
+ * Bound beyond this machine (`--host 0.0.0.0`, the container image): say who can reach what. In a
+ * container the published port is the only way in, and publishing it on 127.0.0.1 keeps it local.
+ */
+function exposureWarnings(emulator: Emulator, config: EmulatorConfig): string[] {
   const host = emulator.address.slice(0, emulator.address.lastIndexOf(':')).replace(/^\[|\]$/g, '');
+  if (isLoopback(host)) return [];
+  const warnings = [`listening on ${emulator.address}, reachable from other machines on the network; anyone who reaches it can use the API keys`];
+  if (config.controlToken === null && config.exposeControlPlane) {
+    warnings.push(
+      'the /__emulator control plane (keys, reset, clock) answers every client: publish the port on 127.0.0.1 only (docker run -p 127.0.0.1:4747:4747) or set SVC_CONTROL_TOKEN',
+    );
+  }
+  return warnings;
+}
+
+function banner(emulator: Emulator, db: string, configFile: string | null, config: EmulatorConfig, c: ReturnType<typeof styleFor>): string {
+  const { test, live } = emulator.keys;
   const rows: [string, string][] = [
     ['Base URL', emulator.url],
     ['Listening on', emulator.address],
@@ -179,9 +220,7 @@ function banner(emulator: Emulator, db: string, configFile: string | null, c: Re
   ];
   const width = Math.max(...rows.map(([k]) => k.length));
   // Bound beyond this machine (a config's `host: 0.0.0.0`, `--host`): say so where it cannot be missed.
-  const exposed = isLoopback(host)
-    ? []
-    : [c.yellow(`warning: listening on ${emulator.address}, reachable from other machines on the network; anyone who reaches it can use the keys above`)];
+  const exposed = exposureWarnings(emulator, config).map((message) => c.yellow(`warning: ${message}`));
   return [
     c.bold('svc emulator is running'),
     ...rows.map(([k, v]) => `  ${c.dim(k.padEnd(width))}  ${v}`),

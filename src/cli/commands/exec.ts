@@ -45,6 +45,7 @@ export const execCommand: Handler<typeof execSpec> = async ({ args, options: opt
       owner: 'svc exec',
       config,
       reset: opts.reset === true,
+      ...(config.publicUrl === null ? {} : { publicUrl: config.publicUrl }),
       ...startFrom(ctx.cwd, opts.snapshot, exportOnExit),
       ...(exportOnExit === undefined ? {} : { exportOnExit }),
       onEvent: reporter(ctx, log),

@@ -7,7 +7,8 @@ export const TRIGGER_EVENTS = INVOICE_EVENT_TYPES;
 export const devSpec = defineCommand({
   name: 'dev',
   summary: 'run the emulator in the foreground (SQLite-backed, test-environment rules)',
-  description: 'Starts the whole service locally and records its base URL and keys in .svc/dev.json, where every other command finds them.',
+  description:
+    'Starts the whole service locally and records its base URL and keys in .svc/dev.json, where every other command finds them. Every option can also be set by an SVC_* environment variable (--port: SVC_PORT, --allowed-host: SVC_ALLOWED_HOSTS, comma-separated, …): defaults < config file < environment < flags.',
   options: [
     { flags: '-p, --port <port>', description: 'port to listen on (0 picks a free one; default 4747)', parse: 'int' },
     { flags: '--host <host>', description: 'address to bind (default 127.0.0.1)' },
@@ -31,6 +32,8 @@ export const devSpec = defineCommand({
     },
     { flags: '--clock-start <time>', description: 'start the clock at this ISO time, frozen unless advanced (svc time advance)' },
     { flags: '--expose-control-plane', description: 'serve /__emulator/ to non-loopback clients too' },
+    { flags: '--control-token <token>', description: 'serve /__emulator/ to any client sending "Authorization: Bearer <token>" (16+ characters)' },
+    { flags: '--public-url <url>', description: 'the base URL clients reach the emulator at (checkoutUrl; its host is allowed)' },
     {
       flags: '--allowed-host <host>',
       description: 'also answer requests for this host name (LAN name, container service; `all` lifts the check)',
@@ -43,6 +46,7 @@ export const devSpec = defineCommand({
     'svc dev --fixtures fixtures.yaml',
     'svc dev --memory --snapshot bug-4711.sqlite',
     'svc dev --memory --snapshot state.sqlite --export-on-exit state.sqlite',
+    'SVC_PORT=5000 SVC_MEMORY=1 svc dev',
   ],
   stopsOnSignal: true,
 });
@@ -77,6 +81,8 @@ export const execSpec = defineCommand({
     },
     { flags: '--clock-start <time>', description: 'start the clock at this ISO time, frozen unless advanced (svc time advance)' },
     { flags: '--expose-control-plane', description: 'serve /__emulator/ to non-loopback clients too' },
+    { flags: '--control-token <token>', description: 'serve /__emulator/ to any client sending "Authorization: Bearer <token>" (16+ characters)' },
+    { flags: '--public-url <url>', description: 'the base URL clients reach the emulator at (checkoutUrl; its host is allowed)' },
     {
       flags: '--allowed-host <host>',
       description: 'also answer requests for this host name (LAN name, container service; `all` lifts the check)',

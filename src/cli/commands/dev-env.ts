@@ -1,0 +1,74 @@
+import { UsageError } from '../../errors.js';
+import type { Input } from '../spec.js';
+import type { devSpec } from './top.js';
+
+type DevOptions = Input<typeof devSpec>['options'];
+
+/**
+ * `svc dev`'s options from SVC_* environment variables, for containers and CI services, where
+ * flags are awkward and environment is what the platform offers (CONTRACT §12 names
+ * SVC_CONTROL_TOKEN). Precedence: defaults < config file < environment < flags. Only `svc dev`
+ * reads them: `svc exec` is a throwaway run whose defaults (in memory, a free port) must not change
+ * because a container or a shell exported SVC_PORT or SVC_DB for a long-running emulator.
+ */
+export const DEV_ENV = {
+  SVC_PORT: 'port',
+  SVC_HOST: 'host',
+  SVC_DB: 'db',
+  SVC_MEMORY: 'memory',
+  SVC_RESET: 'reset',
+  SVC_FIXTURES: 'fixtures',
+  SVC_SNAPSHOT: 'snapshot',
+  SVC_EXPORT_ON_EXIT: 'exportOnExit',
+  SVC_SEED: 'seed',
+  SVC_CLOCK_START: 'clockStart',
+  SVC_EXPOSE_CONTROL_PLANE: 'exposeControlPlane',
+  SVC_CONTROL_TOKEN: 'controlToken',
+  SVC_PUBLIC_URL: 'publicUrl',
+  SVC_ALLOWED_HOSTS: 'allowedHost',
+} as const satisfies Record<string, keyof DevOptions>;
+
+/** The options the environment sets; an unset or empty variable sets nothing. Bad values: exit 2 naming the variable. */
+export function devOptionsFromEnv(env: NodeJS.ProcessEnv): DevOptions {
+  const out: Record<string, unknown> = {};
+  for (const [name, key] of Object.entries(DEV_ENV)) {
+    const raw = env[name]?.trim();
+    if (raw === undefined || raw === '') continue;
+    if (key === 'port' || key === 'seed') out[key] = wholeNumber(name, raw);
+    else if (key === 'memory' || key === 'reset' || key === 'exposeControlPlane') out[key] = boolean(name, raw);
+    else if (key === 'allowedHost')
+      out[key] = raw
+        .split(',')
+        .map((h) => h.trim())
+        .filter((h) => h !== '');
+    else out[key] = raw;
+  }
+  return out as DevOptions;
+}
+
+/**
+ * Flags over the environment. `--allowed-host` adds to SVC_ALLOWED_HOSTS as it adds to the config
+ * file's list; `--db` and `--memory` are one choice, so either flag replaces both variables.
+ */
+export function mergeDevOptions(fromEnv: DevOptions, flags: DevOptions): DevOptions {
+  const merged: Record<string, unknown> = { ...fromEnv };
+  if (flags.db !== undefined || flags.memory !== undefined) {
+    delete merged.db;
+    delete merged.memory;
+  }
+  for (const [key, value] of Object.entries(flags)) if (value !== undefined) merged[key] = value;
+  if (fromEnv.allowedHost || flags.allowedHost) merged.allowedHost = [...(fromEnv.allowedHost ?? []), ...(flags.allowedHost ?? [])];
+  return merged as DevOptions;
+}
+
+function wholeNumber(name: string, raw: string): number {
+  if (!/^\d+$/.test(raw)) throw new UsageError(`${name} must be a whole number, not "${raw}"`, name);
+  return Number(raw);
+}
+
+function boolean(name: string, raw: string): boolean {
+  const value = raw.toLowerCase();
+  if (['1', 'true', 'yes', 'on'].includes(value)) return true;
+  if (['0', 'false', 'no', 'off'].includes(value)) return false;
+  throw new UsageError(`${name} must be 1 or 0 (true or false), not "${raw}"`, name);
+}
