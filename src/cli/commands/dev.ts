@@ -203,7 +203,14 @@ function exposureWarnings(emulator: Emulator, config: EmulatorConfig): string[] 
   return warnings;
 }
 
-function banner(emulator: Emulator, db: string, configFile: string | null, config: EmulatorConfig, c: ReturnType<typeof styleFor>): string {
+function banner(
+  emulator: Emulator,
+  db: string,
+  configFile: string | null,
+  config: EmulatorConfig,
+  c: ReturnType<typeof styleFor>,
+  snapshotFile?: string,
+): string {
   const { test, live } = emulator.keys;
   const rows: [string, string][] = [
     ['Base URL', emulator.url],
