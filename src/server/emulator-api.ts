@@ -5,7 +5,7 @@ import type { ChaosSpec as WebhookChaosSpec } from '../webhooks/chaos.js';
 import type { EmulatorListener } from './events.js';
 import type { AdvanceReport, DefaultKeys, LookupFn } from './public-types.js';
 import type { SnapshotInfo } from './snapshots/files.js';
-import type { Imported } from './snapshots/snapshots.js';
+import type { Imported } from './snapshots/files.js';
 import type { FaultControl, JournalEntry, JournalFilter } from './testing-types.js';
 
 // What startEmulator takes and returns (the package's API, src/index.ts); ./start.ts builds it.

@@ -14,7 +14,7 @@ import fs from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { openStore } from '../../src/store/store.js';
 import { BIN, spawnCli, type LiveCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/temp-dir.js';
@@ -31,8 +31,13 @@ const NOBODY = 65534;
 /** The Node that runs svc as `nobody`: ours, unless it sits where nobody cannot reach it. */
 let nobodyNode = process.execPath;
 beforeAll(() => {
-  // Reachable by `nobody` too (permission cases run as it when the tests run as root).
+  // Reachable by `nobody` too (permission cases run as it when the tests run as root), through the
+  // run's isolation folders above it (mkdtemp makes them 0700): execute (search) rights only.
   fs.chmodSync(root, 0o755);
+  const top = path.dirname(inject('svcTestRoot'));
+  for (let dir = path.dirname(root); dir.startsWith(`${top}${path.sep}`); dir = path.dirname(dir)) {
+    fs.chmodSync(dir, fs.statSync(dir).mode | 0o111);
+  }
   // A Node installed under root's home (scripts/install-node.sh's cache in ~/.cache) cannot be run by
   // `nobody`: /root is private. The binary itself is world-executable, so a hard link in this folder
   // (a copy across file systems) is.

@@ -63,6 +63,7 @@ describe('svc completion bash (run in bash)', () => {
       'open',
       'openapi',
       'trigger',
+      'reset',
       'completion',
       'merchants',
       'invoices',

@@ -23,12 +23,9 @@ export const defaultKeys = z.object({ partnerId: z.guid(), test: environmentKeys
 export const clock = z
   .object({
     now: z.iso.datetime(),
-    offsetSeconds: z
-      .number()
-      .int()
-      .meta({
-        description: 'How far the emulator clock is ahead of wall-clock time; for a frozen clock (--clock-start), how far it was advanced from its start.',
-      }),
+    offsetSeconds: z.number().int().meta({
+      description: 'How far the emulator clock is ahead of wall-clock time; for a frozen clock (--clock-start), how far it was advanced from its start.',
+    }),
   })
   .meta({ id: 'Clock' });
 

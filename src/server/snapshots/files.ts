@@ -16,7 +16,7 @@ export const SNAPSHOT_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
 const SUFFIX = '.sqlite';
 
-/** Our temporary folders are `svc-snapshot-<pid>-…` (an import's copy) and `svc-snapshots-<pid>-…`: the pid says whose. */
+/** Our temporary folders are `svc-snapshot-<pid>-…` (the copy of a file being imported) and `svc-snapshots-<pid>-…`: the pid says whose. */
 export const TEMP_PREFIX = 'svc-snapshot-';
 
 /**
@@ -117,4 +117,12 @@ export class SnapshotFiles {
     if (this.made !== null) fs.rmSync(this.made, { recursive: true, force: true });
     this.made = null;
   }
+}
+
+/** What an imported snapshot file brought (CONTRACT §8: a stranger's file); part of the public API. */
+export interface Imported {
+  /** Webhook URLs of its configurations and of the deliveries it left pending (at most 50). */
+  webhookUrls: string[];
+  /** Deliveries it left pending or retrying: kept, not sent until resent. */
+  heldDeliveries: number;
 }

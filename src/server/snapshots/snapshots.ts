@@ -7,6 +7,7 @@ import { readSchema } from '../../store/expected-schema.js';
 import { MIGRATION_TABLE, recorded } from '../../store/migrate.js';
 import { getMeta, setMeta } from '../../store/repos/meta.js';
 import { openSqlite } from '../../store/sqlite.js';
+import type { Imported } from './files.js';
 import { openStore, type Store } from '../../store/store.js';
 import { ApiError } from '../api-error.js';
 import { removeTempFolders } from './leftovers.js';
@@ -30,12 +31,6 @@ export interface SnapshotDeps {
 }
 
 /** What an imported file brought that the user should see (the `svc dev` banner and ready event). */
-export interface Imported {
-  /** Webhook URLs of its configurations and of the deliveries it left pending (at most 50). */
-  webhookUrls: string[];
-  /** Deliveries it left pending or retrying: kept, not sent until resent. */
-  heldDeliveries: number;
-}
 
 export interface Snapshots {
   save(name: string): Promise<SnapshotInfo>;
