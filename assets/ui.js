@@ -26,6 +26,8 @@ async function api(method, path, { body, key = 'partner' } = {}) {
   const k = key === 'partner' ? keys?.[state.env].partnerKey : key === 'merchant' ? keys?.[state.env].merchantKey : null;
   if (k) headers.authorization = `Bearer ${k}`;
   if (body !== undefined) headers['content-type'] = 'application/json';
+  // Marks the dashboard's calls in the request journal, which leaves them out of its default views.
+  headers['svc-client'] = 'dashboard';
   const res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   const text = await res.text();
   const data = text ? JSON.parse(text) : null;
@@ -305,6 +307,8 @@ async function deliveryView(id) {
 async function requestsView(params) {
   const q = new URLSearchParams({ limit: '50' });
   for (const k of ['path', 'status']) if (params.get(k)) q.set(k, params.get(k));
+  // This page's own calls (and the rest of the dashboard's) are not what the user is looking for.
+  if (!params.get('all')) q.set('fromDashboard', 'false');
   const page = await api('GET', `/__emulator/requests?${q}`, { key: null });
   const form = h(
     'form',
@@ -319,6 +323,7 @@ async function requestsView(params) {
     },
     h('label', {}, 'path ', h('input', { name: 'path', value: params.get('path') ?? '', placeholder: '/v1/invoices' })),
     h('label', {}, 'status ', h('input', { name: 'status', value: params.get('status') ?? '', size: 4, inputmode: 'numeric' })),
+    h('label', {}, h('input', { type: 'checkbox', name: 'all', value: '1', checked: Boolean(params.get('all')) }), " the dashboard's own requests too"),
     h('button', { type: 'submit' }, 'Filter'),
     button('Clear the journal', () => api('DELETE', '/__emulator/requests', { key: null })),
   );
@@ -338,7 +343,7 @@ async function requestsView(params) {
             h(
               'summary',
               {},
-              `${time(r.at)} ${r.method} ${r.path}${r.query ? `?${r.query}` : ''} → ${r.status ?? 'dropped'} · ${Math.round(r.durationMs)} ms${r.fault ? ` · fault ${r.fault}` : ''}`,
+              `${time(r.at)} ${r.method} ${r.path}${r.query ? `?${r.query}` : ''} → ${r.status ?? 'dropped'} · ${Math.round(r.durationMs)} ms${r.fault ? ` · fault ${r.fault}` : ''}${r.fromDashboard ? ' · dashboard' : ''}`,
             ),
             h('p', {}, 'Request'),
             pre(r.requestBody ? pretty(r.requestBody) : '(no body)'),

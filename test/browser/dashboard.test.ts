@@ -139,6 +139,38 @@ describe('the dashboard', () => {
     await page.close();
   });
 
+  it('leaves its own calls out of the request journal unless asked, and marks them (issue 24)', async () => {
+    expect((await emu.call('DELETE', '/__emulator/requests')).status).toBe(200);
+    const inv = await createInvoice('3.00');
+    const list = await open('#/invoices');
+    await list.getByRole('link', { name: inv.id }).waitFor();
+    await list.close();
+    // The dashboard listed invoices through the API: the journal knows those calls are its own.
+    const entries = (await emu.call('GET', '/__emulator/requests?limit=100')).body.data as { method: string; path: string; fromDashboard: boolean }[];
+    const marks = entries.map((e) => `${e.method} ${e.path} ${e.fromDashboard}`);
+    expect(marks).toContain('POST /v1/invoices false');
+    expect(marks).toContain('GET /v1/partner/invoices true');
+    const mine = (await emu.call('GET', '/__emulator/requests?fromDashboard=false')).body.data as { fromDashboard: boolean }[];
+    expect(mine.length).toBeGreaterThan(0);
+    expect(mine.every((e) => !e.fromDashboard)).toBe(true);
+
+    const page = await open('#/requests');
+    await page
+      .getByText(/POST \/v1\/invoices → 201/)
+      .first()
+      .waitFor();
+    expect(await page.getByText(/GET \/v1\/partner\/invoices/).count()).toBe(0);
+    await page.getByLabel("the dashboard's own requests too").check();
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await page
+      .getByText(/GET \/v1\/partner\/invoices.* · dashboard$/)
+      .first()
+      .waitFor();
+    expect(await page.getByText(/POST \/v1\/invoices → 201/).count()).toBeGreaterThan(0);
+    expect(page.errors).toEqual([]);
+    await page.close();
+  });
+
   it('saves and restores a snapshot, adds and clears faults and chaos, mints a merchant key', async () => {
     const page = await open('#/snapshots');
     await page.getByLabel('snapshot name').fill('from-dashboard');
