@@ -82,7 +82,7 @@ export const webhookConfiguration = z
   })
   .meta({ id: 'WebhookConfiguration' });
 
-const payment = z
+export const payment = z
   .object({
     id: z.guid(),
     invoiceId: z.guid(),
