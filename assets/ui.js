@@ -52,6 +52,11 @@ const table = (headers, rows) =>
     h('tbody', {}, rows.length ? rows : h('tr', {}, h('td', { colspan: headers.length, class: 'dim' }, 'nothing yet'))),
   );
 const pre = (text) => h('pre', {}, text);
+// Free text in a table cell (an error, a reference, a name): cut to the column's width with an
+// ellipsis, the whole of it in the tooltip and on focus, so one long value cannot push the other
+// columns off the screen.
+const clip = (text) =>
+  text === null || text === undefined || text === '' ? '—' : h('span', { class: 'clip', title: String(text), tabindex: 0 }, String(text));
 const json = (value) => pre(typeof value === 'string' ? pretty(value) : JSON.stringify(value, null, 2));
 function pretty(text) {
   try {
@@ -111,7 +116,7 @@ async function invoicesView(params) {
       h('td', {}, status(i.status)),
       h('td', {}, `${i.amount}`),
       h('td', {}, i.amountReceived),
-      h('td', {}, i.referenceId ?? '—'),
+      h('td', {}, clip(i.referenceId)),
       h('td', {}, time(i.expiresAt)),
     ),
   );
@@ -219,7 +224,7 @@ function deliveryTable(list) {
         h('td', {}, d.target ?? 'webhook'),
         h('td', {}, status(d.status)),
         h('td', {}, d.attemptCount),
-        h('td', {}, d.lastError ?? d.lastResponseStatus ?? '—'),
+        h('td', {}, clip(d.lastError ?? d.lastResponseStatus)),
         h('td', {}, time(d.nextAttemptAt)),
       ),
     ),
@@ -367,8 +372,8 @@ async function merchantsView() {
           'tr',
           {},
           h('td', {}, h('code', {}, m.merchantId)),
-          h('td', {}, m.name),
-          h('td', {}, m.externalTenantId),
+          h('td', {}, clip(m.name)),
+          h('td', {}, clip(m.externalTenantId)),
           h('td', {}, m.integrationStatus),
           h('td', {}, m.networkIds ? m.networkIds.join(', ') : 'all'),
           h(
@@ -440,7 +445,7 @@ async function snapshotsView() {
         h(
           'tr',
           {},
-          h('td', {}, s.name),
+          h('td', {}, clip(s.name)),
           h('td', {}, time(s.createdAt)),
           h('td', {}, `${Math.round(s.bytes / 1024)} KiB`),
           h(
@@ -480,8 +485,8 @@ async function faultsView() {
           'tr',
           {},
           h('td', {}, h('code', {}, f.id.slice(0, 8))),
-          h('td', {}, `${f.match.method ?? 'any'} ${f.match.path ?? '/v1'}`),
-          h('td', {}, JSON.stringify(f.action)),
+          h('td', {}, clip(`${f.match.method ?? 'any'} ${f.match.path ?? '/v1'}`)),
+          h('td', {}, clip(JSON.stringify(f.action))),
           h('td', {}, f.when),
           h('td', {}, f.times ?? '∞'),
           h('td', {}, f.fired),
