@@ -54,12 +54,64 @@
     status.dataset.status = state.status;
     status.className = `status status-${state.status.toLowerCase()}`;
     $('received').textContent = state.amountReceived;
-    const confirm = document.querySelector('[data-action="confirm"]');
-    if (confirm) confirm.disabled = state.pending.length === 0;
-    const expire = document.querySelector('[data-action="expire"]');
-    if (expire) expire.disabled = state.status === 'PAID' || state.status === 'EXPIRED';
-    showRoute();
+    $('amount-label').textContent = state.final ? 'Invoice amount' : 'Amount due';
+    // A paid or expired invoice asks for nothing: the instructions go, the outcome takes their place.
+    // Only a snapshot restore reopens one; the server then renders the instructions again.
+    if (state.final) showSettled();
+    else if ($('settled')) return void location.reload();
+    else showRoute();
+    showActions();
     tick();
+  }
+
+  /** The same section the server renders for a final invoice (src/server/pages/checkout.ts). */
+  function showSettled() {
+    document.querySelector('section.pay')?.remove();
+    let settled = $('settled');
+    if (!settled) {
+      settled = document.createElement('section');
+      settled.id = 'settled';
+      settled.className = 'settled';
+      settled.setAttribute('aria-labelledby', 'settled-title');
+      document.querySelector('header.head').after(settled);
+    }
+    const title = Object.assign(document.createElement('h1'), { id: 'settled-title', className: 'visually-hidden', textContent: 'Outcome' });
+    const outcome = Object.assign(document.createElement('p'), { id: 'outcome', className: 'outcome', textContent: state.outcome });
+    const note = Object.assign(document.createElement('p'), { className: 'muted', textContent: 'Nothing more is due: do not send anything to this invoice.' });
+    const parts = [title, outcome, note];
+    if (state.payments.length) {
+      const list = Object.assign(document.createElement('ul'), { id: 'payments', className: 'payments' });
+      list.setAttribute('aria-label', 'Payments received');
+      for (const p of state.payments) {
+        list.append(
+          Object.assign(document.createElement('li'), { textContent: `${p.amount} ${p.token} on ${p.chainName}${p.confirmed ? '' : ' (not confirmed)'}` }),
+        );
+      }
+      parts.push(list);
+    }
+    settled.replaceChildren(...parts);
+  }
+
+  /** Test-panel buttons that cannot apply are disabled, with the reason in their title and listed below. */
+  function showActions() {
+    const reasons = $('test-reasons');
+    if (!reasons) return;
+    const items = [];
+    document.querySelectorAll('[data-action]').forEach((button) => {
+      const why = state.unavailable[button.dataset.action];
+      button.disabled = Boolean(why);
+      if (why) {
+        button.title = why;
+        button.setAttribute('aria-describedby', 'test-reasons');
+        const li = document.createElement('li');
+        li.textContent = `${button.textContent}: ${why}`;
+        items.push(li);
+      } else {
+        button.removeAttribute('title');
+        button.removeAttribute('aria-describedby');
+      }
+    });
+    reasons.replaceChildren(...items);
   }
 
   function tick() {

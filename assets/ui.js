@@ -26,6 +26,8 @@ async function api(method, path, { body, key = 'partner' } = {}) {
   const k = key === 'partner' ? keys?.[state.env].partnerKey : key === 'merchant' ? keys?.[state.env].merchantKey : null;
   if (k) headers.authorization = `Bearer ${k}`;
   if (body !== undefined) headers['content-type'] = 'application/json';
+  // Marks the dashboard's calls in the request journal, which leaves them out of its default views.
+  headers['svc-client'] = 'dashboard';
   const res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   const text = await res.text();
   const data = text ? JSON.parse(text) : null;
@@ -50,6 +52,11 @@ const table = (headers, rows) =>
     h('tbody', {}, rows.length ? rows : h('tr', {}, h('td', { colspan: headers.length, class: 'dim' }, 'nothing yet'))),
   );
 const pre = (text) => h('pre', {}, text);
+// Free text in a table cell (an error, a reference, a name): cut to the column's width with an
+// ellipsis, the whole of it in the tooltip and on focus, so one long value cannot push the other
+// columns off the screen.
+const clip = (text) =>
+  text === null || text === undefined || text === '' ? '—' : h('span', { class: 'clip', title: String(text), tabindex: 0 }, String(text));
 const json = (value) => pre(typeof value === 'string' ? pretty(value) : JSON.stringify(value, null, 2));
 function pretty(text) {
   try {
@@ -109,7 +116,7 @@ async function invoicesView(params) {
       h('td', {}, status(i.status)),
       h('td', {}, `${i.amount}`),
       h('td', {}, i.amountReceived),
-      h('td', {}, i.referenceId ?? '—'),
+      h('td', {}, clip(i.referenceId)),
       h('td', {}, time(i.expiresAt)),
     ),
   );
@@ -217,7 +224,7 @@ function deliveryTable(list) {
         h('td', {}, d.target ?? 'webhook'),
         h('td', {}, status(d.status)),
         h('td', {}, d.attemptCount),
-        h('td', {}, d.lastError ?? d.lastResponseStatus ?? '—'),
+        h('td', {}, clip(d.lastError ?? d.lastResponseStatus)),
         h('td', {}, time(d.nextAttemptAt)),
       ),
     ),
@@ -305,6 +312,8 @@ async function deliveryView(id) {
 async function requestsView(params) {
   const q = new URLSearchParams({ limit: '50' });
   for (const k of ['path', 'status']) if (params.get(k)) q.set(k, params.get(k));
+  // This page's own calls (and the rest of the dashboard's) are not what the user is looking for.
+  if (!params.get('all')) q.set('fromDashboard', 'false');
   const page = await api('GET', `/__emulator/requests?${q}`, { key: null });
   const form = h(
     'form',
@@ -319,6 +328,7 @@ async function requestsView(params) {
     },
     h('label', {}, 'path ', h('input', { name: 'path', value: params.get('path') ?? '', placeholder: '/v1/invoices' })),
     h('label', {}, 'status ', h('input', { name: 'status', value: params.get('status') ?? '', size: 4, inputmode: 'numeric' })),
+    h('label', {}, h('input', { type: 'checkbox', name: 'all', value: '1', checked: Boolean(params.get('all')) }), " the dashboard's own requests too"),
     h('button', { type: 'submit' }, 'Filter'),
     button('Clear the journal', () => api('DELETE', '/__emulator/requests', { key: null })),
   );
@@ -338,7 +348,7 @@ async function requestsView(params) {
             h(
               'summary',
               {},
-              `${time(r.at)} ${r.method} ${r.path}${r.query ? `?${r.query}` : ''} → ${r.status ?? 'dropped'} · ${Math.round(r.durationMs)} ms${r.fault ? ` · fault ${r.fault}` : ''}`,
+              `${time(r.at)} ${r.method} ${r.path}${r.query ? `?${r.query}` : ''} → ${r.status ?? 'dropped'} · ${Math.round(r.durationMs)} ms${r.fault ? ` · fault ${r.fault}` : ''}${r.fromDashboard ? ' · dashboard' : ''}`,
             ),
             h('p', {}, 'Request'),
             pre(r.requestBody ? pretty(r.requestBody) : '(no body)'),
@@ -362,8 +372,8 @@ async function merchantsView() {
           'tr',
           {},
           h('td', {}, h('code', {}, m.merchantId)),
-          h('td', {}, m.name),
-          h('td', {}, m.externalTenantId),
+          h('td', {}, clip(m.name)),
+          h('td', {}, clip(m.externalTenantId)),
           h('td', {}, m.integrationStatus),
           h('td', {}, m.networkIds ? m.networkIds.join(', ') : 'all'),
           h(
@@ -435,7 +445,7 @@ async function snapshotsView() {
         h(
           'tr',
           {},
-          h('td', {}, s.name),
+          h('td', {}, clip(s.name)),
           h('td', {}, time(s.createdAt)),
           h('td', {}, `${Math.round(s.bytes / 1024)} KiB`),
           h(
@@ -475,8 +485,8 @@ async function faultsView() {
           'tr',
           {},
           h('td', {}, h('code', {}, f.id.slice(0, 8))),
-          h('td', {}, `${f.match.method ?? 'any'} ${f.match.path ?? '/v1'}`),
-          h('td', {}, JSON.stringify(f.action)),
+          h('td', {}, clip(`${f.match.method ?? 'any'} ${f.match.path ?? '/v1'}`)),
+          h('td', {}, clip(JSON.stringify(f.action))),
           h('td', {}, f.when),
           h('td', {}, f.times ?? '∞'),
           h('td', {}, f.fired),

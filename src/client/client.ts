@@ -126,6 +126,12 @@ export class ServiceClient {
   }
 
   // The emulator's control plane (local only).
+  invoiceEvents(id: string) {
+    return this.call<S<'listInvoiceEvents'>>('none', { method: 'GET', path: `/__emulator/invoices/${enc(id)}/events` });
+  }
+  invoicePayments(id: string) {
+    return this.call<S<'listInvoicePayments'>>('none', { method: 'GET', path: `/__emulator/invoices/${enc(id)}/payments` });
+  }
   health() {
     return this.call<S<'getHealth'>>('none', { method: 'GET', path: '/__emulator/health', timeoutMs: 3000 });
   }

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ConfigError } from '../errors.js';
+import { syntaxProblem } from './problems.js';
 import { SEARCH_PLACES } from './search-places.js';
 
 /** What a search found: the file's contents as cosmiconfig loaded them, or null. */
@@ -61,7 +62,7 @@ export async function findConfig(cwd: string, explicitPath?: string): Promise<Fi
     try {
       return { found: await cosmiconfig('svc', { searchStrategy: 'none' }).load(file), warnings };
     } catch (error) {
-      throw new ConfigError(explicitPath, '', `cannot be read: ${(error as Error).message}`);
+      throw unreadable(explicitPath, file, error);
     }
   }
   const places: [string, string[]][] = projectFolders(cwd).map((dir) => [dir, SEARCH_PLACES]);
@@ -82,10 +83,27 @@ export async function findConfig(cwd: string, explicitPath?: string): Promise<Fi
         continue;
       }
       const file = (error as { filepath?: string }).filepath ?? dir;
-      throw new ConfigError(path.relative(cwd, file) || file, '', `cannot be read: ${(error as Error).message}`);
+      throw unreadable(path.relative(cwd, file) || file, file, error);
     }
   }
   return { found: null, warnings };
+}
+
+/**
+ * A config file that exists but cannot be loaded. A JSON or YAML syntax error is said once, with its
+ * line and column (`svc.config.json:3:14: not valid JSON: …`), not in cosmiconfig's words, which
+ * repeat the path and quote the text around the mistake.
+ */
+function unreadable(shown: string, file: string, error: unknown): ConfigError {
+  let source: string | undefined;
+  try {
+    source = fs.readFileSync(file, 'utf8');
+  } catch {
+    // Missing or unreadable: cosmiconfig's message says which.
+  }
+  const syntax = source === undefined ? null : syntaxProblem(file, source);
+  if (syntax) return new ConfigError(syntax.at ? `${shown}:${syntax.at}` : shown, '', syntax.reason);
+  return new ConfigError(shown, '', `cannot be read: ${(error as Error).message}`);
 }
 
 /**

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { defaultConfig, type EmulatorConfig } from './defaults.js';
 import type { ConfigFile } from './schema.js';
 
@@ -22,8 +23,18 @@ export async function loadConfig(options: { cwd?: string; explicitPath?: string 
   if (!found || found.isEmpty) return { file: {}, filepath: found?.filepath ?? null, warnings };
   // zod and the config's schema load only when there is a file to check (start-up, bench #12).
   const { validateConfig } = await import('./validate.js');
-  const validated = validateConfig(found.config, found.filepath);
+  const validated = validateConfig(found.config, found.filepath, dataSource(found.filepath));
   return { file: validated.file, filepath: found.filepath, warnings: [...warnings, ...validated.warnings] };
+}
+
+/** The text of a JSON or YAML config (for line numbers in messages); undefined for code. */
+function dataSource(filepath: string): string | undefined {
+  if (!/(\.json|\.ya?ml|[\\/]\.svcrc)$/i.test(filepath)) return undefined;
+  try {
+    return fs.readFileSync(filepath, 'utf8');
+  } catch {
+    return undefined;
+  }
 }
 
 /** Defaults < config file. (Flags are applied by the caller, after this.) */

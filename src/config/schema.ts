@@ -16,17 +16,20 @@ const duration = z.union([z.string(), z.number()]).transform((value, ctx) => {
 });
 
 const chainList = (env: Environment) =>
-  z.union([
-    z.literal('all'),
-    z.array(
-      z
-        .number()
-        .int()
-        .refine((id) => knownNetworkIds(env).includes(id), {
-          error: (issue) => `unknown ${env} networkId ${String(issue.input)} (known: ${knownNetworkIds(env).join(', ')})`,
-        }),
-    ),
-  ]);
+  z.union(
+    [
+      z.literal('all'),
+      z.array(
+        z
+          .number()
+          .int()
+          .refine((id) => knownNetworkIds(env).includes(id), {
+            error: (issue) => `unknown ${env} networkId ${String(issue.input)} (known: ${knownNetworkIds(env).join(', ')})`,
+          }),
+      ),
+    ],
+    { error: `must be "all" or a list of ${env} networkIds` },
+  );
 
 const pinnedKey = (kind: 'partner' | 'merchant', env: Environment) =>
   z.string().refine(
@@ -46,9 +49,11 @@ export const profileSchema = z.object({
   merchantKey: z.string().optional(),
 });
 
+const PORT_RULE = 'must be a port number from 0 to 65535';
+
 /** The config file, as written by people: every field optional. */
 export const configFileSchema = z.object({
-  port: z.number().int().min(0).max(65535).optional(),
+  port: z.number({ error: PORT_RULE }).int(PORT_RULE).min(0, PORT_RULE).max(65535, PORT_RULE).optional(),
   host: z.string().min(1).optional(),
   database: z.string().min(1).optional(),
   invoiceLifetime: duration.refine((ms) => ms >= 1000, 'must be at least 1 second').optional(),

@@ -16,6 +16,17 @@ export const AMOUNT_PATTERN = /^(0|[1-9][0-9]*)(\.[0-9]{1,6})?$/;
 export const MAX_INTEGER_DIGITS = 18;
 
 /**
+ * Exactly what {@link isValidAmount} accepts, as one regular expression for the OpenAPI document:
+ * {@link AMOUNT_PATTERN} alone also matches "0", "0.000000" and 19-digit amounts the server refuses,
+ * and a schema-driven fuzzer (Schemathesis) then reports every such 400 as a bug. "Greater than zero"
+ * is spelt out as "0." followed by some non-zero digit within six places; no lookahead, which some
+ * generators (hypothesis' from_regex) do not support.
+ */
+export const WIRE_AMOUNT_PATTERN = new RegExp(
+  `^([1-9][0-9]{0,${MAX_INTEGER_DIGITS - 1}}(\\.[0-9]{1,6})?|0\\.(${[0, 1, 2, 3, 4, 5].map((z) => `${'0'.repeat(z)}[1-9][0-9]{0,${5 - z}}`).join('|')}))$`,
+);
+
+/**
  * Internal operands are wider than the wire form: sums may pass 18 digits, differences may be
  * negative, and received values converted from 18-decimal tokens (BNB Smart Chain) may carry
  * more than 6 fraction digits.

@@ -316,5 +316,7 @@ function journalRecord(req: IncomingMessage, path: string, url: string, queryAt:
     responseBody: null,
     truncated: false,
     fault: null,
+    // The dashboard marks its own calls, so that the user's can be told apart (issue 24).
+    fromDashboard: req.headers['svc-client'] === 'dashboard',
   };
 }

@@ -65,9 +65,12 @@ export function operationRoutes(handlers: Handlers<OperationId>): RouteDef[] {
       get body() {
         return bodyName ? schemas().REQUEST_SCHEMAS[bodyName] : undefined;
       },
-      /** A POST whose body schema accepts `{}` may leave the body out. */
+      /**
+       * A body whose schema accepts `{}` may be left out (it is `{}`), whatever the method: the
+       * OpenAPI document marks exactly those bodies optional (src/contract/openapi/build.ts).
+       */
       get optionalBody(): boolean {
-        optionalBody ??= this.body !== undefined && op.method === 'POST' && this.body.safeParse({}).success;
+        optionalBody ??= this.body?.safeParse({}).success === true;
         return optionalBody;
       },
       get query() {

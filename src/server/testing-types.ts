@@ -45,6 +45,8 @@ export interface JournalEntry {
   truncated: boolean;
   /** The id of the fault that shaped this answer (`Svc-Fault`), or null. */
   fault: string | null;
+  /** Made by the emulator's dashboard (it sends `Svc-Client: dashboard`), not by your code. */
+  fromDashboard: boolean;
 }
 
 /** Which journal entries to return. Every field narrows; none means all. */
@@ -56,6 +58,8 @@ export interface JournalFilter {
   status?: number;
   /** Requests whose path or response body names this invoice. */
   invoiceId?: string;
+  /** true: only the dashboard's own requests; false: leave them out; absent: both. */
+  fromDashboard?: boolean;
   /** At most this many, newest first (default: all). */
   limit?: number;
 }

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toBaseUnits } from '../../src/domain/money.js';
@@ -240,6 +241,101 @@ describe('checkout page', () => {
     await page.focus('#network');
     await page.keyboard.press('ArrowDown');
     expect(await page.inputValue('#address')).toBe(inv.addresses[1]!.depositAddress);
+    await page.close();
+  });
+});
+
+/** Set SCREENSHOT_DIR to keep the pages these tests see, to look at them. */
+async function shoot(page: Page, name: string): Promise<void> {
+  const dir = process.env.SCREENSHOT_DIR;
+  if (dir) await page.screenshot({ path: path.join(dir, `checkout-${name}.png`), fullPage: true });
+}
+
+/** What the page asks the payer for: nothing at all once the invoice is final (issue 24). */
+async function asksForMoney(page: Page): Promise<string[]> {
+  const found: string[] = [];
+  for (const sel of ['#address', '#qr', '#route-amount', '#token-amount', '#network', 'section.pay']) {
+    if ((await page.locator(sel).count()) > 0) found.push(sel);
+  }
+  if (/\bSend\b/.test(await page.locator('body').innerText())) found.push('"Send"');
+  return found;
+}
+
+const reasons = (page: Page) => page.locator('#test-reasons li').allTextContents();
+
+describe('a paid, overpaid or expired invoice asks for nothing more (issue 24)', () => {
+  it('after "Pay in full": the outcome and the payment received, no address, QR or amount; what cannot apply is disabled with the reason', async () => {
+    const inv = await invoice({ amount: '25.00' });
+    const page = await open(inv.checkoutUrl);
+    expect(await asksForMoney(page)).toContain('#qr');
+    await page.click('[data-action="pay-full"]');
+    await expect.poll(() => page.textContent('#status')).toBe('Paid');
+    await expect.poll(() => asksForMoney(page)).toEqual([]);
+    expect(await notReloaded(page)).toBe(true);
+    expect(await page.textContent('#outcome')).toBe('Paid in full: 25.00 USD received.');
+    expect(await page.locator('#payments li').allTextContents()).toEqual(['25.00 USDC on Ethereum Sepolia']);
+    expect(await page.textContent('#amount-label')).toBe('Invoice amount');
+    for (const action of ['pay-full', 'pay-part', 'confirm', 'expire']) expect(await page.isDisabled(`[data-action="${action}"]`), action).toBe(true);
+    expect(await page.getAttribute('[data-action="expire"]', 'title')).toBe('A paid invoice cannot expire.');
+    expect(await reasons(page)).toEqual([
+      'Pay in full: Nothing is left to pay.',
+      'Pay part: Nothing is left to pay.',
+      'Confirm pending payment: No payment is waiting for confirmation.',
+      'Expire now: A paid invoice cannot expire.',
+    ]);
+    await shoot(page, 'paid-live');
+
+    // The page as the server renders it for a paid invoice says the same, without the script's help.
+    await page.reload();
+    expect(await asksForMoney(page)).toEqual([]);
+    expect(await page.textContent('#outcome')).toBe('Paid in full: 25.00 USD received.');
+    expect(await page.isDisabled('[data-action="pay-full"]')).toBe(true);
+    expect(await reasons(page)).toHaveLength(4);
+    expect((page as Page & { errors: string[] }).errors).toEqual([]);
+    await shoot(page, 'paid');
+    await page.close();
+  });
+
+  it('overpaid: how much more than due; an extra payment can still be simulated', async () => {
+    const inv = await invoice({ amount: '2.00', networkId: 84532 });
+    const page = await open(inv.checkoutUrl);
+    await page.click('[data-action="overpay"]');
+    await expect.poll(() => page.textContent('#outcome')).toBe('Overpaid: 3.00 USD received for 2.00 USD due (1.00 USD more).');
+    expect(await asksForMoney(page)).toEqual([]);
+    expect(await page.isEnabled('[data-action="overpay"]')).toBe(true);
+    expect(await page.isEnabled('[data-action="pay-unconfirmed"]')).toBe(true);
+    await shoot(page, 'overpaid');
+    await page.close();
+  });
+
+  it('expired after a part payment: what was received; a late payment stays possible, expiring again does not', async () => {
+    const inv = await invoice({ amount: '10.00', networkId: 84532 });
+    const page = await open(inv.checkoutUrl);
+    await page.click('[data-action="pay-part"]');
+    await expect.poll(() => page.textContent('#received')).toBe('5.00');
+    await page.click('[data-action="expire"]');
+    await expect.poll(() => page.textContent('#outcome')).toBe('Expired with 5.00 of 10.00 USD received.');
+    expect(await asksForMoney(page)).toEqual([]);
+    expect(await page.locator('#payments li').allTextContents()).toEqual(['5.00 USDC on Base Sepolia']);
+    expect(await page.isDisabled('[data-action="expire"]')).toBe(true);
+    expect(await page.getAttribute('[data-action="expire"]', 'title')).toBe('The invoice has expired already.');
+    expect(await page.isEnabled('[data-action="pay-full"]')).toBe(true);
+    await shoot(page, 'expired');
+    // A late payment (invoice.paid_late) keeps the page final and reports it.
+    await page.click('[data-action="pay-full"]');
+    await expect.poll(() => page.locator('#payments li').allTextContents()).toEqual(['5.00 USDC on Base Sepolia', '5.00 USDC on Base Sepolia']);
+    expect(await page.textContent('#outcome')).toBe('Expired with 10.00 of 10.00 USD received.');
+    expect(await eventTypes(inv.id, 4)).toEqual(['invoice.created', 'invoice.partially_paid', 'invoice.expired', 'invoice.paid_late']);
+    await page.close();
+  });
+
+  it('expired before any payment says so', async () => {
+    const inv = await invoice({ amount: '4.00' });
+    await emu.call('POST', `/v1/test_helpers/invoices/${inv.id}/expire`, { key: emu.keys.test.merchantKey });
+    const page = await open(inv.checkoutUrl);
+    expect(await page.textContent('#outcome')).toBe('Expired before any payment arrived.');
+    expect(await page.locator('#payments').count()).toBe(0);
+    expect(await asksForMoney(page)).toEqual([]);
     await page.close();
   });
 });

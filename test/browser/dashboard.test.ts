@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from '../helpers/browser.js';
@@ -139,6 +140,38 @@ describe('the dashboard', () => {
     await page.close();
   });
 
+  it('leaves its own calls out of the request journal unless asked, and marks them (issue 24)', async () => {
+    expect((await emu.call('DELETE', '/__emulator/requests')).status).toBe(200);
+    const inv = await createInvoice('3.00');
+    const list = await open('#/invoices');
+    await list.getByRole('link', { name: inv.id }).waitFor();
+    await list.close();
+    // The dashboard listed invoices through the API: the journal knows those calls are its own.
+    const entries = (await emu.call('GET', '/__emulator/requests?limit=100')).body.data as { method: string; path: string; fromDashboard: boolean }[];
+    const marks = entries.map((e) => `${e.method} ${e.path} ${e.fromDashboard}`);
+    expect(marks).toContain('POST /v1/invoices false');
+    expect(marks).toContain('GET /v1/partner/invoices true');
+    const mine = (await emu.call('GET', '/__emulator/requests?fromDashboard=false')).body.data as { fromDashboard: boolean }[];
+    expect(mine.length).toBeGreaterThan(0);
+    expect(mine.every((e) => !e.fromDashboard)).toBe(true);
+
+    const page = await open('#/requests');
+    await page
+      .getByText(/POST \/v1\/invoices → 201/)
+      .first()
+      .waitFor();
+    expect(await page.getByText(/GET \/v1\/partner\/invoices/).count()).toBe(0);
+    await page.getByLabel("the dashboard's own requests too").check();
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await page
+      .getByText(/GET \/v1\/partner\/invoices.* · dashboard$/)
+      .first()
+      .waitFor();
+    expect(await page.getByText(/POST \/v1\/invoices → 201/).count()).toBeGreaterThan(0);
+    expect(page.errors).toEqual([]);
+    await page.close();
+  });
+
   it('saves and restores a snapshot, adds and clears faults and chaos, mints a merchant key', async () => {
     const page = await open('#/snapshots');
     await page.getByLabel('snapshot name').fill('from-dashboard');
@@ -177,4 +210,73 @@ describe('the dashboard', () => {
     await page.getByRole('heading', { name: 'Deliveries' }).waitFor();
     await page.close();
   });
+
+  // Issue 24: a long error pushed "next attempt" off a 1280 px screen, and every load asked for a
+  // /favicon.ico that was not there.
+  it('fits a long error in the deliveries table at 1280 px, the whole of it on demand, and serves its icon', async () => {
+    const far = await startReceiver({ redirect: `http://example.test/${'a-very-long-path-segment/'.repeat(12)}end` });
+    try {
+      await emu.call('PUT', '/v1/partner/webhook', { key: emu.keys.test.partnerKey, body: { url: `${far.url}/hooks` } });
+      await createInvoice('1.00');
+      const deadline = Date.now() + 10_000;
+      let error = '';
+      while (!error && Date.now() < deadline) {
+        const list = await emu.call('GET', '/v1/partner/webhook/deliveries?limit=100', { key: emu.keys.test.partnerKey });
+        error = list.body.data.find((d: { lastError: string | null }) => d.lastError?.startsWith('redirect:'))?.lastError ?? '';
+        if (!error) await new Promise((r) => setTimeout(r, 50));
+      }
+      expect(error.length).toBeGreaterThan(250);
+
+      const missing: string[] = [];
+      const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+      page.on('response', (r) => {
+        if (r.status() >= 400) missing.push(`${r.status()} ${r.url()}`);
+      });
+      await page.goto(`${emu.url}/__emulator/ui/#/deliveries`);
+      await page.locator('td', { hasText: 'redirect:' }).first().waitFor();
+      const next = await page.getByRole('columnheader', { name: 'next attempt' }).boundingBox();
+      expect(next!.x + next!.width).toBeLessThanOrEqual(1280);
+      const table = page.locator('main table').first();
+      expect(await table.evaluate((t) => t.scrollWidth <= t.clientWidth)).toBe(true);
+      // The whole error is there on demand (tooltip, and in full on focus), the cell shows its start.
+      expect(await page.locator('td [title^="redirect:"]').first().getAttribute('title')).toBe(error);
+      await shoot(page, 'deliveries-long-error-1280');
+      // The icon: linked, served, and the browser's own guess (/favicon.ico) answered too.
+      expect(await page.getAttribute('link[rel="icon"]', 'href')).toBe('/assets/favicon.svg');
+      const icon = await emu.call('GET', '/favicon.ico');
+      expect(icon.status).toBe(200);
+      expect(icon.headers.get('content-type')).toBe('image/svg+xml');
+      expect(icon.text).toContain('<svg');
+      expect((await emu.call('GET', '/assets/favicon.svg')).status).toBe(200);
+      expect(missing).toEqual([]);
+      await page.close();
+    } finally {
+      await emu.call('PUT', '/v1/partner/webhook', { key: emu.keys.test.partnerKey, body: { url: `${rx.url}/hooks` } });
+      await far.close();
+    }
+  });
+
+  it.each([1280, 360])('every view fits a %i px window (no page-wide horizontal scroll)', async (width) => {
+    const views = ['invoices', 'deliveries', 'requests', 'merchants', 'webhook', 'clock', 'snapshots', 'faults'];
+    const page = await open('#/invoices', { width, height: 900 });
+    for (const view of views) {
+      await page.goto(`${emu.url}/__emulator/ui/#/${view}`);
+      await page.locator(`nav a[data-view="${view}"][aria-current]`).waitFor();
+      await page.locator('main h1').first().waitFor();
+      const overflow = await page.evaluate(() => {
+        const d = (globalThis as unknown as { document: { documentElement: { scrollWidth: number; clientWidth: number } } }).document;
+        return d.documentElement.scrollWidth - d.documentElement.clientWidth;
+      });
+      expect(overflow, `${view} at ${width} px`).toBeLessThanOrEqual(0);
+      await shoot(page, `${view}-${width}`);
+    }
+    expect(page.errors).toEqual([]);
+    await page.close();
+  });
 });
+
+/** Set SCREENSHOT_DIR to keep what these tests see, to look at it. */
+async function shoot(page: Page, name: string): Promise<void> {
+  const dir = process.env.SCREENSHOT_DIR;
+  if (dir) await page.screenshot({ path: path.join(dir, `dashboard-${name}.png`), fullPage: true });
+}

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildProgram } from '../../src/cli/program.js';
 import { signatureHeader } from '../../src/webhooks/signature.js';
 import { runCli, runInProcess, type RunResult } from '../helpers/cli.js';
-import { ikey, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { ikey, request, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
@@ -191,6 +191,33 @@ describe('invoices', () => {
     const bad = await svc(['invoices', 'pay', invoiceId, '--amount', '1,5'], env);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--amount must be a positive decimal');
+  });
+
+  it('get shows its payments (with the ids confirm takes) and its events in order; --json under _emulator (issue 24, spawned)', async () => {
+    const r = await spawned(['invoices', 'get', invoiceId], env);
+    expect(r.code, r.stderr).toBe(0);
+    const out = r.stdout;
+    const payments = json(await spawned(['invoices', 'get', invoiceId, '--json'], env));
+    // The top level is the API's answer, unchanged; what only the emulator knows is under _emulator.
+    // (the CLI reads with the partner key when it has one, as here)
+    const api = await request(emu.url, 'GET', `/v1/partner/invoices/${invoiceId}`, { key: emu.keys.test.partnerKey });
+    const { _emulator: extra, ...top } = payments;
+    expect(top).toEqual(api.body);
+    expect(extra.payments.map((p: { amount: string; confirmed: boolean }) => `${p.amount} ${p.confirmed}`)).toEqual(['4.00 true', '6.00 true']);
+    expect(extra.events.map((e: { type: string; data: { sequence: number } }) => `${e.data.sequence} ${e.type}`)).toEqual([
+      '1 invoice.created',
+      '2 invoice.payment_detected',
+      '3 invoice.partially_paid',
+      '4 invoice.paid',
+    ]);
+    for (const p of extra.payments) expect(out).toContain(p.id);
+    expect(out).toMatch(/^Payments$/m);
+    expect(out).toMatch(/^Events$/m);
+    const order = ['invoice.created', 'invoice.payment_detected', 'invoice.partially_paid', 'invoice.paid'].map((t) =>
+      out.search(new RegExp(`^\\d+\\s+${t.replace('.', '\\.')}\\s`, 'm')),
+    );
+    expect(order.every((at) => at > 0)).toBe(true);
+    expect([...order].sort((a, b) => a - b)).toEqual(order);
   });
 
   it('pay with a live key: 403 test_mode_only, exit 1', async () => {

@@ -134,6 +134,39 @@ describe('svc dev (human)', () => {
     fs.writeFileSync(path.join(dir, 'svc.config.json'), JSON.stringify({ chains: { test: [84532, 5] } }));
     const p = dev([], dir);
     expect(await p.exited).toBe(1);
-    expect(p.stderr()).toContain('svc.config.json: chains.test[1]: unknown test networkId 5');
+    expect(p.stderr()).toContain('svc.config.json:1: chains.test[1]: unknown test networkId 5');
+  });
+
+  it('reports every problem of a config file at once, each with its line and field (issue 24)', async () => {
+    const dir = tempDir();
+    fs.writeFileSync(
+      path.join(dir, 'svc.config.json'),
+      ['{', '  "port": "4747",', '  "invoiceLifetime": "5 fortnights",', '  "chains": { "test": [5] }', '}', ''].join('\n'),
+    );
+    const p = dev([], dir);
+    expect(await p.exited).toBe(1);
+    expect(p.stderr()).toContain('svc.config.json: 3 problems');
+    expect(p.stderr()).toContain('svc.config.json:2: port: must be a port number from 0 to 65535');
+    expect(p.stderr()).toContain('svc.config.json:3: invoiceLifetime: "5 fortnights" is not a duration');
+    expect(p.stderr()).toContain('svc.config.json:4: chains.test[0]: unknown test networkId 5');
+
+    const json = dev(['--json'], dir);
+    expect(await json.exited).toBe(1);
+    const problems = JSON.parse(json.lines.join('\n')).error.problems;
+    expect(problems.map((x: { line: number; field: string }) => `${x.line} ${x.field}`)).toEqual(['2 port', '3 invoiceLifetime', '4 chains.test[0]']);
+  });
+
+  it.each([
+    ['truncated JSON', 'svc.config.json', '{\n  "port": 4747,\n  "chains": {', 'svc.config.json:3:14: not valid JSON: '],
+    ['broken YAML', 'svc.config.yaml', 'port: 4747\nchains:\n  test: [5, 84532\n', 'svc.config.yaml:4:1: not valid YAML: '],
+  ])('%s: one line with the file, line and column, the file named once', async (_name, file, text, start) => {
+    const dir = tempDir();
+    fs.writeFileSync(path.join(dir, file), text);
+    const p = dev([], dir);
+    expect(await p.exited).toBe(1);
+    const lines = p.stderr().trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain(start);
+    expect(lines[0]!.split(file)).toHaveLength(2);
   });
 });

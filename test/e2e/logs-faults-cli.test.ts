@@ -46,6 +46,24 @@ describe('svc logs tail', () => {
     expect(await human.stop('SIGINT')).toBe(0);
   });
 
+  it("leaves out the dashboard's own requests (Svc-Client: dashboard) unless --all (issue 24)", async () => {
+    const emu = await emulator();
+    const mine = spawnCli(['logs', 'tail', '--base-url', emu.url, '--json'], { cwd: tempDir(), env: NO_TARGET });
+    const all = spawnCli(['logs', 'tail', '--base-url', emu.url, '--json', '--all'], { cwd: tempDir(), env: NO_TARGET });
+    running.push(mine, all);
+    const posts = (p: LiveCli) => p.lines.filter((l) => JSON.parse(l).method === 'POST').length;
+    // Neither says when it follows the stream (--json): send pairs until both have printed one.
+    for (let i = 0; i < 100 && (posts(mine) === 0 || posts(all) === 0); i++) {
+      await request(emu.url, 'GET', '/v1/partner/invoices?limit=1', { key: emu.keys.test.partnerKey, headers: { 'svc-client': 'dashboard' } });
+      await create(emu);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const seen = (p: LiveCli) => p.lines.map((l) => JSON.parse(l) as { method: string; fromDashboard: boolean });
+    expect(seen(mine).length).toBeGreaterThan(0);
+    expect(seen(mine).every((e) => e.method === 'POST' && e.fromDashboard === false)).toBe(true);
+    expect(seen(all).some((e) => e.method === 'GET' && e.fromDashboard === true)).toBe(true);
+  });
+
   it('against nothing at all: exit 3', async () => {
     const r = await runCli(['logs', 'tail', '--base-url', 'http://127.0.0.1:9'], { cwd: tempDir(), env: NO_TARGET });
     expect(r.code).toBe(3);

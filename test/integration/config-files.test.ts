@@ -100,7 +100,7 @@ describe('loadConfig: cosmiconfig search on real files', () => {
       (e: unknown) => e,
     );
     expect(error).toBeInstanceOf(ConfigError);
-    expect((error as ConfigError).message).toMatch(/svc\.config\.yaml: chains\.test\[1\]: unknown test networkId 5 /);
+    expect((error as ConfigError).message).toMatch(/svc\.config\.yaml:2: chains\.test\[1\]: unknown test networkId 5 /);
     expect((error as ConfigError).field).toBe('chains.test[1]');
   });
 
@@ -165,6 +165,6 @@ describe('loadConfig: an explicit path', () => {
       (e: unknown) => e,
     );
     expect(error).toBeInstanceOf(ConfigError);
-    expect((error as ConfigError).message).toMatch(/bad\.json: webhooks\.timeout: must be between 100ms and 60s$/);
+    expect((error as ConfigError).message).toMatch(/bad\.json:\d+: webhooks\.timeout: must be between 100ms and 60s$/);
   });
 });

@@ -114,7 +114,10 @@ describe('headers and parameters', () => {
   it('path parameters are UUIDs; amount has its pattern; webhook url, secret and customHeaders their limits', () => {
     for (const p of opById('confirmTestPayment').parameters.filter((x: Json) => x.in === 'path')) expect(p.schema).toEqual({ type: 'string', format: 'uuid' });
     const schemas = doc.components.schemas;
-    expect(schemas.CreateInvoiceRequest.properties.amount.pattern).toBe('^(0|[1-9][0-9]*)(\\.[0-9]{1,6})?$');
+    // The contract's pattern narrowed to what the server accepts: above zero, at most 18 integer digits.
+    expect(schemas.CreateInvoiceRequest.properties.amount.pattern).toBe(
+      '^([1-9][0-9]{0,17}(\\.[0-9]{1,6})?|0\\.([1-9][0-9]{0,5}|0[1-9][0-9]{0,4}|00[1-9][0-9]{0,3}|000[1-9][0-9]{0,2}|0000[1-9][0-9]{0,1}|00000[1-9][0-9]{0,0}))$',
+    );
     const put = schemas.PutWebhookRequest.properties;
     expect(put.url.format).toBe('uri');
     expect(put.secret).toMatchObject({ minLength: 16, maxLength: 255 });

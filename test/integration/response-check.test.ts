@@ -177,3 +177,66 @@ describe('what the checker reads besides the body', () => {
     expect(checker.take().join('\n')).toContain('the delivered payload does not match');
   });
 });
+
+// Found by Schemathesis against the served document (issue 24): the document promised more than
+// the server keeps. Each case goes through real HTTP and is compared with what the document says.
+describe('the document says exactly what the server accepts', () => {
+  const amounts = [
+    ['0', false],
+    ['0.000000', false],
+    ['0.0000001', false],
+    ['1234567890123456789', false],
+    ['1234567890123456789.5', false],
+    ['01', false],
+    ['0.000001', true],
+    ['0.5', true],
+    ['10.00', true],
+    ['123456789012345678', true],
+    ['123456789012345678.123456', true],
+  ] as const;
+
+  it.each(amounts)('amount %s: the pattern and the server agree (accepted: %s)', async (amount, accepted) => {
+    const { emu, checker } = await checkedEmulator();
+    try {
+      const served = (await emu.call('GET', '/openapi.json')).body;
+      const pattern = new RegExp(served.components.schemas.CreateInvoiceRequest.properties.amount.pattern, 'u');
+      const res = await emu.call('POST', '/v1/invoices', { key: emu.keys.test.merchantKey, idempotencyKey: ikey(), body: { amount } });
+      expect(res.status).toBe(accepted ? 201 : 400);
+      expect(pattern.test(amount)).toBe(accepted);
+      expect(checker.take()).toEqual([]);
+    } finally {
+      await emu.stop();
+    }
+  });
+
+  it('a refused amount says which rule it breaks, in one sentence', async () => {
+    const emu = await startTestEmulator();
+    try {
+      const create = (amount: string) => emu.call('POST', '/v1/invoices', { key: emu.keys.test.merchantKey, idempotencyKey: ikey(), body: { amount } });
+      expect((await create('1234567890123456789')).body.error.message).toBe('amount must have at most 18 digits before the decimal point.');
+      expect((await create('0.00')).body.error.message).toBe('amount must be greater than zero.');
+      const merchant = await emu.call('POST', '/v1/partner/merchants', {
+        key: emu.keys.test.partnerKey,
+        idempotencyKey: ikey(),
+        body: { externalTenantId: 't-email', name: 'Shop', email: 'not-an-address' },
+      });
+      expect(merchant.status).toBe(400);
+      expect(merchant.body.error.message).toBe('email must be an e-mail address.');
+    } finally {
+      await emu.stop();
+    }
+  });
+
+  it('a body the document marks optional may be left out, on a PUT too (PUT /__emulator/webhook-chaos: none = {})', async () => {
+    const { emu, checker } = await checkedEmulator();
+    try {
+      const served = (await emu.call('GET', '/openapi.json')).body;
+      expect(served.paths['/__emulator/webhook-chaos'].put.requestBody.required).toBe(false);
+      const res = await emu.call('PUT', '/__emulator/webhook-chaos', { key: emu.keys.test.partnerKey });
+      expect(res.status).toBe(200);
+      expect(checker.take()).toEqual([]);
+    } finally {
+      await emu.stop();
+    }
+  });
+});

@@ -220,3 +220,32 @@ describe('resolveConfig: the control token and the public URL', () => {
     expect(resolveConfig(file)).toMatchObject({ controlToken: 'tok-0123456789abcdef', publicUrl: 'http://svc:4747' });
   });
 });
+
+describe('validateConfig: every problem at once (issue 24)', () => {
+  it('a bad port, a bad lifetime and an unknown chain are all reported, with their lines when the text is known', () => {
+    const source = ['{', '  "port": "4747",', '  "invoiceLifetime": "5 fortnights",', '  "chains": { "test": [5], "live": "some" }', '}'].join('\n');
+    let error: unknown;
+    try {
+      validateConfig(JSON.parse(source), FILE, source);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const { problems, message, field } = error as ConfigError & { problems: { line: number | null; field: string; message: string }[] };
+    expect(problems.map((p) => [p.line, p.field])).toEqual([
+      [2, 'port'],
+      [3, 'invoiceLifetime'],
+      [4, 'chains.test[0]'],
+      [4, 'chains.live'],
+    ]);
+    expect(problems[3]!.message).toBe('must be "all" or a list of live networkIds');
+    expect(field).toBe('port');
+    expect(message.split('\n')[0]).toBe('svc.config.json: 4 problems');
+    expect(message).toContain('\n  svc.config.json:4: chains.test[0]: unknown test networkId 5 ');
+  });
+
+  it('without the text (a module config), no line numbers', () => {
+    const error = configError({ port: -1 });
+    expect(error.message).toBe('svc.config.json: port: must be a port number from 0 to 65535');
+  });
+});

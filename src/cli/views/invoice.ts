@@ -1,12 +1,20 @@
 import type { ChalkInstance } from 'chalk';
 import type { Invoice, PartnerInvoice } from '../../contract/index.js';
+import type { Payment } from '../../contract/schemas/responses.js';
+import type { WebhookEvent } from '../../contract/webhook-event.js';
 import { esc } from '../output/escape.js';
 import { keyValue, statusColour, table } from '../output/human.js';
 
 /** An invoice as either variant of the API answers it (the partner's names its merchant). */
 export type InvoiceData = Invoice | PartnerInvoice;
 
-export function invoiceView(c: ChalkInstance, inv: InvoiceData): string {
+/** What the emulator's control plane adds to an invoice: its payments and events, oldest first. */
+export interface InvoiceHistory {
+  payments: Payment[];
+  events: WebhookEvent[];
+}
+
+export function invoiceView(c: ChalkInstance, inv: InvoiceData, history: InvoiceHistory | null = null): string {
   const head = keyValue(c, [
     ['id', inv.id],
     ['merchant', 'merchantId' in inv ? inv.merchantId : undefined],
@@ -27,7 +35,31 @@ export function invoiceView(c: ChalkInstance, inv: InvoiceData): string {
     ],
     inv.addresses,
   );
-  return `${head}\n\n${addresses}`;
+  if (!history) return `${head}\n\n${addresses}`;
+  const payments = table(
+    c,
+    [
+      { header: 'payment', value: (p: Payment) => p.id },
+      { header: 'amount', value: (p) => `${p.amount} ${p.token}` },
+      { header: 'network', value: (p) => String(p.networkId) },
+      { header: 'confirmed', value: (p) => p.confirmedAt ?? 'not yet' },
+    ],
+    history.payments,
+    'no payments',
+  );
+  const events = table(
+    c,
+    [
+      { header: '#', value: (e: WebhookEvent) => String(e.data.sequence) },
+      { header: 'event', value: (e) => e.type },
+      { header: 'status', value: (e) => e.data.status, colour: (t) => statusColour(c, t) },
+      { header: 'received', value: (e) => e.data.amountReceived },
+      { header: 'at', value: (e) => e.createdAt },
+    ],
+    history.events,
+    'no events',
+  );
+  return `${head}\n\n${addresses}\n\n${c.bold('Payments')}\n${payments}\n\n${c.bold('Events')}\n${events}`;
 }
 
 export function invoiceTable(c: ChalkInstance, list: { data: InvoiceData[]; hasMore: boolean }): string {

@@ -2,7 +2,7 @@ import { defineOperations } from '../operation.js';
 
 const control = { tag: 'Emulator control plane', control: true, extension: true, auth: 'none' } as const;
 
-/** What the dashboard (CONTRACT §10) reads beyond the API: an invoice's events, and a change feed. */
+/** What the dashboard (CONTRACT §10) and `svc invoices get` read beyond the API: an invoice's events and payments, and a change feed. */
 export const dashboardOperations = defineOperations({
   listInvoiceEvents: {
     ...control,
@@ -10,6 +10,14 @@ export const dashboardOperations = defineOperations({
     path: '/__emulator/invoices/{id}/events',
     summary: "An invoice's events in order, each the exact envelope delivered",
     responses: { 200: 'InvoiceEvents' },
+    errors: ['invoice_not_found'],
+  },
+  listInvoicePayments: {
+    ...control,
+    method: 'GET',
+    path: '/__emulator/invoices/{id}/payments',
+    summary: "An invoice's payments in the order they were seen, confirmed or not (their ids are what confirm takes)",
+    responses: { 200: 'InvoicePayments' },
     errors: ['invoice_not_found'],
   },
   streamChanges: {

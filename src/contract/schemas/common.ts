@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { AMOUNT_PATTERN, isValidAmount, MAX_INTEGER_DIGITS } from '../../domain/money.js';
+import { AMOUNT_PATTERN, isValidAmount, MAX_INTEGER_DIGITS, WIRE_AMOUNT_PATTERN } from '../../domain/money.js';
 import { once } from './lazy.js';
 
 /** A decimal string such as "10.00" (CONTRACT §2): a JSON number is refused, not coerced. */
@@ -9,14 +9,22 @@ export const amountString = (field: string) =>
       error: (issue) =>
         issue.input === undefined ? `${field} is required.` : `${field} must be a decimal string such as "10.00" (a JSON string, not a ${typeof issue.input}).`,
     })
-    .refine(isValidAmount, {
-      error: `${field} must be a positive decimal string with at most 6 decimals, such as "10.00" (no exponent, no leading zeros, no sign).`,
-    })
+    .refine(isValidAmount, { error: (issue) => amountProblem(field, String(issue.input)) })
     .meta({
       description: `Decimal amount as a string, greater than zero, at most 6 decimals and ${MAX_INTEGER_DIGITS} integer digits.`,
-      pattern: AMOUNT_PATTERN.source,
+      pattern: WIRE_AMOUNT_PATTERN.source,
       examples: ['25.00'],
     });
+
+/** Says which rule a refused amount breaks, so that "0" and a 19-digit amount are not told about decimals. */
+function amountProblem(field: string, input: string): string {
+  if (AMOUNT_PATTERN.test(input)) {
+    const dot = input.indexOf('.');
+    if ((dot === -1 ? input.length : dot) > MAX_INTEGER_DIGITS) return `${field} must have at most ${MAX_INTEGER_DIGITS} digits before the decimal point.`;
+    return `${field} must be greater than zero.`;
+  }
+  return `${field} must be a positive decimal string with at most 6 decimals, such as "10.00" (no exponent, no leading zeros, no sign).`;
+}
 
 export const uuidString = (field: string) => z.guid({ error: (issue) => (issue.input === undefined ? `${field} is required.` : `${field} must be a UUID.`) });
 

@@ -4,7 +4,18 @@ import { TESTING_SCHEMAS } from './testing.js';
 import { webhookEvent } from './events.js';
 import { SNAPSHOT_SCHEMAS } from './snapshots.js';
 import { CHAOS_SCHEMAS } from './chaos.js';
-import { delivery, deliveryDetail, expireResult, invoice, listOf, merchant, partnerInvoice, paymentResult, webhookConfiguration } from './resources.js';
+import {
+  delivery,
+  deliveryDetail,
+  expireResult,
+  invoice,
+  listOf,
+  merchant,
+  partnerInvoice,
+  payment,
+  paymentResult,
+  webhookConfiguration,
+} from './resources.js';
 
 /**
  * Every response body the operations name, by component name. The server never imports this
@@ -24,6 +35,7 @@ export const RESPONSE_SCHEMAS = {
   ExpireResult: expireResult,
   WebhookEvent: webhookEvent,
   InvoiceEvents: z.object({ data: z.array(webhookEvent) }).meta({ id: 'InvoiceEvents', description: 'Oldest first.' }),
+  InvoicePayments: z.object({ data: z.array(payment) }).meta({ id: 'InvoicePayments', description: 'Oldest first, confirmed or not.' }),
   ...CONTROL_SCHEMAS,
   ...TESTING_SCHEMAS,
 

@@ -26,6 +26,11 @@ const journalFilters = once(() => ({
     .meta({ description: 'A path prefix, e.g. `/v1/invoices`.' }),
   status: z.coerce.number({ error: STATUS }).int({ error: STATUS }).min(100, { error: STATUS }).max(599, { error: STATUS }).optional(),
   invoiceId: uuidString('invoiceId').optional().meta({ description: 'Requests whose path or response body names this invoice.' }),
+  fromDashboard: z
+    .enum(['true', 'false'], { error: 'fromDashboard must be true or false.' })
+    .transform((v) => v === 'true')
+    .optional()
+    .meta({ description: "`false` leaves out the dashboard's own requests, `true` keeps only them; absent: both." }),
 }));
 
 const FAULT_METHOD = 'match.method must be GET, POST, PUT or DELETE.';

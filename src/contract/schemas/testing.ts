@@ -26,6 +26,7 @@ const journalEntry = z
     responseBody: z.string().nullable().meta({ description: 'The body answered; null for none.' }),
     truncated: z.boolean().meta({ description: 'A body was longer than 16 KiB: only its start is kept.' }),
     fault: z.string().nullable().meta({ description: 'The fault that shaped this answer (`Svc-Fault`).' }),
+    fromDashboard: z.boolean().meta({ description: "Made by the emulator's dashboard (it sends `Svc-Client: dashboard`), not by your code." }),
   })
   .meta({ id: 'JournalEntry', description: 'One API request (`/v1/…`) and its answer.' });
 

@@ -1,6 +1,8 @@
 import type { ServerResponse } from 'node:http';
 import { eventsOfInvoice } from '../../store/repos/events.js';
 import { findInvoice } from '../../store/repos/invoices.js';
+import { paymentsOf } from '../../store/repos/payments.js';
+import { presentPayment } from '../presenters.js';
 import type { WebhookEvent } from '../../contract/webhook-event.js';
 import { ApiError } from '../api-error.js';
 import type { Handlers } from '../handler.js';
@@ -15,6 +17,11 @@ export const dashboardHandlers = {
     const data = eventsOfInvoice(deps.store, id).map((e) => JSON.parse(e.payload) as WebhookEvent);
     return { status: 200, body: { data } };
   },
+  listInvoicePayments: (input, deps) => {
+    const id = input.params.id;
+    if (!UUID.test(id) || !findInvoice(deps.store, id)) throw new ApiError(404, 'invoice_not_found', `No invoice ${id}.`);
+    return { status: 200, body: { data: paymentsOf(deps.store, id).map(presentPayment) } };
+  },
   streamChanges: (_input, deps) => ({
     status: 200,
     stream: (res: ServerResponse) => {
@@ -23,4 +30,4 @@ export const dashboardHandlers = {
       writer.heartbeat(15_000);
     },
   }),
-} satisfies Handlers<'listInvoiceEvents' | 'streamChanges'>;
+} satisfies Handlers<'listInvoiceEvents' | 'listInvoicePayments' | 'streamChanges'>;

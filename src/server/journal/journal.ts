@@ -29,6 +29,8 @@ export interface JournalRecord {
   responseBody: string | null;
   truncated: boolean;
   fault: string | null;
+  /** Sent by the dashboard (its `Svc-Client: dashboard` header), not by the user's code. */
+  fromDashboard: boolean;
 }
 
 export interface JournalQuery extends Omit<JournalFilter, 'limit'> {
@@ -132,8 +134,9 @@ export class Journal {
 /** Whether a record passes a filter (method any case, path a prefix, invoiceId in path or response). */
 export function matcher(filter: Omit<JournalFilter, 'limit'>): (record: JournalRecord) => boolean {
   const method = filter.method?.toUpperCase();
-  const { path, status, invoiceId } = filter;
+  const { path, status, invoiceId, fromDashboard } = filter;
   return (r) =>
+    (fromDashboard === undefined || r.fromDashboard === fromDashboard) &&
     (method === undefined || r.method === method) &&
     (path === undefined || r.path.startsWith(path)) &&
     (status === undefined || r.status === status) &&
@@ -159,6 +162,7 @@ export function present(r: JournalRecord): JournalEntry {
     responseBody: r.responseBody === null ? null : maskBody(r.responseBody),
     truncated: r.truncated,
     fault: r.fault,
+    fromDashboard: r.fromDashboard,
   };
 }
 

@@ -1,8 +1,8 @@
 import type { DepositAddress } from '../../domain/addresses.js';
-import { addAmounts, compareAmounts, formatReceived, fromBaseUnits, remainingAmount, toBaseUnits } from '../../domain/money.js';
+import { addAmounts, compareAmounts, formatReceived, fromBaseUnits, remainingAmount, subtractAmounts, toBaseUnits } from '../../domain/money.js';
 import { paymentUri } from '../../domain/payment-uri.js';
 import type { InvoiceRow } from '../../store/repos/invoices.js';
-import { pendingPaymentsOf } from '../../store/repos/payments.js';
+import { paymentsOf } from '../../store/repos/payments.js';
 import type { Store } from '../../store/store.js';
 import { iso } from '../presenters.js';
 
@@ -35,6 +35,49 @@ export interface CheckoutState {
   locked: boolean;
   routes: CheckoutRoute[];
   pending: { id: string; amount: string; token: string }[];
+  /**
+   * PAID (overpaid too) or EXPIRED: nothing more is asked of the payer, so the page shows what was
+   * received instead of an address, a QR code and an amount to send (issue 24: a paid invoice said
+   * "Send 0 USDC").
+   */
+  final: boolean;
+  /** On a final invoice, one sentence saying how it ended and what was received; null before. */
+  outcome: string | null;
+  /** Every payment seen, oldest first: what a final page reports as received. */
+  payments: { amount: string; token: string; chainName: string; confirmed: boolean }[];
+  /** Test-panel actions that cannot apply now, each with the reason the page shows beside it. */
+  unavailable: Partial<Record<TestAction, string>>;
+}
+
+export const TEST_ACTIONS = ['pay-full', 'pay-part', 'overpay', 'pay-unconfirmed', 'confirm', 'expire'] as const;
+export type TestAction = (typeof TEST_ACTIONS)[number];
+
+function outcomeOf(status: string, amount: string, received: string): string | null {
+  const none = compareAmounts(received, '0') === 0;
+  if (status === 'PAID') {
+    if (compareAmounts(received, amount) > 0)
+      return `Overpaid: ${received} USD received for ${amount} USD due (${subtractAmounts(received, amount)} USD more).`;
+    return `Paid in full: ${received} USD received.`;
+  }
+  if (status === 'EXPIRED') return none ? 'Expired before any payment arrived.' : `Expired with ${received} of ${amount} USD received.`;
+  return null;
+}
+
+/**
+ * Why each test action cannot apply in this state. A payment on a PAID or EXPIRED invoice stays
+ * possible (it raises amountReceived; on EXPIRED it is invoice.paid_late, worth testing), so only
+ * "pay what is left" goes away once nothing is left.
+ */
+function unavailableActions(status: string, remaining: string, pendingCount: number): Partial<Record<TestAction, string>> {
+  const out: Partial<Record<TestAction, string>> = {};
+  if (status === 'PAID' || compareAmounts(remaining, '0') <= 0) {
+    out['pay-full'] = 'Nothing is left to pay.';
+    out['pay-part'] = 'Nothing is left to pay.';
+  }
+  if (pendingCount === 0) out.confirm = 'No payment is waiting for confirmation.';
+  if (status === 'PAID') out.expire = 'A paid invoice cannot expire.';
+  if (status === 'EXPIRED') out.expire = 'The invoice has expired already.';
+  return out;
 }
 
 export function checkoutState(store: Store, invoice: InvoiceRow, now: number): CheckoutState {
@@ -60,6 +103,9 @@ export function checkoutState(store: Store, invoice: InvoiceRow, now: number): C
       }),
     })),
   );
+  const chainNames = new Map(addresses.map((a) => [a.networkId, a.chainName]));
+  const payments = paymentsOf(store, invoice.id);
+  const pending = payments.filter((p) => !p.confirmed).map((p) => ({ id: p.id, amount: p.amount, token: p.token }));
   return {
     id: invoice.id,
     environment: invoice.environment,
@@ -72,7 +118,17 @@ export function checkoutState(store: Store, invoice: InvoiceRow, now: number): C
     now: iso(now),
     locked: invoice.lock_network_id !== null || invoice.lock_token !== null,
     routes,
-    pending: pendingPaymentsOf(store, invoice.id).map((p) => ({ id: p.id, amount: p.amount, token: p.token })),
+    pending,
+    final: invoice.status === 'PAID' || invoice.status === 'EXPIRED',
+    outcome: outcomeOf(invoice.status, invoice.amount, invoice.amount_received),
+    payments: payments.map((p) => ({
+      // In the invoice's own digits, like amountReceived ("5" paid on "10.00" reads "5.00").
+      amount: formatReceived(invoice.amount, p.amount),
+      token: p.token,
+      chainName: chainNames.get(p.network_id) ?? `network ${p.network_id}`,
+      confirmed: p.confirmed === 1,
+    })),
+    unavailable: unavailableActions(invoice.status, remaining, pending.length),
   };
 }
 

@@ -1,4 +1,4 @@
-import type { CheckoutRoute, CheckoutState } from './checkout-state.js';
+import { type CheckoutRoute, type CheckoutState, TEST_ACTIONS, type TestAction } from './checkout-state.js';
 import { html, jsonForScript, page, trusted, type SafeHtml } from './html.js';
 
 const STATUS_TEXT: Record<string, string> = {
@@ -31,17 +31,18 @@ export async function renderCheckout(state: CheckoutState, testMode: boolean): P
   const first = state.routes[0];
   const networks = [...new Map(state.routes.map((r) => [r.networkId, r.chainName])).entries()];
   const tokens = first ? state.routes.filter((r) => r.networkId === first.networkId) : [];
-  const qr = first ? await qrSvg(first.uri) : '';
+  // A final invoice asks for nothing: no address, QR code or amount to send is even in the page.
+  const qr = first && !state.final ? await qrSvg(first.uri) : '';
   const body = html`
 <header class="head">
-  <p class="label">Amount due</p>
+  <p class="label" id="amount-label">${state.final ? 'Invoice amount' : 'Amount due'}</p>
   <p class="amount"><span id="amount">${state.amount}</span> <span class="currency">USD</span></p>
   ${state.referenceId ? html`<p class="muted">Reference <span id="reference">${state.referenceId}</span></p>` : ''}
   <p id="status" class="status status-${state.status.toLowerCase()}" role="status" aria-live="polite" data-status="${state.status}">${statusText(state)}</p>
   <p class="muted">Received <span id="received">${state.amountReceived}</span> USD · <span id="countdown" data-expires-at="${state.expiresAt}" data-now="${state.now}">expires ${state.expiresAt}</span></p>
 </header>
-${first ? routeSection(state, networks, tokens, first, qr) : html`<p>No payment route is available for this invoice.</p>`}
-${testMode ? testPanel() : ''}
+${state.final ? settledSection(state) : first ? routeSection(state, networks, tokens, first, qr) : html`<p>No payment route is available for this invoice.</p>`}
+${testMode ? testPanel(state) : ''}
 <script type="application/json" id="checkout-data">${jsonForScript(state)}</script>`;
   return page({ title: `Pay ${state.amount} USD`, body, script: 'checkout.js' });
 }
@@ -81,19 +82,48 @@ function routeSection(state: CheckoutState, networks: [number, string][], tokens
 </section>`;
 }
 
-function testPanel(): SafeHtml {
+/** What a PAID or EXPIRED invoice shows instead of the payment instructions. */
+function settledSection(state: CheckoutState): SafeHtml {
+  return html`
+<section class="settled" id="settled" aria-labelledby="settled-title">
+  <h1 id="settled-title" class="visually-hidden">Outcome</h1>
+  <p id="outcome" class="outcome">${state.outcome ?? ''}</p>
+  <p class="muted">Nothing more is due: do not send anything to this invoice.</p>
+  ${
+    state.payments.length
+      ? html`<ul id="payments" class="payments" aria-label="Payments received">${state.payments.map(
+          (p) => html`<li>${p.amount} ${p.token} on ${p.chainName}${p.confirmed ? '' : ' (not confirmed)'}</li>`,
+        )}</ul>`
+      : ''
+  }
+</section>`;
+}
+
+const ACTION_LABELS: Record<TestAction, string> = {
+  'pay-full': 'Pay in full',
+  'pay-part': 'Pay part',
+  overpay: 'Overpay',
+  'pay-unconfirmed': 'Pay unconfirmed',
+  confirm: 'Confirm pending payment',
+  expire: 'Expire now',
+};
+
+/** The panel's buttons, disabled with their reason (title, and listed under them) where they cannot apply. */
+function testPanel(state: CheckoutState): SafeHtml {
+  const reasons = TEST_ACTIONS.filter((a) => state.unavailable[a]);
   return html`
 <section class="test-panel" aria-labelledby="test-title">
   <h2 id="test-title">Test mode: simulate</h2>
   <p class="muted small">Only in the test environment. These drive the same code as the test-helper API, so events and webhooks follow.</p>
   <div class="buttons">
-    <button type="button" data-action="pay-full">Pay in full</button>
-    <button type="button" data-action="pay-part">Pay part</button>
-    <button type="button" data-action="overpay">Overpay</button>
-    <button type="button" data-action="pay-unconfirmed">Pay unconfirmed</button>
-    <button type="button" data-action="confirm" disabled>Confirm pending payment</button>
-    <button type="button" data-action="expire">Expire now</button>
+    ${TEST_ACTIONS.map((a) => {
+      const why = state.unavailable[a];
+      return why
+        ? html`<button type="button" data-action="${a}" disabled title="${why}" aria-describedby="test-reasons">${ACTION_LABELS[a]}</button>`
+        : html`<button type="button" data-action="${a}">${ACTION_LABELS[a]}</button>`;
+    })}
   </div>
+  <ul id="test-reasons" class="reasons small">${reasons.map((a) => html`<li>${ACTION_LABELS[a]}: ${state.unavailable[a]!}</li>`)}</ul>
   <p id="test-result" class="small" role="status" aria-live="polite"></p>
 </section>`;
 }

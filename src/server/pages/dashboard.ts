@@ -20,6 +20,7 @@ export function renderDashboard(version: string): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>svc dashboard</title>
+<link rel="icon" href="/assets/favicon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="/assets/ui.css">
 <script type="module" src="/assets/ui.js"></script>
 </head>

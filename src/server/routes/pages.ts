@@ -41,6 +41,7 @@ const ASSETS: Record<string, string> = {
   'pages.css': 'text/css; charset=utf-8',
   'ui.js': 'text/javascript; charset=utf-8',
   'ui.css': 'text/css; charset=utf-8',
+  'favicon.svg': 'image/svg+xml',
 };
 const assetCache = new Map<string, string>();
 function asset(name: string): string {
@@ -159,6 +160,18 @@ export const pageRoutes: RouteDef[] = [
       // Post/redirect/get, so a reload does not resubmit the form.
       return { status: 303, headers: { Location: `/bind/${id}?done=1` } };
     },
+  },
+  {
+    // Browsers ask for it on every page they have no icon link for (a 404 in every page load's log).
+    method: 'GET',
+    path: '/favicon.ico',
+    auth: 'none',
+    handle: () => ({
+      status: 200,
+      text: asset('favicon.svg'),
+      contentType: 'image/svg+xml',
+      headers: { 'Cache-Control': 'public, max-age=300', 'X-Content-Type-Options': 'nosniff' },
+    }),
   },
   {
     method: 'GET',

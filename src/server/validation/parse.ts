@@ -29,8 +29,11 @@ function joinPath(root: string, path: readonly PropertyKey[]): string {
 
 function describe(issue: z.core.$ZodIssue, param: string): string {
   const name = param || 'body';
-  // Messages written in the schemas are full sentences already; zod's defaults get the field name.
-  if (/^[A-Z`"]/.test(issue.message) && !issue.message.startsWith('Invalid') && !issue.message.startsWith('Too ')) {
+  // Messages written in the schemas are full sentences already (a capital, or a closing full stop:
+  // "email must be an e-mail address." once came out as "email: email must be … address.."); zod's
+  // defaults ("Invalid input: …", "Too big: …") get the field name and a full stop.
+  const written = /^[A-Z`"]/.test(issue.message) && !issue.message.startsWith('Invalid') && !issue.message.startsWith('Too ');
+  if (written || issue.message.endsWith('.')) {
     return issue.message;
   }
   return `${name}: ${issue.message}.`;

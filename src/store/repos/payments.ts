@@ -63,3 +63,10 @@ const pendingOf = prepared((qb) =>
 export function pendingPaymentsOf(store: Store, invoiceId: string): PaymentRow[] {
   return pendingOf.all(store, { invoice_id: invoiceId }) as PaymentRow[];
 }
+
+const allOf = prepared((qb) => qb.selectFrom('payments').selectAll().where('invoice_id', '=', param('invoice_id')).orderBy('seq'));
+
+/** Every payment of an invoice, confirmed or not, in the order they were seen. */
+export function paymentsOf(store: Store, invoiceId: string): PaymentRow[] {
+  return allOf.all(store, { invoice_id: invoiceId }) as PaymentRow[];
+}

@@ -18,7 +18,9 @@ export const createInvoiceSpec = defineCommand({
 
 export const getInvoiceSpec = defineCommand({
   name: 'invoices get',
-  summary: 'show one invoice',
+  summary: 'show one invoice, with its payments and events',
+  description:
+    "Against the emulator it also shows the invoice's payments (their ids are what `svc invoices confirm` takes) and its events in order, from the control plane; --json puts them under `_emulator`, next to the API's answer.",
   args: [{ name: 'invoiceId', description: 'invoice id' }],
 });
 

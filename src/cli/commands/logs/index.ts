@@ -9,6 +9,7 @@ export const tailLogsSpec = defineCommand({
     { flags: '--path <prefix>', description: 'only requests whose path starts with this, e.g. /v1/invoices' },
     { flags: '--status <status>', description: 'only answers with this status', parse: 'int' },
     { flags: '--invoice <id>', description: 'only requests whose path or answer names this invoice' },
+    { flags: '--all', description: "also the dashboard's own requests (left out by default)" },
   ],
   examples: ['svc logs tail', 'svc logs tail --path /v1/invoices --status 400', 'svc logs tail --json > requests.ndjson'],
   stopsOnSignal: true,

@@ -24,6 +24,8 @@ export const tailLogsCommand: Handler<typeof tailLogsSpec> = async ({ options },
   if (options.path) params.set('path', options.path);
   if (options.status !== undefined) params.set('status', String(options.status));
   if (options.invoice) params.set('invoiceId', options.invoice);
+  // The dashboard's own calls (its tables refreshing) would bury the user's: out unless --all.
+  if (!options.all) params.set('fromDashboard', 'false');
   const url = `${target.baseUrl}/__emulator/requests/stream${params.size ? `?${params}` : ''}`;
   const c = styleFor(ctx.color);
   const policy = reconnectPolicy(ctx.env);
