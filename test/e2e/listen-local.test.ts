@@ -243,9 +243,10 @@ describe('svc webhook listen (local emulator)', () => {
     await p.waitForLine((l) => l === `--> invoice.created [${afterwards}-1]`);
     expect(await listenerDeliveries(target.url, info.test.partnerKey, whileStopped, forwardTo)).toEqual([]);
 
-    const ids = rx.requests.map((r) => JSON.parse(r.rawBody).id as string);
-    for (const id of [before, meanwhile, afterwards]) expect(ids).toContain(`${id}-1`);
-    expect(ids).not.toContain(`${whileStopped}-1`);
+    // listen prints `-->` as it starts a forward: the receiver may record it a moment later.
+    const ids = () => rx.requests.map((r) => JSON.parse(r.rawBody).id as string);
+    for (const id of [before, meanwhile, afterwards]) await expect.poll(ids, { timeout: 30_000 }).toContain(`${id}-1`);
+    expect(ids()).not.toContain(`${whileStopped}-1`);
     expect(await p.stop('SIGTERM')).toBe(0);
   });
 
