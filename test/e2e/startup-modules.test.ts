@@ -18,26 +18,22 @@ import { BIN, ROOT } from '../helpers/cli.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 const dir = tempDir('svc-startup-modules-');
-const HOOKS = path.join(dir, 'hooks.mjs');
 const REGISTER = path.join(dir, 'register.mjs');
-fs.writeFileSync(
-  HOOKS,
-  `import fs from 'node:fs';
-let out;
-export function initialize(data) { out = data.out; }
-export async function resolve(specifier, context, next) {
-  const result = await next(specifier, context);
-  fs.appendFileSync(out, result.url + '\\n');
-  return result;
-}
-`,
-);
+// Synchronous, in-thread hooks (module.registerHooks, Node 22.15+): module.register() and its hooks
+// thread are deprecated from Node 26 on, and its warning would be the stderr these tests check.
 fs.writeFileSync(
   REGISTER,
   `import fs from 'node:fs';
-import Module, { register } from 'node:module';
-register(${JSON.stringify(pathToFileURL(HOOKS).href)}, { data: { out: process.env.SVC_TEST_MODULES_OUT } });
-process.on('exit', () => fs.appendFileSync(process.env.SVC_TEST_MODULES_OUT, Object.keys(Module._cache).map((f) => f + '\\n').join('')));
+import Module from 'node:module';
+const out = process.env.SVC_TEST_MODULES_OUT;
+Module.registerHooks({
+  resolve(specifier, context, next) {
+    const result = next(specifier, context);
+    fs.appendFileSync(out, result.url + '\\n');
+    return result;
+  },
+});
+process.on('exit', () => fs.appendFileSync(out, Object.keys(Module._cache).map((f) => f + '\\n').join('')));
 `,
 );
 
