@@ -36,7 +36,6 @@ const stage = path.join(cache, 'stage');
 const ENTRIES = {
   index: 'src/entry/index.ts',
   'cli/main': 'src/entry/cli.ts',
-  runtime: 'src/entry/runtime.ts',
   'cli/reference': 'src/cli/reference.ts', // scripts/cli-reference.mjs
   'store/store': 'src/store/store.ts', // test/reliability/lib/open-store-child.mjs
 };
@@ -88,6 +87,20 @@ for (const key of injected) {
   if (!compiled.statements[key] && !compiled.statements[`${key}/0`]) fail(`statement ${key} is in the bundle but was not compiled`);
 }
 const chunks = await mergeChunks();
+// dist/runtime.js on its own, one small file: bin/svc.js runs it before anything else (the Node check,
+// then the compile cache it turns on, so it is itself compiled from source at every start: #8).
+await esbuild.build({
+  absWorkingDir: root,
+  entryPoints: [{ in: 'src/entry/runtime.ts', out: 'runtime' }],
+  outdir: dist,
+  bundle: true,
+  format: 'esm',
+  platform: 'node',
+  target: TARGET,
+  minifyWhitespace: true,
+  minifySyntax: true,
+  logLevel: 'warning',
+});
 await esbuild.build({
   absWorkingDir: root,
   entryPoints: [{ in: 'src/client/typed.ts', out: 'client' }],
