@@ -1,18 +1,16 @@
 /**
  * vitest globalSetup of every project and of the reliability suite: makes the one root folder of
  * this run, under which each test gets its own HOME, XDG folders, TMPDIR and working folder
- * (test/helpers/isolation.ts). The root is placed where no folder above it holds a `.svc/dev.json`:
- * a `svc dev` someone left running in /tmp or $HOME must not be found by the CLI under test
- * (issue 23: four red tests on a machine where one ran in /tmp). /tmp first, else node_modules/.cache.
+ * (test/helpers/isolation.ts). The root is in the OS's temporary folder, outside any project: a
+ * `svc dev` someone left running in /tmp or $HOME is not found from there, since svc searches
+ * `.svc/dev.json` only up to the project root (CONTRACT §8), and a project above the tests' folders
+ * (a root under node_modules/.cache, tried once) changes what config and state searches find. The path
+ * stays short: Chromium's singleton socket lives under TMPDIR, and a Unix socket path has 107 bytes.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
-import { devStateAbove } from './isolation-check.js';
-
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -22,18 +20,7 @@ declare module 'vitest' {
 }
 
 function makeRoot(): string {
-  const candidates = [fs.realpathSync(os.tmpdir()), path.join(ROOT, 'node_modules', '.cache', 'svc-tests')];
-  const refused: string[] = [];
-  for (const base of candidates) {
-    const found = devStateAbove(base);
-    if (found) {
-      refused.push(`${base} (${found} is above it)`);
-      continue;
-    }
-    fs.mkdirSync(base, { recursive: true });
-    return fs.mkdtempSync(path.join(base, 'svc-tests-'));
-  }
-  throw new Error(`No place for the tests' folders without a .svc/dev.json above it: ${refused.join('; ')}. Stop that svc dev or remove the file.`);
+  return fs.mkdtempSync(path.join(fs.realpathSync(os.tmpdir()), 'svc-tests-'));
 }
 
 // Each project runs its globalSetup in the same (main) vitest process: one root for the whole run.

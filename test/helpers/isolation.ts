@@ -26,6 +26,12 @@ const file = expect.getState().testPath ?? 'unknown';
 const fileDir = path.join(root, `${path.basename(file, '.test.ts')}-${createHash('sha256').update(file).digest('hex').slice(0, 8)}`);
 let count = 0;
 let homeBefore: Record<string, string> = {};
+let aboveBefore = '';
+/** A dev.json's path, size and time, or '' when there is none. */
+const stateOf = (file: string | null): string => {
+  const st = file ? fs.statSync(file, { throwIfNoEntry: false }) : undefined;
+  return file && st ? `${file}:${st.size}:${st.mtimeMs}` : '';
+};
 
 /** The current test's own folders (what HOME, XDG_*, TMPDIR and the working folder point to). */
 export interface TestFolders {
@@ -61,13 +67,16 @@ enter();
 beforeEach(() => {
   enter();
   homeBefore = homeFootprint(realHome);
+  aboveBefore = stateOf(devStateAbove(root));
 });
 
 afterEach(() => {
+  // A `svc dev` left running in /tmp before the run is the machine's (and svc never reads it from
+  // here); one that appeared or changed during this test was written by it, outside its folders.
   const above = devStateAbove(root);
-  if (above)
+  if (stateOf(above) !== aboveBefore)
     throw new Error(
-      `isolation: ${above} is above the tests' folders (${root}) since this test began: the test wrote outside its folders, or a svc dev was started there during the run`,
+      `isolation: ${above ?? 'a .svc/dev.json'} above the tests' folders (${root}) appeared or changed during this test: the test wrote outside its folders, or a svc dev was started there during the run`,
     );
   expect(homeFootprint(realHome), `isolation: this test changed svc's files in the real HOME (${realHome})`).toEqual(homeBefore);
 });

@@ -33,8 +33,16 @@ describe('test isolation', () => {
     expect(Object.keys(process.env).filter((k) => k.startsWith('SVC_') && k !== 'SVC_RESPONSE_STATS')).toEqual([]);
   });
 
-  it('starts the run where no .svc/dev.json is above it', () => {
-    expect(devStateAbove(root)).toBeNull();
+  it('starts the run outside any project: no package.json or .git above its root', () => {
+    // What svc finds from a test's folder (config files, .svc/dev.json) stops at a project root: with
+    // none above, a svc dev left running in /tmp is out of reach (CONTRACT §8), and nothing of ours is
+    // found from the repository above.
+    const markers: string[] = [];
+    for (let d = path.dirname(root); ; d = path.dirname(d)) {
+      for (const m of ['package.json', '.git']) if (fs.existsSync(path.join(d, m))) markers.push(path.join(d, m));
+      if (path.dirname(d) === d) break;
+    }
+    expect(markers).toEqual([]);
   });
 
   it('finds a dev.json planted above a folder (the check can fail)', () => {
