@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { projectFolders } from '../config/find.js';
 import type { DefaultKeys } from '../server/bootstrap.js';
+import { isAlive } from '../pid.js';
 
 /**
  * `svc dev` records where it listens and its default keys in `.svc/dev.json`, so every other
@@ -90,14 +91,4 @@ function isLiveSvcDev(pid: number): boolean {
     return true; // No /proc (macOS), or not ours to read: alive is all we can know.
   }
   return argv.includes('dev') && argv.some((a) => a.includes('svc'));
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: it exists but belongs to someone else.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }

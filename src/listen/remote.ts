@@ -21,8 +21,8 @@ import { createForwarder } from './forward.js';
 import type { RunContext } from './local.js';
 import type { ListenOptions } from './options.js';
 import { startRelay } from './relay.js';
+import { isAlive } from '../pid.js';
 import {
-  isAlive,
   keyHash,
   otherLeftovers,
   readRestoreRecord,

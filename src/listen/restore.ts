@@ -11,6 +11,7 @@ import path from 'node:path';
 import type { ServiceClient } from '../client/client.js';
 import { ApiRefusedError, ServiceUnreachableError } from '../client/errors.js';
 import type { Emit, SavedWebhook } from './events.js';
+import { isAlive } from '../pid.js';
 
 export interface RestoreRecord {
   version: 1;
@@ -85,16 +86,6 @@ export function otherLeftovers(stateDir: string, except: string): RestoreRecord[
     .filter((n) => n.startsWith(PREFIX) && n.endsWith('.json') && path.join(stateDir, n) !== except)
     .map((n) => readRestoreRecord(path.join(stateDir, n)))
     .filter((r): r is RestoreRecord => r !== null && !isAlive(r.pid));
-}
-
-export function isAlive(pid: number): boolean {
-  if (pid === process.pid) return true;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 /** The current webhook configuration, or null when there is none (404 webhook_not_configured). */

@@ -3,6 +3,7 @@ import path from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
 import { DatabaseFileError, DatabaseInUseError, isBusy, shownPath } from './errors.js';
 import { openSqlite } from './sqlite.js';
+import { isAlive } from '../pid.js';
 
 /** Who holds a database, as a second emulator reads it to say so. */
 export interface ClaimOwner {
@@ -222,14 +223,5 @@ function readOwner(infoFile: string): ClaimOwner | null {
     return typeof owner.pid === 'number' && isAlive(owner.pid) ? owner : null;
   } catch {
     return null;
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { isAlive } from '../../pid.js';
 
 /**
  * What a killed svc leaves behind, removed at the next start: `.partial-<pid>-…` files of a save in
@@ -11,7 +12,7 @@ import path from 'node:path';
 export function removePartials(dir: string): void {
   for (const name of list(dir)) {
     const pid = /^\.partial-(\d+)-/.exec(name)?.[1];
-    if (pid && !running(Number(pid))) fs.rmSync(path.join(dir, name), { force: true });
+    if (pid && !isAlive(Number(pid))) fs.rmSync(path.join(dir, name), { force: true });
   }
 }
 
@@ -25,7 +26,7 @@ export function removeTempFolders(): void {
     try {
       // Folders of earlier releases carry no pid: removed only when empty (rmdir refuses otherwise).
       if (match[1] === undefined) fs.rmdirSync(folder);
-      else if (!running(Number(match[1]))) fs.rmSync(folder, { recursive: true, force: true });
+      else if (!isAlive(Number(match[1]))) fs.rmSync(folder, { recursive: true, force: true });
     } catch {
       // Not empty, not ours to remove, or gone meanwhile: left as it is.
     }
@@ -37,15 +38,5 @@ function list(dir: string): string[] {
     return fs.readdirSync(dir);
   } catch {
     return [];
-  }
-}
-
-function running(pid: number): boolean {
-  if (pid === process.pid) return true;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
