@@ -87,34 +87,25 @@ for (const key of injected) {
   if (!compiled.statements[key] && !compiled.statements[`${key}/0`]) fail(`statement ${key} is in the bundle but was not compiled`);
 }
 const chunks = await mergeChunks();
-// dist/runtime.js on its own, one small file: bin/svc.js runs it before anything else (the Node check,
-// then the compile cache it turns on, so it is itself compiled from source at every start: #8).
-await esbuild.build({
-  absWorkingDir: root,
-  entryPoints: [{ in: 'src/entry/runtime.ts', out: 'runtime' }],
-  outdir: dist,
-  bundle: true,
-  format: 'esm',
-  platform: 'node',
-  target: TARGET,
-  minifyWhitespace: true,
-  minifySyntax: true,
-  logLevel: 'warning',
-});
-await esbuild.build({
-  absWorkingDir: root,
-  entryPoints: [{ in: 'src/client/typed.ts', out: 'client' }],
-  outdir: dist,
-  bundle: true,
-  format: 'esm',
-  platform: 'node',
-  target: TARGET,
-  minifyWhitespace: true,
-  minifySyntax: true,
-  sourcemap: 'linked',
-  sourcesContent: false,
-  logLevel: 'warning',
-});
+/** One file of its own, ES module, minified like the bundle: dist/runtime.js and the typed client. */
+const single = (file, out, extra = {}) =>
+  esbuild.build({
+    absWorkingDir: root,
+    entryPoints: [{ in: file, out }],
+    outdir: dist,
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    target: TARGET,
+    minifyWhitespace: true,
+    minifySyntax: true,
+    logLevel: 'warning',
+    ...extra,
+  });
+// dist/runtime.js: bin/svc.js runs it before anything else (the Node check, then the compile cache it
+// turns on, so it is itself compiled from source at every start: #8).
+await single('src/entry/runtime.ts', 'runtime');
+await single('src/client/typed.ts', 'client', { sourcemap: 'linked', sourcesContent: false });
 const bytes = Object.entries(result.metafile.outputs).reduce((n, [f, o]) => n + (f.endsWith('.js') ? o.bytes : 0), 0);
 console.log(
   `dist/: ${chunks} modules, ${(bytes / 1024).toFixed(0)} KiB of JavaScript with source maps, ` +
