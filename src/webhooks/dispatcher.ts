@@ -8,7 +8,6 @@ import {
   findDelivery,
   nextDeliveryDueAfter,
   nextDeliveryDueAt,
-  recordAttempt,
   releaseDelivery,
   type DeliveryRow,
 } from '../store/repos/deliveries.js';
@@ -17,8 +16,9 @@ import { findWebhookConfig } from '../store/repos/webhook-configs.js';
 import type { Store } from '../store/store.js';
 import type { Attempter, AttemptResult } from './attempt.js';
 import type { DeliveryEvent } from './delivery-events.js';
-import { signatureHeader } from './signature.js';
 import { STALE_SECONDS, type WebhookChaos } from './chaos.js';
+import { type Completion, recordCompletion, type Trigger } from './completion.js';
+import { deliveryHeaders } from './delivery-headers.js';
 
 /** Attempts running at once, in all; and per receiver URL, so a dead one cannot take every slot. */
 const MAX_IN_FLIGHT = 1024;
@@ -42,18 +42,6 @@ export interface DispatcherDeps {
   onError?: (error: unknown) => void;
   /** Webhook chaos in force (CONTRACT §9), consulted as each attempt starts. */
   chaos?: WebhookChaos;
-}
-
-type Trigger = 'scheduled' | 'manual';
-
-interface Completion {
-  deliveryId: string;
-  trigger: Trigger;
-  url: string;
-  startedAt: number;
-  result: AttemptResult;
-  /** The webhook chaos the attempt was sent with (comma-separated kinds), or null. */
-  chaos: string | null;
 }
 
 /**
@@ -330,12 +318,12 @@ export class Dispatcher {
     this.completions = [];
     this.toRelease = [];
     if (batch.length || release.length) {
-      let finished: ReturnType<Dispatcher['write']>[];
+      let finished: ReturnType<typeof recordCompletion>[];
       try {
         finished = this.deps.store.background(() =>
           this.deps.store.tx(() => {
             for (const id of release) releaseDelivery(this.deps.store, id);
-            return batch.map((c) => this.write(c));
+            return batch.map((c) => recordCompletion(this.deps.store, this.deps.clock.now(), this.deps.config.webhooks.retrySchedule, c));
           }),
         );
         this.retry.succeeded();
@@ -358,105 +346,6 @@ export class Dispatcher {
     }
     return null;
   }
-
-  private write(c: Completion): Extract<DeliveryEvent, { type: 'delivery.result' }> | null {
-    const { store, clock, config } = this.deps;
-    const row = findDelivery(store, c.deliveryId);
-    if (!row) return null; // deleted by a reset meanwhile
-    const now = clock.now();
-    const schedule = config.webhooks.retrySchedule;
-    const number = row.attempt_count + 1;
-    let { status, next_attempt_at: next, scheduled_attempts: scheduled } = row;
-    if (c.trigger === 'scheduled') {
-      scheduled += 1;
-      if (status === 'succeeded') {
-        // A manual attempt succeeded while this one was in flight: the delivery is done, whatever
-        // this attempt's outcome; it is recorded, and demotes nothing.
-        next = null;
-      } else if (c.result.ok) {
-        status = 'succeeded';
-        next = null;
-      } else if (c.result.final) {
-        status = 'failed';
-        next = null;
-      } else if (scheduled <= schedule.length) {
-        status = 'retrying';
-        next = now + schedule[scheduled - 1]! * 1000;
-      } else {
-        status = 'failed';
-        next = null;
-      }
-    } else if (c.result.ok) {
-      // A manual attempt that succeeds ends the delivery (CONTRACT §5): the receiver has the event,
-      // and the automatic attempts left would only send it again. One that fails moves nothing.
-      status = 'succeeded';
-      next = null;
-    }
-    recordAttempt(
-      store,
-      {
-        delivery_id: row.id,
-        number,
-        trigger: c.trigger,
-        url: c.url,
-        started_at: c.startedAt,
-        duration_ms: Math.round(c.result.durationMs),
-        response_status: c.result.responseStatus,
-        response_body: c.result.responseBody,
-        error: c.result.error,
-        chaos: c.chaos,
-      },
-      {
-        id: row.id,
-        url: c.url,
-        status,
-        attempt_count: number,
-        scheduled_attempts: scheduled,
-        in_flight: c.trigger === 'scheduled' ? 0 : row.in_flight,
-        last_attempt_at: c.startedAt,
-        next_attempt_at: next,
-        last_response_status: c.result.responseStatus,
-        last_error: c.result.error,
-        updated_at: now,
-      },
-    );
-    return {
-      type: 'delivery.result',
-      partnerId: row.partner_id,
-      environment: row.environment,
-      invoiceId: row.invoice_id,
-      startedAt: new Date(c.startedAt).toISOString(),
-      deliveryId: row.id,
-      eventId: row.event_id,
-      eventType: row.event_type,
-      url: c.url,
-      target: row.target,
-      attempt: number,
-      trigger: c.trigger,
-      ok: c.result.ok,
-      responseStatus: c.result.responseStatus,
-      durationMs: c.result.durationMs,
-      error: c.result.error,
-      status,
-      nextAttemptAt: next === null ? null : new Date(next).toISOString(),
-    };
-  }
-}
-
-/** The headers of CONTRACT §5; the signature's `t` is wall-clock time, even on an advanced clock. */
-export function deliveryHeaders(
-  body: string,
-  secret: string,
-  custom: Record<string, string>,
-  version: string,
-  timestamp = wallClockSeconds(),
-): Record<string, string> {
-  return {
-    ...custom,
-    'content-type': 'application/json',
-    'user-agent': `svc-emulator/${version}`,
-    'x-service-signature': signatureHeader(secret, timestamp, body),
-  };
 }
 
 /** Waits `ms` of real time, or less when `signal` aborts. */

@@ -17,7 +17,7 @@ import {
 } from '../store/repos/listeners.js';
 import type { Store } from '../store/store.js';
 import type { AttemptResult } from './attempt.js';
-import { deliveryHeaders } from './dispatcher.js';
+import { deliveryHeaders } from './delivery-headers.js';
 import type { InvoiceEventType } from './envelope.js';
 
 /** What a listener reports back after forwarding one delivery to the developer's app. */
