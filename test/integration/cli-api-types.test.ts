@@ -4,7 +4,7 @@ import { expect, it } from 'vitest';
 import { ROOT } from '../helpers/cli.js';
 
 /**
- * Issue 12: the CLI reads API answers through the contract's types (src/client/client.ts types each
+ * Issue 12: the CLI reads API answers through the contract's types (the typed client, src/client/typed.ts, types each
  * call's `data`), so no cast on API data may come back into src/cli/.
  */
 it('src/cli/ casts no API data: no `.data as …`, no hand-written response types', () => {
