@@ -1,15 +1,25 @@
 import { randomUUID } from 'node:crypto';
-import { type KeyKind, ServiceClient } from '../client/client.js';
 import { ApiRefusedError } from '../client/errors.js';
+import { throwing, type ThrowingClient } from '../client/throwing.js';
+import { createClient, type ClientOptions, type KeyKind } from '../client/typed.js';
 import { UsageError, UserError } from '../errors.js';
 import type { Context } from './context.js';
 import { esc } from './output/escape.js';
 import { withSpinner } from './output/spinner.js';
+import type { Variant } from './invoice-calls.js';
 import { resolveTarget, type Target } from './target.js';
 
 export interface Connection {
-  client: ServiceClient;
+  client: ThrowingClient;
   target: Target;
+}
+
+/**
+ * The typed client (src/client/typed.ts) as the CLI uses it: a refusal throws ApiRefusedError,
+ * which output/render.ts turns into the error document and exit 1, as for every command.
+ */
+export function cliClient(options: ClientOptions): ThrowingClient {
+  return throwing(createClient(options));
 }
 
 /**
@@ -19,8 +29,10 @@ export interface Connection {
  */
 export async function connect(ctx: Context): Promise<Connection> {
   const target = await resolveTarget(ctx);
-  const client = new ServiceClient({
-    ...target,
+  const client = cliClient({
+    baseUrl: target.baseUrl,
+    partnerKey: target.partnerKey,
+    merchantKey: target.merchantKey,
     missingKey: (kind) => missingKeyError(ctx, target, kind),
     ...(ctx.verbose ? { onSend: (r) => ctx.stderr.write(`${sentLine(r, target)}\n`) } : {}),
   });
@@ -91,7 +103,7 @@ export function idempotencyKey(ctx: Context, given: unknown): string {
  * service would only answer `validation_failed (merchantId)`. With no key at all, the merchant
  * variant, so that the missing-key error names the key a plain create needs.
  */
-export function variantFor(ctx: Pick<Context, 'command'>, target: Target, merchantFlag: unknown): { variant: 'partner' | 'merchant'; merchantId?: string } {
+export function variantFor(ctx: Pick<Context, 'command'>, target: Target, merchantFlag: unknown): Variant {
   if (typeof merchantFlag === 'string' && merchantFlag !== '') return { variant: 'partner', merchantId: merchantFlag };
   if (target.merchantKey || !target.partnerKey) return { variant: 'merchant' };
   const merchantId = defaultMerchantOf(target);
@@ -121,7 +133,7 @@ export function readerFor(target: Target): 'partner' | 'merchant' {
 }
 
 /**
- * Awaits a call to the emulator's control plane (`/__emulator/…`, behind a spinner). A real deployment
+ * Awaits a call to the emulator's control plane (the contract's `control` operations, behind a spinner). A real deployment
  * has no such routes and answers 404 `not_found`: that becomes a user error saying so, rather than a
  * bare "not found" that reads as if the merchant or invoice were missing.
  */

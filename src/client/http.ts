@@ -9,6 +9,8 @@ export interface HttpRequest {
   body?: unknown;
   idempotencyKey?: string | undefined;
   timeoutMs?: number;
+  /** An operation of the control plane (`control` in the contract): it carries the control token. */
+  control?: boolean;
   /** The answer is a file, not JSON: `data` is its bytes (errors are still the contract's JSON). */
   binary?: boolean;
 }
@@ -57,7 +59,7 @@ export async function send<T>(baseUrl: string, req: HttpRequest): Promise<HttpRe
   // A remote control plane (CONTRACT §12, a container's published port) wants the control token;
   // its own header, because some control routes take an API key in Authorization.
   const controlToken = process.env.SVC_CONTROL_TOKEN;
-  if (controlToken && url.pathname.startsWith('/__emulator/')) headers['svc-control-token'] = controlToken;
+  if (controlToken && req.control) headers['svc-control-token'] = controlToken;
   if (req.idempotencyKey !== undefined) headers['idempotency-key'] = req.idempotencyKey;
   const body = req.body === undefined ? undefined : JSON.stringify(req.body);
   if (body !== undefined) {

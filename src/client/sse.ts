@@ -32,7 +32,7 @@ export async function openSse(
   url: string,
   key: string,
   onMessage: (message: SseMessage) => void,
-  { idleTimeoutMs = 45_000, sink }: { idleTimeoutMs?: number; sink?: SseSink } = {},
+  { idleTimeoutMs = 45_000, sink, control = true }: { idleTimeoutMs?: number; sink?: SseSink; control?: boolean } = {},
 ): Promise<SseStream> {
   const controller = new AbortController();
   let res: Awaited<ReturnType<typeof request>>;
@@ -41,8 +41,8 @@ export async function openSse(
       headers: {
         authorization: `Bearer ${key}`,
         accept: 'text/event-stream',
-        // The control token, for a remote control plane (as ./http.ts).
-        ...(process.env.SVC_CONTROL_TOKEN && new URL(url).pathname.startsWith('/__emulator/') ? { 'svc-control-token': process.env.SVC_CONTROL_TOKEN } : {}),
+        // The control token, for a remote control plane (as ./http.ts); every stream is on it.
+        ...(process.env.SVC_CONTROL_TOKEN && control ? { 'svc-control-token': process.env.SVC_CONTROL_TOKEN } : {}),
       },
       signal: controller.signal,
       headersTimeout: 10_000,

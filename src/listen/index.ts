@@ -3,7 +3,7 @@
  * code and, for failures, one `fatal` event (listen never dies silently). The CLI
  * (src/cli/commands/webhook/listen.ts) parses flags, installs the signal handlers and renders events.
  */
-import type { ServiceClient } from '../client/client.js';
+import type { ThrowingClient } from '../client/throwing.js';
 import { ApiRefusedError, ServiceUnreachableError } from '../client/errors.js';
 import { UsageError, UserError } from '../errors.js';
 import type { Emit, ListenEvent, ListenMode } from './events.js';
@@ -21,11 +21,11 @@ export type TunnelChoice = 'auto' | 'cloudflared' | 'none';
  * directly), even against an emulator: that is how the remote flow is tested.
  * @throws ServiceUnreachableError when the target does not answer at all (no mode would work)
  */
-export async function chooseMode(tunnel: TunnelChoice, client: ServiceClient): Promise<{ mode: ListenMode; tunnel: 'cloudflared' | 'none' }> {
+export async function chooseMode(tunnel: TunnelChoice, client: ThrowingClient): Promise<{ mode: ListenMode; tunnel: 'cloudflared' | 'none' }> {
   if (tunnel !== 'auto') return { mode: 'remote', tunnel };
   try {
-    const res = await client.health();
-    if ((res.data as { status?: string } | undefined)?.status === 'ok') return { mode: 'local', tunnel: 'none' };
+    const res = await client.getHealth({ timeoutMs: 3000 });
+    if (res.data.status === 'ok') return { mode: 'local', tunnel: 'none' };
   } catch (error) {
     // A 404 (a real deployment has no control plane) or a 403 (an emulator that does not serve its
     // control plane to us) means remote mode; no answer at all is an error.
@@ -77,8 +77,8 @@ export function toFatal(error: unknown): Extract<ListenEvent, { type: 'fatal' }>
  * `--print-secret`. Local: the listener secret (stable per partner and environment, the one listen
  * signs with). Remote: listen uses the webhook's configured secret, which the API never returns.
  */
-export async function listenSecret(mode: ListenMode, client: ServiceClient): Promise<string> {
-  if (mode === 'local') return (await client.listenerSecret()).data.secret;
+export async function listenSecret(mode: ListenMode, client: ThrowingClient): Promise<string> {
+  if (mode === 'local') return (await client.getListenerSecret()).data.secret;
   throw new UserError(
     "against a remote service, listen forwards deliveries signed with your webhook's configured secret, which cannot be read back",
     'secret_not_readable',

@@ -19,6 +19,7 @@
 import { ApiRefusedError, ServiceUnreachableError } from '../client/errors.js';
 import { DEFAULT_RECONNECT, Reconnector, sleep, type ReconnectPolicy } from '../client/reconnect.js';
 import { openSse, type SseMessage } from '../client/sse.js';
+import { INVOICE_EVENT_TYPES, type InvoiceEventType } from '../contract/enums.js';
 import { UserError } from '../errors.js';
 import type { Emit } from './events.js';
 import { createForwarder } from './forward.js';
@@ -67,14 +68,16 @@ export class ReconnectGaveUpError extends UserError {
 /** Runs until `signal` aborts (returns) or the connection cannot be restored (throws). */
 export async function runLocal(o: LocalListenOptions, { signal, emit }: RunContext): Promise<void> {
   const reconnector = new Reconnector(o.reconnect ?? DEFAULT_RECONNECT);
-  const key = o.client.keyFor('partner')!;
-  const streamUrl = `${o.baseUrl}/__emulator/listener/stream?timeoutSeconds=${o.timeoutSeconds}`;
+  const key = o.client.key('partner')!;
+  const streamUrl = o.client.url('streamListener', { query: { timeoutSeconds: o.timeoutSeconds } });
   const forwarder = createForwarder();
   const inflight = new Set<Promise<void>>();
 
   const register = async (): Promise<string> => {
-    const res = await o.client.registerListener({ forwardTo: o.forwardTo, events: o.events, timeoutSeconds: o.timeoutSeconds });
-    return (res.data as { secret: string }).secret;
+    const res = await o.client.registerListener({
+      body: { forwardTo: o.forwardTo, events: o.events?.filter(isEventType) ?? null, timeoutSeconds: o.timeoutSeconds },
+    });
+    return res.data.secret;
   };
 
   const handle = async (msg: DeliveryMessage): Promise<void> => {
@@ -98,7 +101,7 @@ export async function runLocal(o: LocalListenOptions, { signal, emit }: RunConte
       report = { status: r.status, body: r.body, error: r.error, durationMs: r.durationMs };
     }
     try {
-      await o.client.reportListenerResult({ requestId: msg.requestId, ...report });
+      await o.client.reportListenerResult({ body: { requestId: msg.requestId, ...report } });
     } catch (error) {
       emit({
         type: 'warning',
@@ -199,4 +202,9 @@ export function describe(error: unknown): string {
   const code = e?.cause?.code ?? e?.code;
   const message = e?.message ?? String(error);
   return code && !message.includes(code) ? `${message} (${code})` : message;
+}
+
+/** --events were checked when parsed (target.ts); this tells the compiler so, dropping nothing. */
+function isEventType(type: string): type is InvoiceEventType {
+  return (INVOICE_EVENT_TYPES as readonly string[]).includes(type);
 }

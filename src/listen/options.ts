@@ -1,8 +1,8 @@
-import type { ServiceClient } from '../client/client.js';
+import type { ThrowingClient } from '../client/throwing.js';
 
 /** What every listen mode needs: the service, and where and what to forward. */
 export interface ListenOptions {
-  client: ServiceClient;
+  client: ThrowingClient;
   baseUrl: string;
   forwardTo: string;
   /** Event types to forward, or null for all. */

@@ -55,7 +55,7 @@ export function refuseLiveKey(partnerKey: string): void {
 
 /** Runs until `signal` aborts (returns after restoring) or something fails (restores, then throws). */
 export async function runRemote(o: RemoteListenOptions, { signal, emit }: RunContext): Promise<void> {
-  const partnerKey = o.client.keyFor('partner')!;
+  const partnerKey = o.client.key('partner')!;
   refuseLiveKey(partnerKey);
 
   // 1. A listen killed before it could restore left its file: put things back first.
@@ -127,7 +127,7 @@ interface Pointing {
 
 /** Steps 4 and 5: change the webhook (restore file first), wait, put it back. */
 async function pointAndWait(o: RemoteListenOptions, { signal, emit }: RunContext, p: Pointing): Promise<void> {
-  const partnerKey = o.client.keyFor('partner')!;
+  const partnerKey = o.client.key('partner')!;
   const record: RestoreRecord = {
     version: 1,
     baseUrl: o.baseUrl,
@@ -143,7 +143,7 @@ async function pointAndWait(o: RemoteListenOptions, { signal, emit }: RunContext
   let failure: unknown = null;
   try {
     const generated = p.previous ? null : generateSecret();
-    await o.client.putWebhook(generated ? { url: p.listenUrl, secret: generated, enabled: true } : { url: p.listenUrl, enabled: true });
+    await o.client.putWebhook({ body: generated ? { url: p.listenUrl, secret: generated, enabled: true } : { url: p.listenUrl, enabled: true } });
     pointed = true;
     emit({
       type: 'ready',

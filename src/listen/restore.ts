@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { ServiceClient } from '../client/client.js';
+import type { ThrowingClient } from '../client/throwing.js';
 import { ApiRefusedError, ServiceUnreachableError } from '../client/errors.js';
 import type { Emit, SavedWebhook } from './events.js';
 import { isAlive } from '../pid.js';
@@ -89,7 +89,7 @@ export function otherLeftovers(stateDir: string, except: string): RestoreRecord[
 }
 
 /** The current webhook configuration, or null when there is none (404 webhook_not_configured). */
-export async function readWebhook(client: ServiceClient): Promise<SavedWebhook | null> {
+export async function readWebhook(client: ThrowingClient): Promise<SavedWebhook | null> {
   try {
     const { data } = await client.getWebhook();
     const w = data as SavedWebhook;
@@ -107,7 +107,7 @@ export async function readWebhook(client: ServiceClient): Promise<SavedWebhook |
  * a final failure throws, and the caller keeps the restore file for the next run.
  */
 export async function restoreWebhook(
-  client: ServiceClient,
+  client: ThrowingClient,
   record: RestoreRecord,
   reason: 'exit' | 'leftover',
   emit: Emit,
@@ -135,11 +135,11 @@ export async function restoreWebhook(
     announce();
     if (record.previous) {
       const { url, enabled, customHeaders } = record.previous;
-      await client.putWebhook({ url, enabled, customHeaders });
+      await client.putWebhook({ body: { url, enabled, customHeaders } });
       emit({ type: 'restored', reason, action: 'restored', url, enabled });
     } else {
       // There is no DELETE for the configuration: disabled is the closest to "none".
-      await client.putWebhook({ url: record.listenUrl, enabled: false });
+      await client.putWebhook({ body: { url: record.listenUrl, enabled: false } });
       emit({ type: 'restored', reason, action: 'disabled', url: record.listenUrl, enabled: false });
     }
   });

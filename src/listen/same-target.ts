@@ -4,11 +4,11 @@
  * whichever copy its secret does not match fails verification: a confusing first hour. listen says
  * so when it starts.
  */
-import type { ServiceClient } from '../client/client.js';
+import type { ThrowingClient } from '../client/throwing.js';
 import { readWebhook } from './restore.js';
 
 /** The warning for an enabled webhook at the same URL as `forwardTo`, or null (also when it cannot be read). */
-export async function sameTargetWarning(client: ServiceClient, forwardTo: string): Promise<string | null> {
+export async function sameTargetWarning(client: ThrowingClient, forwardTo: string): Promise<string | null> {
   let webhook: Awaited<ReturnType<typeof readWebhook>>;
   try {
     webhook = await readWebhook(client);

@@ -144,6 +144,32 @@ describe('svc fixtures apply', () => {
     expect(out['as-partner']).toMatchObject({ id: out.mine.id, merchantId: emu.keys.test.merchantId, status: 'PAID' });
   });
 
+  // Issue 26: a step is resolved to the contract's operation, whose key it sends; no guess from the path.
+  it('sends the key its operation takes: a partner-key control-plane step works; a path the API lacks stops the run before sending', async () => {
+    const file = write(
+      'operations.yaml',
+      [
+        '- name: chaos',
+        '  method: PUT',
+        '  path: /__emulator/webhook-chaos',
+        '  body: { duplicate: 0.5, seed: 7 }',
+        '- name: clock',
+        '  method: GET',
+        '  path: /__emulator/clock',
+        '- name: nowhere',
+        '  method: POST',
+        '  path: /v1/nowhere',
+        '  body: {}',
+      ].join('\n'),
+    );
+    const run = await apply(file, ['--json']);
+    expect(run.code).toBe(1);
+    expect(JSON.parse(run.stdout).error.message).toMatch(/step 3 of 3 "nowhere": the API has no POST \/v1\/nowhere/);
+    const chaos = await emu.call('GET', '/__emulator/webhook-chaos', { key: emu.keys.test.partnerKey });
+    expect(chaos.body).toMatchObject({ active: true, duplicate: 0.5, seed: 7 });
+    await emu.call('DELETE', '/__emulator/webhook-chaos', { key: emu.keys.test.partnerKey });
+  });
+
   it('stops at a failing step: its name, the request and the service error, exit 1, and nothing after it runs', async () => {
     const file = write(
       'failing.yaml',

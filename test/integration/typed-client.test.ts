@@ -3,7 +3,7 @@
  * against a real emulator. Types are checked by tsc (expectTypeOf); behaviour by real HTTP.
  */
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
-import { createClient, type ClientResult } from '../../src/client/typed.js';
+import { createClient, type ClientResult, type SentRequest } from '../../src/client/typed.js';
 import type { Invoice, PartnerInvoice } from '../../src/contract/index.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 
@@ -69,5 +69,59 @@ describe('createClient for a base URL', () => {
     if (!list.ok) throw new Error(list.error.message);
     expect(list.data.data).toHaveLength(1);
     await expect(createClient({ baseUrl: 'http://127.0.0.1:9' }).getHealth()).rejects.toThrow(/cannot reach/);
+  });
+});
+
+// Issue 26: the CLI's one client. What it needed from createClient, held here against a real emulator.
+describe('createClient: what the CLI needs (issue 26)', () => {
+  it('onSend sees each request as it goes out: operation id, method, path with query, key kind and key', async () => {
+    const sent: SentRequest[] = [];
+    const client = createClient({ baseUrl: emu.url, partnerKey: emu.keys.test.partnerKey, onSend: (r) => sent.push(r) });
+    await client.listPartnerInvoices({ query: { limit: 2 } });
+    await client.getClock();
+    expect(sent).toEqual([
+      { operationId: 'listPartnerInvoices', method: 'GET', path: '/v1/partner/invoices?limit=2', kind: 'partner', key: emu.keys.test.partnerKey },
+      { operationId: 'getClock', method: 'GET', path: '/__emulator/clock', kind: 'none', key: undefined },
+    ]);
+  });
+
+  it('missingKey: a call needing a key the client lacks rejects with its error, and sends nothing', async () => {
+    const sent: SentRequest[] = [];
+    const missing = new Error('no merchant key here');
+    const client = createClient({ baseUrl: emu.url, partnerKey: emu.keys.test.partnerKey, missingKey: () => missing, onSend: (r) => sent.push(r) });
+    await expect(client.createInvoice({ body: { amount: '1.00' }, idempotencyKey: 'never-sent' })).rejects.toBe(missing);
+    expect(() => client.key('merchant')).toThrow(missing);
+    expect(client.key('partner')).toBe(emu.keys.test.partnerKey);
+    expect(sent).toEqual([]);
+    // Without the hook, the request goes out keyless and the API answers (users' tests see the 401).
+    const plain = createClient({ baseUrl: emu.url });
+    expect(await plain.listInvoices()).toMatchObject({ ok: false, status: 401, error: { code: 'unauthorized' } });
+  });
+
+  it('keyKind picks the key an either-kind operation (a test helper) sends; the default is the merchant key', async () => {
+    const sent: SentRequest[] = [];
+    const both = { baseUrl: emu.url, partnerKey: emu.keys.test.partnerKey, merchantKey: emu.keys.test.merchantKey, onSend: (r: SentRequest) => sent.push(r) };
+    const client = createClient(both);
+    const created = await client.createInvoice({ body: { amount: '3.00' }, idempotencyKey: 'typed-either' });
+    if (!created.ok) throw new Error(created.error.message);
+    const paid = await client.createTestPayment({ params: { id: created.data.id }, body: { amount: '1.00' }, keyKind: 'partner' });
+    expect(paid).toMatchObject({ ok: true, status: 201 });
+    await client.expireTestInvoice({ params: { id: created.data.id } });
+    expect(sent.slice(1).map((r) => [r.operationId, r.kind])).toEqual([
+      ['createTestPayment', 'partner'],
+      ['expireTestInvoice', 'merchant'],
+    ]);
+  });
+
+  it('a file download (exportSnapshot) answers its bytes; url() fills in an operation path and query; call() takes an id chosen at run time', async () => {
+    const client = createClient({ baseUrl: emu.url });
+    expect(await client.saveSnapshot({ body: { name: 'typed-file' } })).toMatchObject({ ok: true, status: 201 });
+    const file = await client.exportSnapshot({ params: { name: 'typed-file' } });
+    if (!file.ok) throw new Error(file.error.message);
+    expectTypeOf(file.data).toEqualTypeOf<Uint8Array>();
+    expect(Buffer.from(file.data.subarray(0, 16)).toString('latin1')).toBe('SQLite format 3\0');
+    expect(client.url('streamRequests', { query: { status: 400, path: undefined } })).toBe(`${emu.url}/__emulator/requests/stream?status=400`);
+    const dynamic = await client.call('getMerchant', { params: { id: emu.keys.test.merchantId }, keyKind: 'none' });
+    expect(dynamic).toMatchObject({ ok: false, status: 401 });
   });
 });

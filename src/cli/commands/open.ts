@@ -10,7 +10,7 @@ import type { openSpec } from './top.js';
  */
 export const openCommand: Handler<typeof openSpec> = async (_input, ctx) => {
   const { client, target } = await connect(ctx);
-  await controlPlane(ctx, target, 'Finding the emulator', client.health());
+  await controlPlane(ctx, target, 'Finding the emulator', client.getHealth({ timeoutMs: 3000 }));
   const url = `${target.baseUrl}/__emulator/ui/`;
   // SVC_BROWSER names the command (empty or `none`: open nothing); otherwise the platform's opener, on a terminal only.
   const chosen = ctx.env.SVC_BROWSER;

@@ -19,7 +19,7 @@ export const resetCommand: Handler<typeof resetSpec> = async ({ options }, ctx) 
   if (options.yes !== true && !(await confirm(ctx, `Delete all data of the emulator at ${target.baseUrl}? (the default keys are kept)`, false))) {
     throw new UserError('not reset: nothing was deleted', 'reset_cancelled');
   }
-  const res = await controlPlane(ctx, target, 'Resetting the emulator', client.reset());
+  const res = await controlPlane(ctx, target, 'Resetting the emulator', client.resetEmulator());
   return {
     data: res.data,
     human: (c) =>

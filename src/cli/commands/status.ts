@@ -1,5 +1,4 @@
 import type { ChalkInstance } from 'chalk';
-import { ServiceClient } from '../../client/client.js';
 import { ApiRefusedError, ServiceUnreachableError } from '../../client/errors.js';
 import { keyHint, parseKey } from '../../domain/keys.js';
 import { UserError } from '../../errors.js';
@@ -8,7 +7,7 @@ import { findLocalState } from '../local-emulator.js';
 import { esc } from '../output/escape.js';
 import { keyValue, styled } from '../output/human.js';
 import { EXIT } from '../output/render.js';
-import { call } from '../service.js';
+import { call, cliClient } from '../service.js';
 import type { Handler } from '../spec.js';
 import type { statusSpec } from './top.js';
 import { resolveTarget, type Source, type Target } from '../target.js';
@@ -82,9 +81,9 @@ export const statusCommand: Handler<typeof statusSpec> = async (_input, ctx) => 
 };
 
 async function probe(ctx: Context, target: Target): Promise<Pick<StatusData, 'answers' | 'service' | 'problem'>> {
-  const client = new ServiceClient({ baseUrl: target.baseUrl });
+  const client = cliClient({ baseUrl: target.baseUrl });
   try {
-    const res = await call(ctx, `Checking ${target.baseUrl}`, client.health());
+    const res = await call(ctx, `Checking ${target.baseUrl}`, client.getHealth({ timeoutMs: 3000 }));
     const health = res.data;
     return { answers: true, service: { kind: 'emulator', version: health.version ?? 'unknown', now: health.now ?? '' }, problem: null };
   } catch (error) {

@@ -1,5 +1,6 @@
 import type { ChalkInstance } from 'chalk';
-import type { ServiceClient } from '../../client/client.js';
+import type { ThrowingClient } from '../../client/throwing.js';
+import { createInvoiceAs } from '../invoice-calls.js';
 import { addAmounts, fromBaseUnits, isValidAmount, scaleOf, toBaseUnits } from '../../domain/money.js';
 import { UsageError } from '../../errors.js';
 import { call, connect, idempotencyKey, variantFor } from '../service.js';
@@ -47,17 +48,18 @@ export const triggerCommand: Handler<typeof triggerSpec> = async ({ args, option
     throw new UsageError(`--amount ${amount} is too small to pay in part`, '--amount');
   }
   const { client, target } = await connect(ctx);
-  const { variant, merchantId } = variantFor(ctx, target, options.merchant);
+  const as = variantFor(ctx, target, options.merchant);
+  const variant = as.variant;
 
   // The route lock, given to the invoice and to every payment: a locked invoice is paid on its route.
   const route = {
     ...(options.networkId !== undefined ? { networkId: options.networkId } : {}),
     ...(options.token !== undefined ? { token: options.token } : {}),
   };
-  const body = { ...(merchantId ? { merchantId } : {}), amount, referenceId: options.referenceId ?? `svc trigger ${event}`, ...route };
+  const fields = { amount, referenceId: options.referenceId ?? `svc trigger ${event}`, ...route };
 
   const steps: Step[] = [];
-  const created = await call(ctx, 'Creating invoice', client.createInvoice(variant, body, idempotencyKey(ctx, undefined)));
+  const created = await call(ctx, 'Creating invoice', createInvoiceAs(client, as, fields, idempotencyKey(ctx, undefined)));
   let invoice = created.data;
   steps.push({ action: 'create', invoiceId: invoice.id, merchantId: 'merchantId' in invoice ? invoice.merchantId : null, amount: invoice.amount });
   for (const plan of PLANS[event]) {
@@ -70,13 +72,13 @@ export const triggerCommand: Handler<typeof triggerSpec> = async ({ args, option
 
 type Route = { networkId?: number; token?: string };
 
-async function run(plan: Plan, invoice: InvoiceData, env: { client: ServiceClient; variant: 'partner' | 'merchant'; ctx: Context; route: Route }) {
+async function run(plan: Plan, invoice: InvoiceData, env: { client: ThrowingClient; variant: 'partner' | 'merchant'; ctx: Context; route: Route }) {
   if (plan.kind === 'expire') {
-    const res = await call(env.ctx, 'Expiring invoice', env.client.expire(env.variant, invoice.id));
+    const res = await call(env.ctx, 'Expiring invoice', env.client.expireTestInvoice({ params: { id: invoice.id }, keyKind: env.variant }));
     return { step: { action: 'expire', invoiceId: invoice.id } as Step, after: res.data.invoice };
   }
   const body = { ...(plan.amount ? { amount: plan.amount(invoice.amount) } : {}), ...(plan.confirmed === false ? { confirmed: false } : {}), ...env.route };
-  const res = await call(env.ctx, 'Paying invoice', env.client.pay(env.variant, invoice.id, body));
+  const res = await call(env.ctx, 'Paying invoice', env.client.createTestPayment({ params: { id: invoice.id }, body, keyKind: env.variant }));
   const { payment, invoice: after } = res.data;
   const step: Step = {
     action: 'pay',

@@ -29,7 +29,7 @@ export const addFaultCommand: Handler<typeof addFaultSpec> = async ({ options: o
     ...(o.times !== undefined ? { times: o.times } : {}),
   };
   const { client, target } = await connect(ctx);
-  const res = await controlPlane(ctx, target, 'Adding the fault', client.addFault(spec));
+  const res = await controlPlane(ctx, target, 'Adding the fault', client.createFault({ body: spec }));
   return { data: res.data, human: (c) => `${c.green('added')} ${faultLine(c, res.data)}` };
 };
 
@@ -44,7 +44,7 @@ export const listFaultsCommand: Handler<typeof listFaultsSpec> = async (_input, 
 export const clearFaultsCommand: Handler<typeof clearFaultsSpec> = async ({ args }, ctx) => {
   const { client, target } = await connect(ctx);
   if (args.id !== undefined) {
-    await controlPlane(ctx, target, 'Removing the fault', client.deleteFault(args.id));
+    await controlPlane(ctx, target, 'Removing the fault', client.deleteFault({ params: { id: args.id } }));
     const data: { deleted: number } = { deleted: 1 };
     return { data, human: (c) => `${c.green('removed')} ${args.id}` };
   }

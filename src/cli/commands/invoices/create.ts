@@ -1,5 +1,6 @@
 import { isValidAmount } from '../../../domain/money.js';
 import { required } from '../../prompt.js';
+import { createInvoiceAs } from '../../invoice-calls.js';
 import { call, connect, idempotencyKey, variantFor } from '../../service.js';
 import type { Handler } from '../../spec.js';
 import type { createInvoiceSpec } from './index.js';
@@ -14,15 +15,14 @@ export const createInvoiceCommand: Handler<typeof createInvoiceSpec> = async ({ 
     validate: (v) => isValidAmount(v) || 'a positive decimal such as 25.00, at most 6 decimals',
   });
   const { client, target } = await connect(ctx);
-  const { variant, merchantId } = variantFor(ctx, target, options.merchant);
-  const body = {
-    ...(variant === 'partner' ? { merchantId } : {}),
+  const variant = variantFor(ctx, target, options.merchant);
+  const fields = {
     amount,
     ...(options.referenceId !== undefined ? { referenceId: options.referenceId } : {}),
     ...(options.networkId !== undefined ? { networkId: options.networkId } : {}),
     ...(options.token !== undefined ? { token: options.token } : {}),
   };
-  const res = await call(ctx, 'Creating invoice', client.createInvoice(variant, body, idempotencyKey(ctx, options.idempotencyKey)));
+  const res = await call(ctx, 'Creating invoice', createInvoiceAs(client, variant, fields, idempotencyKey(ctx, options.idempotencyKey)));
   return {
     data: res.data,
     human: (c) => invoiceView(c, res.data),

@@ -1,5 +1,6 @@
 import { ApiRefusedError } from '../../../client/errors.js';
-import type { ServiceClient } from '../../../client/client.js';
+import type { ThrowingClient } from '../../../client/throwing.js';
+import { getInvoiceAs } from '../../invoice-calls.js';
 import { call, connect, readerFor } from '../../service.js';
 import type { Handler } from '../../spec.js';
 import { type InvoiceHistory, invoiceView } from '../../views/invoice.js';
@@ -12,15 +13,15 @@ import type { getInvoiceSpec } from './index.js';
  */
 export const getInvoiceCommand: Handler<typeof getInvoiceSpec> = async ({ args }, ctx) => {
   const { client, target } = await connect(ctx);
-  const res = await call(ctx, 'Fetching invoice', client.getInvoice(readerFor(target), args.invoiceId));
+  const res = await call(ctx, 'Fetching invoice', getInvoiceAs(client, readerFor(target), args.invoiceId));
   const history = await emulatorHistory(client, res.data.id);
   return { data: history ? { ...res.data, _emulator: history } : res.data, human: (c) => invoiceView(c, res.data, history) };
 };
 
 /** Null where there is no control plane to ask: a real deployment (404), or one not exposed (403). */
-async function emulatorHistory(client: ServiceClient, id: string): Promise<InvoiceHistory | null> {
+async function emulatorHistory(client: ThrowingClient, id: string): Promise<InvoiceHistory | null> {
   try {
-    const [payments, events] = await Promise.all([client.invoicePayments(id), client.invoiceEvents(id)]);
+    const [payments, events] = await Promise.all([client.listInvoicePayments({ params: { id } }), client.listInvoiceEvents({ params: { id } })]);
     return { payments: payments.data.data, events: events.data.data };
   } catch (error) {
     if (error instanceof ApiRefusedError) return null;

@@ -1,3 +1,4 @@
+import { listInvoicesAs } from '../../invoice-calls.js';
 import { call, connect, readerFor } from '../../service.js';
 import type { Handler } from '../../spec.js';
 import type { listInvoicesSpec } from './index.js';
@@ -9,7 +10,7 @@ export const listInvoicesCommand: Handler<typeof listInvoicesSpec> = async ({ op
   const res = await call(
     ctx,
     'Listing invoices',
-    client.listInvoices(variant, {
+    listInvoicesAs(client, variant, {
       limit: options.limit,
       startingAfter: options.startingAfter,
       status: options.status,

@@ -30,7 +30,7 @@ export const listKeysCommand: Handler<typeof listKeysSpec> = async (_input, ctx)
   let emulatorDefaults: DefaultKeys | null = null;
   if (isLoopback(target)) {
     try {
-      emulatorDefaults = (await call(ctx, 'Fetching the emulator keys', client.defaultKeys())).data;
+      emulatorDefaults = (await call(ctx, 'Fetching the emulator keys', client.getDefaultKeys())).data;
     } catch (error) {
       // Something else listens there (not the emulator): there are simply no defaults to show.
       if (!(error instanceof ApiRefusedError)) throw error;

@@ -18,15 +18,16 @@ import type { tailLogsSpec } from './index.js';
 export const tailLogsCommand: Handler<typeof tailLogsSpec> = async ({ options }, ctx) => {
   const { client, target } = await connect(ctx);
   // The journal is the emulator's: a remote deployment has none (a clear error, not a hang).
-  await controlPlane(ctx, target, 'Checking the emulator', client.health());
-  const params = new URLSearchParams();
-  if (options.method) params.set('method', options.method);
-  if (options.path) params.set('path', options.path);
-  if (options.status !== undefined) params.set('status', String(options.status));
-  if (options.invoice) params.set('invoiceId', options.invoice);
-  // The dashboard's own calls (its tables refreshing) would bury the user's: out unless --all.
-  if (!options.all) params.set('fromDashboard', 'false');
-  const url = `${target.baseUrl}/__emulator/requests/stream${params.size ? `?${params}` : ''}`;
+  await controlPlane(ctx, target, 'Checking the emulator', client.getHealth({ timeoutMs: 3000 }));
+  const query = {
+    method: options.method,
+    path: options.path,
+    status: options.status,
+    invoiceId: options.invoice,
+    // The dashboard's own calls (its tables refreshing) would bury the user's: out unless --all.
+    fromDashboard: options.all ? undefined : 'false',
+  };
+  const url = client.url('streamRequests', { query });
   const c = styleFor(ctx.color);
   const policy = reconnectPolicy(ctx.env);
   const reconnector = new Reconnector(policy);

@@ -19,7 +19,11 @@ export const createMerchantCommand: Handler<typeof createMerchantSpec> = async (
     validate: (v) => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(v) || 'an e-mail address',
   });
   const { client } = await connect(ctx);
-  const res = await call(ctx, 'Creating merchant', client.createMerchant({ externalTenantId, name, email }, idempotencyKey(ctx, options.idempotencyKey)));
+  const res = await call(
+    ctx,
+    'Creating merchant',
+    client.createMerchant({ body: { externalTenantId, name, email }, idempotencyKey: idempotencyKey(ctx, options.idempotencyKey) }),
+  );
   return {
     data: res.data,
     human: (c) => merchantView(c, res.data),

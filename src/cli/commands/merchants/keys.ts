@@ -10,7 +10,7 @@ import type { merchantKeysSpec } from './index.js';
  */
 export const merchantKeysCommand: Handler<typeof merchantKeysSpec> = async ({ args }, ctx) => {
   const { client, target } = await connect(ctx);
-  const res = await controlPlane(ctx, target, 'Issuing merchant key', client.newMerchantKey(args.merchantId));
+  const res = await controlPlane(ctx, target, 'Issuing merchant key', client.createMerchantKey({ params: { id: args.merchantId } }));
   const issued = res.data;
   return {
     data: issued,

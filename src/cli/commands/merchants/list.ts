@@ -6,6 +6,6 @@ import { merchantTable } from '../../views/merchant.js';
 /** `svc merchants list` (partner key), newest first, one page at a time. */
 export const listMerchantsCommand: Handler<typeof listMerchantsSpec> = async ({ options }, ctx) => {
   const { client } = await connect(ctx);
-  const res = await call(ctx, 'Listing merchants', client.listMerchants({ limit: options.limit, startingAfter: options.startingAfter }));
+  const res = await call(ctx, 'Listing merchants', client.listMerchants({ query: { limit: options.limit, startingAfter: options.startingAfter } }));
   return { data: res.data, human: (c) => merchantTable(c, res.data) };
 };

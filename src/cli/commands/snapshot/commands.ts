@@ -6,14 +6,14 @@ import type { deleteSnapshotSpec, listSnapshotsSpec, restoreSnapshotSpec, saveSn
 /** `svc snapshot save <name>`: POST /__emulator/snapshots. */
 export const saveSnapshotCommand: Handler<typeof saveSnapshotSpec> = async ({ args }, ctx) => {
   const { client, target } = await connect(ctx);
-  const res = await controlPlane(ctx, target, `Saving snapshot ${args.name}`, client.saveSnapshot(args.name));
+  const res = await controlPlane(ctx, target, `Saving snapshot ${args.name}`, client.saveSnapshot({ body: { name: args.name } }));
   return { data: res.data, human: (c) => `${c.green('saved')} ${snapshotView(c, res.data)}` };
 };
 
 /** `svc snapshot restore <name>`: POST /__emulator/snapshots/{name}/restore. */
 export const restoreSnapshotCommand: Handler<typeof restoreSnapshotSpec> = async ({ args }, ctx) => {
   const { client, target } = await connect(ctx);
-  const res = await controlPlane(ctx, target, `Restoring snapshot ${args.name}`, client.restoreSnapshot(args.name));
+  const res = await controlPlane(ctx, target, `Restoring snapshot ${args.name}`, client.restoreSnapshot({ params: { name: args.name }, timeoutMs: 120_000 }));
   return { data: res.data, human: (c) => `${c.green('restored')} ${snapshotView(c, res.data.snapshot)}; the clock is at ${res.data.now}` };
 };
 
@@ -27,7 +27,7 @@ export const listSnapshotsCommand: Handler<typeof listSnapshotsSpec> = async (_i
 /** `svc snapshot delete <name>`: DELETE /__emulator/snapshots/{name}. */
 export const deleteSnapshotCommand: Handler<typeof deleteSnapshotSpec> = async ({ args }, ctx) => {
   const { client, target } = await connect(ctx);
-  await controlPlane(ctx, target, `Deleting snapshot ${args.name}`, client.deleteSnapshot(args.name));
+  await controlPlane(ctx, target, `Deleting snapshot ${args.name}`, client.deleteSnapshot({ params: { name: args.name } }));
   const data: { deleted: string } = { deleted: args.name };
   return { data, human: (c) => `${c.green('deleted')} ${args.name}` };
 };

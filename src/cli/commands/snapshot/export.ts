@@ -13,7 +13,7 @@ import type { exportSnapshotSpec } from './index.js';
 export const exportSnapshotCommand: Handler<typeof exportSnapshotSpec> = async ({ args }, ctx) => {
   const file = path.resolve(ctx.cwd, args.file);
   const { client, target } = await connect(ctx);
-  const res = await controlPlane(ctx, target, `Exporting snapshot ${args.name}`, client.exportSnapshot(args.name));
+  const res = await controlPlane(ctx, target, `Exporting snapshot ${args.name}`, client.exportSnapshot({ params: { name: args.name }, timeoutMs: 120_000 }));
   const partial = `${file}.partial-${process.pid}`;
   try {
     fs.writeFileSync(partial, res.data, { mode: 0o600 });

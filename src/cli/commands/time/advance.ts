@@ -16,6 +16,6 @@ export const advanceTimeCommand: Handler<typeof advanceTimeSpec> = async ({ args
     throw new UsageError(`<duration> must be a positive duration such as 90s, 15m, 2h, 1d (or a number of seconds), not "${text}"`, '<duration>');
   }
   const { client, target } = await connect(ctx);
-  const res = await controlPlane(ctx, target, `Advancing the clock by ${text}`, client.advanceClock(ms / 1000));
+  const res = await controlPlane(ctx, target, `Advancing the clock by ${text}`, client.advanceClock({ body: { seconds: ms / 1000 }, timeoutMs: 600_000 }));
   return { data: res.data, human: (c) => advanceView(c, res.data) };
 };

@@ -63,7 +63,7 @@ export const listenCommand: Handler<typeof listenSpec> = async ({ options }, ctx
       const common = { client, baseUrl: target.baseUrl, forwardTo, events, headers, timeoutSeconds };
       // Webhook chaos is the emulator's: for as long as listen runs, then ended (CONTRACT §9).
       if (chaos && mode !== 'local') throw new UsageError('--chaos needs the local emulator (webhook chaos is an emulator feature)', '--chaos');
-      if (chaos) await client.putWebhookChaos(chaos);
+      if (chaos) await client.putWebhookChaos({ body: chaos });
       try {
         exitCode = await runListen(
           mode === 'local' ? { mode, ...common, reconnect } : { mode, ...common, tunnel, stateDir: stateDirFor(ctx.cwd), env: ctx.env },

@@ -55,7 +55,7 @@ export const setWebhookCommand: Handler<typeof setWebhookSpec> = async ({ option
     ...(options.enable ? { enabled: true } : options.disable ? { enabled: false } : {}),
     ...(customHeaders ? { customHeaders } : {}),
   };
-  const res = await call(ctx, 'Saving the webhook', client.putWebhook(body));
+  const res = await call(ctx, 'Saving the webhook', client.putWebhook({ body }));
   return {
     // A generated secret cannot be read back later, so --json carries it too (a script reads stdout).
     data: generated ? { ...res.data, secret } : res.data,

@@ -19,7 +19,7 @@ export const setChaosCommand: Handler<typeof setChaosSpec> = async ({ options: o
   if (staleTimestamp !== undefined) spec.staleTimestamp = staleTimestamp;
   if (o.seed !== undefined) spec.seed = o.seed;
   const { client, target } = await connect(ctx);
-  const res = await controlPlane(ctx, target, 'Setting webhook chaos', client.putWebhookChaos(spec));
+  const res = await controlPlane(ctx, target, 'Setting webhook chaos', client.putWebhookChaos({ body: spec }));
   return { data: res.data, human: (c) => chaosView(c, res.data) };
 };
 

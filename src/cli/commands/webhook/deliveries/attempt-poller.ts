@@ -1,10 +1,11 @@
 import { ApiRefusedError } from '../../../../client/errors.js';
-import type { ServiceClient } from '../../../../client/client.js';
+import type { InvoiceEventType } from '../../../../contract/enums.js';
+import type { ThrowingClient } from '../../../../client/throwing.js';
 import type { AttemptData, AttemptLine, DeliveryData, DeliveryDetailData, DeliveryStatus } from '../../../views/delivery.js';
 
 /** Filters the API applies itself; a delivery's event type and invoice never change. */
 export interface PollFilters {
-  eventType?: string | undefined;
+  eventType?: InvoiceEventType | undefined;
   invoiceId?: string | undefined;
 }
 
@@ -34,7 +35,7 @@ export class AttemptPoller {
   private readonly known = new Map<string, Known>();
 
   constructor(
-    private readonly client: ServiceClient,
+    private readonly client: ThrowingClient,
     private readonly filters: PollFilters,
   ) {}
 
@@ -111,15 +112,15 @@ export class AttemptPoller {
     this.known.set(d.id, { count: d.attemptCount, status: d.status });
   }
 
-  private async list(params: { status?: string; startingAfter?: string | undefined }) {
-    const res = await this.client.listDeliveries({ limit: PAGE, ...params, eventType: this.filters.eventType, invoiceId: this.filters.invoiceId });
+  private async list(params: { status?: DeliveryStatus; startingAfter?: string | undefined }) {
+    const res = await this.client.listDeliveries({ query: { limit: PAGE, ...params, eventType: this.filters.eventType, invoiceId: this.filters.invoiceId } });
     return res.data;
   }
 
   /** The full record, or null when it is gone (a reset emulator). */
   private async detail(id: string): Promise<DeliveryDetailData | null> {
     try {
-      return (await this.client.getDelivery(id)).data;
+      return (await this.client.getDelivery({ params: { id } })).data;
     } catch (error) {
       if (error instanceof ApiRefusedError && error.status === 404) return null;
       throw error;

@@ -10,11 +10,13 @@ export const listDeliveriesCommand: Handler<typeof listDeliveriesSpec> = async (
     ctx,
     'Listing deliveries',
     client.listDeliveries({
-      limit: options.limit,
-      startingAfter: options.startingAfter,
-      status: options.status,
-      eventType: options.eventType,
-      invoiceId: options.invoice,
+      query: {
+        limit: options.limit,
+        startingAfter: options.startingAfter,
+        status: options.status,
+        eventType: options.eventType,
+        invoiceId: options.invoice,
+      },
     }),
   );
   return { data: res.data, human: (c) => deliveryTable(c, res.data) };

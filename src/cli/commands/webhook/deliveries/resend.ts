@@ -16,7 +16,7 @@ import { resendView } from '../../../views/delivery.js';
  */
 export const resendDeliveryCommand: Handler<typeof resendDeliverySpec> = async ({ args }, ctx) => {
   const { client } = await connect(ctx);
-  const res = await call(ctx, 'Resending', client.resend(args.id));
+  const res = await call(ctx, 'Resending', client.resendDelivery({ params: { id: args.id } }));
   const delivery = res.data;
   const last = delivery.attempts.at(-1);
   const accepted = last !== undefined && last.responseStatus !== null && last.responseStatus >= 200 && last.responseStatus < 300;

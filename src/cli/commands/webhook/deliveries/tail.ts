@@ -1,6 +1,6 @@
 import { ApiRefusedError, ServiceUnreachableError } from '../../../../client/errors.js';
 import { limitText, Reconnector, reconnectPolicy, sleep, type ReconnectPolicy } from '../../../../client/reconnect.js';
-import type { ServiceClient } from '../../../../client/client.js';
+import type { ThrowingClient } from '../../../../client/throwing.js';
 import type { Context } from '../../../context.js';
 import { esc } from '../../../output/escape.js';
 import { styleFor } from '../../../output/style.js';
@@ -9,11 +9,12 @@ import type { Handler } from '../../../spec.js';
 import type { tailDeliveriesSpec } from '../index.js';
 import { attemptLine, type AttemptLine } from '../../../views/delivery.js';
 import { AttemptPoller } from './attempt-poller.js';
+import type { InvoiceEventType } from '../../../../contract/enums.js';
 import { followStream, isFatal, type TailSink } from './attempt-stream.js';
 
 interface TailFilters {
   status?: string | undefined;
-  eventType?: string | undefined;
+  eventType?: InvoiceEventType | undefined;
   invoiceId?: string | undefined;
 }
 
@@ -33,8 +34,8 @@ export const tailDeliveriesCommand: Handler<typeof tailDeliveriesSpec> = async (
   const intervalSeconds = options.interval ?? 2;
   const reconnect = reconnectPolicy(ctx.env);
   const { client, target } = await connect(ctx);
-  // keyFor throws a clear user error when there is no partner key; it only returns undefined for 'none'.
-  const key = client.keyFor('partner')!;
+  // key() throws a clear user error (connect's missingKey) when there is no partner key.
+  const key = client.key('partner')!;
   const emulator = await isEmulator(client);
 
   // Stops on Ctrl-C / SIGTERM (ctx.signal, main.ts), and when tail ends for any other reason.
@@ -52,7 +53,7 @@ export const tailDeliveriesCommand: Handler<typeof tailDeliveriesSpec> = async (
     if (emulator) {
       const catchUp = catchUpAfterDrops(poller, controller.signal, sink);
       await followStream({
-        url: `${target.baseUrl}/__emulator/deliveries/stream${query(filters)}`,
+        url: client.url('streamDeliveryAttempts', { query: { ...filters } }),
         key,
         signal: controller.signal,
         // The poller learns from the stream too, so a catch-up does not report an attempt again.
@@ -78,9 +79,9 @@ export const tailDeliveriesCommand: Handler<typeof tailDeliveriesSpec> = async (
 };
 
 /** The emulator answers its health check; a real deployment answers 404 (or 403 from afar). */
-async function isEmulator(client: ServiceClient): Promise<boolean> {
+async function isEmulator(client: ThrowingClient): Promise<boolean> {
   try {
-    await client.health();
+    await client.getHealth({ timeoutMs: 3000 });
     return true;
   } catch (error) {
     if (error instanceof ApiRefusedError) return false;
@@ -188,9 +189,4 @@ async function pollLoop(
 function describe(f: TailFilters): string {
   const parts = [f.status && `status ${f.status}`, f.eventType && `event ${f.eventType}`, f.invoiceId && `invoice ${f.invoiceId}`].filter(Boolean);
   return parts.length ? ` (${parts.join(', ')})` : '';
-}
-
-function query(f: TailFilters): string {
-  const entries = Object.entries(f).filter((e): e is [string, string] => typeof e[1] === 'string' && e[1] !== '');
-  return entries.length ? `?${new URLSearchParams(entries).toString()}` : '';
 }
