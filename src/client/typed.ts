@@ -11,6 +11,7 @@ import type { ErrorCode } from '../contract/errors.js';
 import { OPERATIONS, type OperationId, type Operations } from '../contract/operations/index.js';
 import type { BodyInputOf, ErrorCodeOf, ParamsOf, QueryInputOf, SuccessOf } from '../contract/types.js';
 import { ApiRefusedError } from './errors.js';
+import { type FetchLike, fetchTransport } from './fetch-send.js';
 import { send } from './http.js';
 
 /** One error the API answers with: `code` narrows the union. */
@@ -52,26 +53,46 @@ export interface ClientOptions {
   merchantKey?: string;
   /** Per call, in milliseconds (default 30 s). */
   timeoutMs?: number;
+  /** Sent with every call, e.g. the dashboard's `Svc-Client: dashboard` (which the request journal marks). */
+  headers?: Record<string, string>;
+  /**
+   * Send with this `fetch` instead of node:http. Where there is no Node (a browser: the emulator's
+   * dashboard loads this module), the global `fetch` is used without being asked.
+   */
+  fetch?: FetchLike;
+}
+
+/** Whether node:http is there to send with (Node, or a runtime that offers it as Node does). */
+const onNode = typeof process !== 'undefined' && typeof process.versions?.node === 'string';
+
+/**
+ * An operation's path with its parameters filled in (`/v1/invoices/{id}` → `/v1/invoices/3f…`): for
+ * what the client does not call itself, the event streams (an `EventSource` takes a URL).
+ */
+export function operationPath(id: OperationId, params: Record<string, string> = {}): string {
+  return OPERATIONS[id].path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(params[name] ?? ''));
 }
 
 /** A client for one base URL and one environment's keys. */
 export function createClient(options: ClientOptions): Client {
   const client: Record<string, unknown> = { baseUrl: options.baseUrl };
+  const transport = options.fetch || !onNode ? fetchTransport(options.fetch ?? globalThis.fetch) : send;
   for (const [id, op] of Object.entries(OPERATIONS) as [OperationId, Operations[OperationId]][]) {
     if (Object.values(op.responses).some((r) => typeof r === 'object' && 'stream' in r && r.stream)) continue;
     client[id] = async (
       input: { params?: Record<string, string>; body?: unknown; query?: Record<string, unknown>; idempotencyKey?: string; key?: string } = {},
     ) => {
-      const path = op.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(input.params?.[name] ?? ''));
+      const path = operationPath(id, input.params);
       const query = input.query ? queryString(input.query) : '';
       const key = input.key ?? keyFor(op.auth, options);
       try {
-        const res = await send<never>(options.baseUrl, {
+        const res = await transport<never>(options.baseUrl, {
           method: op.method,
           path: path + query,
           key,
           body: input.body,
           idempotencyKey: input.idempotencyKey,
+          headers: options.headers,
           ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
         });
         return { ok: true, status: res.status, data: res.data, requestId: res.requestId, replayed: res.replayed };
