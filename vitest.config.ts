@@ -41,11 +41,12 @@ export default defineConfig({
       },
       {
         extends: true,
-        // Debian's Chromium against an in-process emulator.
+        // Debian's Chromium against an in-process emulator. The dashboard loads the typed client
+        // from dist/client.js (served at /assets/client.js): built here first.
         test: {
           name: 'browser',
           include: ['test/browser/**/*.test.ts'],
-          globalSetup: [ISOLATION_ROOT],
+          globalSetup: [ISOLATION_ROOT, BUILD],
           setupFiles: [ISOLATION],
           testTimeout: 20_000,
           hookTimeout: 30_000,

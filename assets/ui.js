@@ -1,6 +1,9 @@
 // The svc dashboard (CONTRACT §10). Plain ES module, no build step, nothing from elsewhere: every
-// view reads the API and the control plane with the same requests the CLI sends, and every action is
-// one of those requests. Text from the emulator only ever reaches the page through textContent.
+// view reads the API and the control plane through the typed client the package exports
+// (`svc-emulator/client`, served beside this file), by operation id, so no path is written here and
+// every action is an operation of the contract. Text from the emulator only ever reaches the page
+// through textContent.
+import { createClient, operationPath } from './client.js';
 
 const main = document.getElementById('main');
 const envSelect = document.getElementById('env');
@@ -8,6 +11,12 @@ const liveLabel = document.getElementById('live');
 let keys = null;
 // Payments made unconfirmed from this page, by invoice: the confirm helper needs their ids.
 const state = { env: 'test', unconfirmed: new Map() };
+// Marks the dashboard's calls in the request journal, which leaves them out of its default views.
+const options = { baseUrl: location.origin, headers: { 'svc-client': 'dashboard' } };
+// The control plane's operations take no key; the API's take the partner key of the environment
+// shown (the dashboard sees every merchant's invoices, and test helpers act on them as the partner).
+const control = createClient(options);
+const clients = {};
 
 /** A DOM element: h('a', {href}, 'text', child…). Strings become text nodes, never HTML. */
 function h(tag, attrs = {}, ...children) {
@@ -21,18 +30,14 @@ function h(tag, attrs = {}, ...children) {
   return el;
 }
 
-async function api(method, path, { body, key = 'partner' } = {}) {
-  const headers = {};
-  const k = key === 'partner' ? keys?.[state.env].partnerKey : key === 'merchant' ? keys?.[state.env].merchantKey : null;
-  if (k) headers.authorization = `Bearer ${k}`;
-  if (body !== undefined) headers['content-type'] = 'application/json';
-  // Marks the dashboard's calls in the request journal, which leaves them out of its default views.
-  headers['svc-client'] = 'dashboard';
-  const res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  const text = await res.text();
-  const data = text ? JSON.parse(text) : null;
-  if (!res.ok) throw new Error(data?.error ? `${res.status} ${data.error.code}: ${data.error.message}` : `HTTP ${res.status}`);
-  return data;
+/**
+ * Calls one operation by id (`api('listPartnerInvoices', {query})`) with the environment's client and
+ * answers its data; a refusal throws, with the contract's code and message, for the view to show.
+ */
+async function api(operationId, input) {
+  const result = await (clients[state.env] ?? control)[operationId](input);
+  if (!result.ok) throw new Error(`${result.status} ${result.error.code}: ${result.error.message}`);
+  return result.data ?? null;
 }
 
 const time = (iso) => (iso ? iso.replace('T', ' ').replace(/\.\d+Z$/, 'Z') : '—');
@@ -97,10 +102,9 @@ function notice(text, bad = false) {
 // ——— views ———
 
 async function invoicesView(params) {
-  const q = new URLSearchParams({ limit: '25' });
-  if (params.get('status')) q.set('status', params.get('status'));
-  if (params.get('after')) q.set('startingAfter', params.get('after'));
-  const page = await api('GET', `/v1/partner/invoices?${q}`);
+  const page = await api('listPartnerInvoices', {
+    query: { limit: 25, status: params.get('status') ?? undefined, startingAfter: params.get('after') ?? undefined },
+  });
   const filter = h(
     'select',
     { 'aria-label': 'status filter', onchange: (e) => go(`#/invoices${e.target.value ? `?status=${e.target.value}` : ''}`) },
@@ -132,12 +136,12 @@ async function invoicesView(params) {
 
 async function invoiceView(id) {
   const [inv, events, deliveries] = await Promise.all([
-    api('GET', `/v1/partner/invoices/${id}`),
-    api('GET', `/__emulator/invoices/${id}/events`, { key: null }),
-    api('GET', `/v1/partner/webhook/deliveries?invoiceId=${id}&limit=100`),
+    api('getPartnerInvoice', { params: { id } }),
+    api('listInvoiceEvents', { params: { id } }),
+    api('listDeliveries', { query: { invoiceId: id, limit: 100 } }),
   ]);
   const left = Math.max(0, Number(inv.amount) - Number(inv.amountReceived));
-  const pay = (amount, confirmed = true) => api('POST', `/v1/test_helpers/invoices/${id}/payments`, { body: { amount: amount.toFixed(2), confirmed } });
+  const pay = (amount, confirmed = true) => api('createTestPayment', { params: { id }, body: { amount: amount.toFixed(2), confirmed } });
   const actions =
     inv.environment === 'test'
       ? h(
@@ -150,7 +154,7 @@ async function invoiceView(id) {
             const r = await pay(left || Number(inv.amount), false);
             state.unconfirmed.set(id, [...(state.unconfirmed.get(id) ?? []), r.payment.id]);
           }),
-          button('Expire', () => api('POST', `/v1/test_helpers/invoices/${id}/expire`)),
+          button('Expire', () => api('expireTestInvoice', { params: { id } })),
         )
       : h('p', { class: 'dim' }, 'Test helpers work on test invoices only.');
   const unconfirmed = state.unconfirmed.get(id) ?? [];
@@ -176,7 +180,7 @@ async function invoiceView(id) {
           { class: 'actions' },
           unconfirmed.map((paymentId) =>
             button(`Confirm payment ${paymentId.slice(0, 8)}`, async () => {
-              await api('POST', `/v1/test_helpers/invoices/${id}/payments/${paymentId}/confirm`);
+              await api('confirmTestPayment', { params: { id, paymentId } });
               state.unconfirmed.set(
                 id,
                 (state.unconfirmed.get(id) ?? []).filter((p) => p !== paymentId),
@@ -232,9 +236,9 @@ function deliveryTable(list) {
 }
 
 async function deliveriesView(params) {
-  const q = new URLSearchParams({ limit: '25' });
-  for (const k of ['status', 'after']) if (params.get(k)) q.set(k === 'after' ? 'startingAfter' : k, params.get(k));
-  const page = await api('GET', `/v1/partner/webhook/deliveries?${q}`);
+  const page = await api('listDeliveries', {
+    query: { limit: 25, status: params.get('status') ?? undefined, startingAfter: params.get('after') ?? undefined },
+  });
   const filter = h(
     'select',
     { 'aria-label': 'status filter', onchange: (e) => go(`#/deliveries${e.target.value ? `?status=${e.target.value}` : ''}`) },
@@ -250,7 +254,7 @@ async function deliveriesView(params) {
       button(
         `Resend failed on this page (${failed.length})`,
         async () => {
-          for (const d of failed) await api('POST', `/v1/partner/webhook/deliveries/${d.id}/resend`).catch(() => undefined);
+          for (const d of failed) await api('resendDelivery', { params: { id: d.id } }).catch(() => undefined);
         },
         { disabled: failed.length === 0 },
       ),
@@ -263,7 +267,7 @@ async function deliveriesView(params) {
 }
 
 async function deliveryView(id) {
-  const d = await api('GET', `/v1/partner/webhook/deliveries/${id}`);
+  const d = await api('getDelivery', { params: { id } });
   return [
     h('h1', {}, 'Delivery ', h('code', {}, d.id)),
     h(
@@ -280,7 +284,7 @@ async function deliveryView(id) {
     h(
       'div',
       { class: 'actions' },
-      button('Resend', () => api('POST', `/v1/partner/webhook/deliveries/${id}/resend`)),
+      button('Resend', () => api('resendDelivery', { params: { id } })),
     ),
     h('h2', {}, 'Payload'),
     json(d.payload),
@@ -310,11 +314,14 @@ async function deliveryView(id) {
 }
 
 async function requestsView(params) {
-  const q = new URLSearchParams({ limit: '50' });
-  for (const k of ['path', 'status']) if (params.get(k)) q.set(k, params.get(k));
   // This page's own calls (and the rest of the dashboard's) are not what the user is looking for.
-  if (!params.get('all')) q.set('fromDashboard', 'false');
-  const page = await api('GET', `/__emulator/requests?${q}`, { key: null });
+  const query = {
+    limit: 50,
+    path: params.get('path') ?? undefined,
+    status: params.get('status') ?? undefined,
+    fromDashboard: params.get('all') ? undefined : false,
+  };
+  const page = await api('listRequests', { query });
   const form = h(
     'form',
     {
@@ -326,11 +333,11 @@ async function requestsView(params) {
         go(`#/requests${next.size ? `?${next}` : ''}`);
       },
     },
-    h('label', {}, 'path ', h('input', { name: 'path', value: params.get('path') ?? '', placeholder: '/v1/invoices' })),
+    h('label', {}, 'path ', h('input', { name: 'path', value: params.get('path') ?? '', placeholder: operationPath('createInvoice') })),
     h('label', {}, 'status ', h('input', { name: 'status', value: params.get('status') ?? '', size: 4, inputmode: 'numeric' })),
     h('label', {}, h('input', { type: 'checkbox', name: 'all', value: '1', checked: Boolean(params.get('all')) }), " the dashboard's own requests too"),
     h('button', { type: 'submit' }, 'Filter'),
-    button('Clear the journal', () => api('DELETE', '/__emulator/requests', { key: null })),
+    button('Clear the journal', () => api('clearRequests')),
   );
   return [
     h('h1', {}, 'Request journal'),
@@ -362,7 +369,7 @@ async function requestsView(params) {
 }
 
 async function merchantsView() {
-  const page = await api('GET', '/v1/partner/merchants?limit=100');
+  const page = await api('listMerchants', { query: { limit: 100 } });
   return [
     h('h1', {}, 'Merchants'),
     table(
@@ -380,7 +387,7 @@ async function merchantsView() {
             'td',
             {},
             button('Mint a key', async () => {
-              const k = await api('POST', `/__emulator/merchants/${m.merchantId}/keys`, { key: null });
+              const k = await api('createMerchantKey', { params: { id: m.merchantId } });
               return `New key (shown once): ${k.merchantKey}`;
             }),
           ),
@@ -401,7 +408,7 @@ async function merchantsView() {
 async function webhookView() {
   let config = null;
   try {
-    config = await api('GET', '/v1/partner/webhook');
+    config = await api('getWebhook');
   } catch {}
   return [
     h('h1', {}, 'Webhook'),
@@ -411,7 +418,7 @@ async function webhookView() {
 }
 
 async function clockView() {
-  const clock = await api('GET', '/__emulator/clock', { key: null });
+  const clock = await api('getClock');
   const input = h('input', { id: 'advance-seconds', value: '3600', size: 8, inputmode: 'numeric', 'aria-label': 'seconds to advance' });
   return [
     h('h1', {}, 'Clock'),
@@ -421,7 +428,7 @@ async function clockView() {
       { class: 'actions' },
       input,
       button('Advance', async () => {
-        const r = await api('POST', '/__emulator/clock/advance', { key: null, body: { seconds: Number(input.value) } });
+        const r = await api('advanceClock', { body: { seconds: Number(input.value) } });
         return `Advanced ${r.advancedSeconds} s: ${r.expired} invoice(s) expired, ${r.deliveryAttempts} delivery attempt(s) made`;
       }),
     ),
@@ -429,7 +436,7 @@ async function clockView() {
 }
 
 async function snapshotsView() {
-  const list = await api('GET', '/__emulator/snapshots', { key: null });
+  const list = await api('listSnapshots');
   const name = h('input', { value: 'snapshot-1', 'aria-label': 'snapshot name' });
   return [
     h('h1', {}, 'Snapshots'),
@@ -437,7 +444,7 @@ async function snapshotsView() {
       'div',
       { class: 'actions' },
       name,
-      button('Save', () => api('POST', '/__emulator/snapshots', { key: null, body: { name: name.value } })),
+      button('Save', () => api('saveSnapshot', { body: { name: name.value } })),
     ),
     table(
       ['name', 'saved at', 'size', ''],
@@ -451,7 +458,7 @@ async function snapshotsView() {
           h(
             'td',
             {},
-            button('Restore', () => api('POST', `/__emulator/snapshots/${encodeURIComponent(s.name)}/restore`, { key: null })),
+            button('Restore', () => api('restoreSnapshot', { params: { name: s.name } })),
           ),
         ),
       ),
@@ -460,8 +467,9 @@ async function snapshotsView() {
 }
 
 async function faultsView() {
-  const [faults, chaos] = await Promise.all([api('GET', '/__emulator/faults', { key: null }), api('GET', '/__emulator/webhook-chaos')]);
-  const path = h('input', { value: '/v1/invoices', 'aria-label': 'fault path' });
+  const [faults, chaos] = await Promise.all([api('listFaults'), api('getWebhookChaos')]);
+  // The example and default are the contract's own paths, not written here (issue 26).
+  const path = h('input', { value: operationPath('createInvoice'), 'aria-label': 'fault path' });
   const code = h('input', { value: '503', size: 4, 'aria-label': 'fault status' });
   return [
     h('h1', {}, 'API faults'),
@@ -471,12 +479,11 @@ async function faultsView() {
       path,
       code,
       button('Add fault (next request, after commit)', () =>
-        api('POST', '/__emulator/faults', {
-          key: null,
+        api('createFault', {
           body: { match: { path: path.value }, action: { status: Number(code.value) }, when: 'after_commit', times: 1 },
         }),
       ),
-      button('Clear all', () => api('DELETE', '/__emulator/faults', { key: null })),
+      button('Clear all', () => api('clearFaults')),
     ),
     table(
       ['id', 'match', 'action', 'when', 'left', 'fired'],
@@ -485,7 +492,7 @@ async function faultsView() {
           'tr',
           {},
           h('td', {}, h('code', {}, f.id.slice(0, 8))),
-          h('td', {}, clip(`${f.match.method ?? 'any'} ${f.match.path ?? '/v1'}`)),
+          h('td', {}, clip(`${f.match.method ?? 'any'} ${f.match.path ?? 'any API path'}`)),
           h('td', {}, clip(JSON.stringify(f.action))),
           h('td', {}, f.when),
           h('td', {}, f.times ?? '∞'),
@@ -498,8 +505,8 @@ async function faultsView() {
     h(
       'div',
       { class: 'actions' },
-      button('Duplicate every delivery', () => api('PUT', '/__emulator/webhook-chaos', { body: { duplicate: 1 } })),
-      button('End chaos', () => api('DELETE', '/__emulator/webhook-chaos')),
+      button('Duplicate every delivery', () => api('putWebhookChaos', { body: { duplicate: 1 } })),
+      button('End chaos', () => api('deleteWebhookChaos')),
     ),
   ];
 }
@@ -555,7 +562,7 @@ async function render() {
 
 let pending = null;
 function connect() {
-  const source = new EventSource('/__emulator/changes');
+  const source = new EventSource(operationPath('streamChanges'));
   source.addEventListener('ready', () => (liveLabel.textContent = 'live'));
   source.addEventListener('change', () => {
     // Busy moments send many changes: refresh at most every 250 ms, and not while typing.
@@ -572,6 +579,7 @@ envSelect.addEventListener('change', () => {
   render();
 });
 window.addEventListener('hashchange', render);
-keys = await api('GET', '/__emulator/keys', { key: null });
+keys = await api('getDefaultKeys');
+for (const env of ['test', 'live']) clients[env] = createClient({ ...options, partnerKey: keys[env].partnerKey });
 connect();
 render();

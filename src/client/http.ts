@@ -1,4 +1,4 @@
-import http from 'node:http';
+import type http from 'node:http';
 import type https from 'node:https';
 import { ApiRefusedError, ServiceUnreachableError } from './errors.js';
 
@@ -13,6 +13,8 @@ export interface HttpRequest {
   control?: boolean;
   /** The answer is a file, not JSON: `data` is its bytes (errors are still the contract's JSON). */
   binary?: boolean;
+  /** Sent as they are, after the ones above (the dashboard's `Svc-Client`). */
+  headers?: Record<string, string> | undefined;
 }
 
 export interface HttpResponse<T> {
@@ -23,12 +25,22 @@ export interface HttpResponse<T> {
 }
 
 // Keep-alive agents: a fixtures run sends a thousand requests in a row over one connection.
-const httpAgent = new http.Agent({ keepAlive: true, maxSockets: 8 });
+// node:http is taken on the first request (process.getBuiltinModule: no import, no chunk of its
+// own), not imported by this module: the typed client's single-file build (dist/client.js) is also
+// the dashboard's, in a browser, where it sends with fetch and a static `import 'node:http'` would
+// stop the module from loading at all.
+let plain: { module: typeof http; agent: http.Agent } | undefined;
 // node:https (and TLS) is loaded on the first https request only: most commands talk to the
 // local emulator over http, and loading TLS cost ~10 ms of their start-up.
 let secure: { module: typeof https; agent: https.Agent } | undefined;
 async function transportFor(protocol: string) {
-  if (protocol === 'http:') return { module: http, agent: httpAgent };
+  if (protocol === 'http:') {
+    if (!plain) {
+      const module = process.getBuiltinModule('node:http');
+      plain = { module, agent: new module.Agent({ keepAlive: true, maxSockets: 8 }) };
+    }
+    return plain;
+  }
   if (!secure) {
     const module = (await import('node:https')).default;
     secure = { module, agent: new module.Agent({ keepAlive: true, maxSockets: 8 }) };
@@ -61,6 +73,7 @@ export async function send<T>(baseUrl: string, req: HttpRequest): Promise<HttpRe
   const controlToken = process.env.SVC_CONTROL_TOKEN;
   if (controlToken && req.control) headers['svc-control-token'] = controlToken;
   if (req.idempotencyKey !== undefined) headers['idempotency-key'] = req.idempotencyKey;
+  Object.assign(headers, req.headers);
   const body = req.body === undefined ? undefined : JSON.stringify(req.body);
   if (body !== undefined) {
     headers['content-type'] = 'application/json';

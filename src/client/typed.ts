@@ -14,6 +14,7 @@ import { OPERATIONS, type OperationId, type Operations } from '../contract/opera
 import type { OperationSpec } from '../contract/operation.js';
 import type { BodyInputOf, ErrorCodeOf, ParamsOf, QueryInputOf, SuccessOf } from '../contract/types.js';
 import { ApiRefusedError } from './errors.js';
+import { type FetchLike, fetchTransport } from './fetch-send.js';
 import { send } from './http.js';
 
 /** One error the API answers with: `code` narrows the union. */
@@ -116,18 +117,37 @@ export interface ClientOptions {
    * sent. Without it the request goes out without a key, and the API answers 401 `unauthorized`.
    */
   missingKey?: ((kind: 'partner' | 'merchant', request?: { operationId: OperationId; method: string; path: string }) => Error) | undefined;
+  /** Sent with every call, e.g. the dashboard's `Svc-Client: dashboard` (which the request journal marks). */
+  headers?: Record<string, string> | undefined;
+  /**
+   * Send with this `fetch` instead of node:http. Where there is no Node (a browser: the emulator's
+   * dashboard loads this module), the global `fetch` is used without being asked.
+   */
+  fetch?: FetchLike | undefined;
+}
+
+/** Whether node:http is there to send with (Node, or a runtime that offers it as Node does). */
+const onNode = typeof process !== 'undefined' && typeof process.versions?.node === 'string';
+
+/**
+ * An operation's path with its parameters filled in (`/v1/invoices/{id}` → `/v1/invoices/3f…`): for
+ * what the client does not call itself, the event streams (an `EventSource` takes a URL).
+ */
+export function operationPath(id: OperationId, params: Record<string, string> = {}): string {
+  return OPERATIONS[id].path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(params[name] ?? ''));
 }
 
 /** A client for one base URL and one environment's keys. */
 export function createClient(options: ClientOptions): Client {
-  const pathOf = (op: OperationSpec, input: { params?: Record<string, string>; query?: Record<string, unknown> }) =>
-    op.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(input.params?.[name] ?? '')) + (input.query ? queryString(input.query) : '');
+  const pathOf = (id: OperationId, input: { params?: Record<string, string>; query?: Record<string, unknown> }) =>
+    operationPath(id, input.params) + (input.query ? queryString(input.query) : '');
+  const transport = options.fetch || !onNode ? fetchTransport(options.fetch ?? globalThis.fetch) : send;
 
   const keyOf = (kind: 'partner' | 'merchant') => (kind === 'partner' ? options.partnerKey : options.merchantKey);
 
   const call = async (id: OperationId, input: DynamicInput = {}): Promise<DynamicResult> => {
     const op: OperationSpec = OPERATIONS[id];
-    const path = pathOf(op, input);
+    const path = pathOf(id, input);
     const kind = input.keyKind ?? kindFor(op.auth, options);
     let key = input.key;
     if (key === undefined && kind !== 'none') {
@@ -138,13 +158,14 @@ export function createClient(options: ClientOptions): Client {
     const file = Object.values(op.responses).some((r) => typeof r === 'object' && r.mediaType !== undefined);
     const timeoutMs = input.timeoutMs ?? options.timeoutMs;
     try {
-      const res = await send<unknown>(options.baseUrl, {
+      const res = await transport<unknown>(options.baseUrl, {
         method: op.method,
         path,
         key,
         body: input.body,
         idempotencyKey: input.idempotencyKey,
         control: op.control === true,
+        headers: options.headers,
         ...(file ? { binary: true } : {}),
         ...(timeoutMs ? { timeoutMs } : {}),
       });
@@ -158,7 +179,7 @@ export function createClient(options: ClientOptions): Client {
   const client: Record<string, unknown> = {
     baseUrl: options.baseUrl,
     call,
-    url: (id: OperationId, input = {}) => new URL(pathOf(OPERATIONS[id], input), options.baseUrl.endsWith('/') ? options.baseUrl : `${options.baseUrl}/`).href,
+    url: (id: OperationId, input = {}) => new URL(pathOf(id, input), options.baseUrl.endsWith('/') ? options.baseUrl : `${options.baseUrl}/`).href,
     key: (kind: 'partner' | 'merchant') => {
       const key = keyOf(kind);
       if (!key && options.missingKey) throw options.missingKey(kind);

@@ -1,5 +1,7 @@
 import type { DeliveryResultEvent } from '../webhooks/delivery-events.js';
 import type { EmulatorEvent, EventHub } from './events.js';
+import type { StreamMessage } from '../contract/schemas/streams.js';
+import { sseFrame } from './http/sse-frame.js';
 import { SseFanout } from './http/sse-fanout.js';
 import { type Journal, type JournalRecord, present } from './journal/journal.js';
 
@@ -8,7 +10,7 @@ export interface Streams {
   /** The request journal, `GET /__emulator/requests/stream`; readers filter by record. */
   requests: SseFanout<JournalRecord>;
   /** The dashboard's change feed: one small frame per write or delivery result, the same for all. */
-  changes: SseFanout<'request' | 'delivery'>;
+  changes: SseFanout<StreamMessage<'streamChanges', 'change'>['kind']>;
   /** Delivery attempts, `svc webhook deliveries tail`; readers filter by partner, environment and fields. */
   attempts: SseFanout<DeliveryResultEvent>;
 }
@@ -17,11 +19,11 @@ export function createStreams(journal: Journal, hub: EventHub<EmulatorEvent>): S
   return {
     // Masking and the ISO date happen here, once per entry, on the stream side.
     requests: new SseFanout(
-      (record) => `event: request\ndata: ${JSON.stringify(present(record))}\n\n`,
+      (record) => sseFrame('streamRequests', 'request', present(record)),
       (publish) => journal.subscribe(publish),
     ),
     changes: new SseFanout(
-      (kind) => `event: change\ndata: {"kind":"${kind}"}\n\n`,
+      (kind) => sseFrame('streamChanges', 'change', { kind }),
       (publish) =>
         hub.on((event) => {
           // Reads change nothing: the dashboard's own GETs must not make it refresh again.
@@ -30,7 +32,7 @@ export function createStreams(journal: Journal, hub: EventHub<EmulatorEvent>): S
         }),
     ),
     attempts: new SseFanout(
-      (event) => `event: attempt\ndata: ${JSON.stringify(event)}\n\n`,
+      (event) => sseFrame('streamDeliveryAttempts', 'attempt', event),
       (publish) =>
         hub.on((event) => {
           if (event.type === 'delivery.result') publish(event);
@@ -38,3 +40,8 @@ export function createStreams(journal: Journal, hub: EventHub<EmulatorEvent>): S
     ),
   };
 }
+
+type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
+/** The dispatcher's hand-written event and the contract's attempt message are one shape: a field added to one only does not compile. */
+const attemptMatches: Equal<DeliveryResultEvent, StreamMessage<'streamDeliveryAttempts', 'attempt'>> = true;
+void attemptMatches;

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Random } from '../domain/random.js';
 import type { ServerResponse } from 'node:http';
+import { sseFrame } from '../server/http/sse-frame.js';
 import { SseWriter } from '../server/http/sse-writer.js';
 import type { Clock } from '../clock/clock.js';
 import type { Environment } from '../domain/environment.js';
@@ -209,7 +210,7 @@ export class ListenerHub {
         this.settle(requestId, failed('listener_disconnected: the listener went away before reporting the result'));
       }
     });
-    connection.writer.send(`event: ready\ndata: ${JSON.stringify({ partnerId, environment })}\n\n`);
+    connection.writer.send(sseFrame('streamListener', 'ready', { partnerId, environment }));
     if (wakeListenerDeliveries(this.deps.store, partnerId, environment, this.deps.clock.now()) > 0) this.deps.kick();
   }
 
@@ -242,7 +243,7 @@ export class ListenerHub {
         body,
       };
       // An overflow here closes the stream, which fails this attempt at once (it stays retrying).
-      connection.writer.send(`event: delivery\ndata: ${JSON.stringify(message)}\n\n`);
+      connection.writer.send(sseFrame('streamListener', 'delivery', message));
     });
   }
 

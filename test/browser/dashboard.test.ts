@@ -1,8 +1,10 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from '../helpers/browser.js';
 import { ikey, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { ROOT } from '../helpers/cli.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
 
 /**
@@ -76,6 +78,39 @@ describe('the dashboard', () => {
     await page.getByText('1. invoice.created').waitFor();
     await page.locator('main table').last().getByText('invoice.created').waitFor();
     expect(page.errors).toEqual([]);
+    await page.close();
+  });
+
+  // Issue 26: the page calls the API through the typed client the package exports (dist/client.js,
+  // `svc-emulator/client`), served beside ui.js with the same headers as the other assets.
+  it('loads the typed client module the package exports, and sends every call through it', async () => {
+    const served = await emu.call('GET', '/assets/client.js');
+    expect(served.status).toBe(200);
+    expect(served.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    expect(served.headers.get('cache-control')).toBe('public, max-age=300');
+    expect(served.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(served.text).toBe(fs.readFileSync(path.join(ROOT, 'dist', 'client.js'), 'utf8'));
+
+    const page = (await browser.newPage()) as Page;
+    const calls: { url: string; accept: string | undefined; client: string | undefined }[] = [];
+    const scripts: string[] = [];
+    page.on('request', (r) => {
+      const url = new URL(r.url());
+      if (r.resourceType() === 'script') scripts.push(url.pathname);
+      if (url.pathname.startsWith('/v1/') || (url.pathname.startsWith('/__emulator/') && !url.pathname.startsWith('/__emulator/ui')))
+        calls.push({ url: `${r.method()} ${url.pathname}`, accept: r.headers().accept, client: r.headers()['svc-client'] });
+    });
+    await page.goto(`${emu.url}/__emulator/ui/#/invoices`);
+    await page
+      .locator('#live')
+      .filter({ hasText: /^live$/ })
+      .waitFor();
+    await page.getByRole('heading', { name: 'Invoices' }).waitFor();
+    expect(scripts).toEqual(['/assets/ui.js', '/assets/client.js']);
+    expect(calls.map((c) => c.url)).toEqual(expect.arrayContaining(['GET /__emulator/keys', 'GET /__emulator/changes', 'GET /v1/partner/invoices']));
+    // The client's own headers (ui.js sets none but Svc-Client); the change feed is the browser's EventSource.
+    for (const c of calls.filter((x) => x.url !== 'GET /__emulator/changes'))
+      expect(c, c.url).toMatchObject({ accept: 'application/json', client: 'dashboard' });
     await page.close();
   });
 

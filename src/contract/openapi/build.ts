@@ -4,6 +4,7 @@ import { errorCodesOf, type OperationSpec, type ResponseSpec, TAGS } from '../op
 import { operationEntries } from '../operations/index.js';
 import { REQUEST_SCHEMAS } from '../schemas/requests.js';
 import { RESPONSE_SCHEMAS } from '../schemas/responses.js';
+import { STREAM_MESSAGES } from '../schemas/streams.js';
 import { errorResponsesOf, errorSchema, HEADERS, injectedFaultResponse, sharedErrorResponses } from './errors.js';
 import { type JsonSchema, toJsonSchema } from './json-schema.js';
 import { webhooksSection } from './webhooks.js';
@@ -46,11 +47,16 @@ export function buildOpenApi(version: string, serverUrl: string = DEFAULT_SERVER
     if (name.endsWith('Request')) schemas[name] = toJsonSchema(schema, 'input', schemas);
   }
   schemas.Error = errorSchema(Object.keys(ERRORS) as ErrorCode[]);
+  // Each stream's messages, by SSE event name, as $refs (each schema named by its `.meta({ id })`).
+  const streamEvents: Record<string, Record<string, JsonSchema>> = {};
+  for (const [id, messages] of Object.entries(STREAM_MESSAGES)) {
+    streamEvents[id] = Object.fromEntries(Object.entries(messages).map(([event, schema]) => [event, toJsonSchema(schema, 'output', schemas)]));
+  }
 
   const paths: Record<string, Record<string, unknown>> = {};
   for (const [id, op] of operationEntries()) {
     paths[op.path] ??= {};
-    paths[op.path]![op.method.toLowerCase()] = operationObject(id, op, schemas);
+    paths[op.path]![op.method.toLowerCase()] = operationObject(id, op, schemas, streamEvents[id]);
   }
 
   return {
@@ -92,7 +98,12 @@ export function buildOpenApi(version: string, serverUrl: string = DEFAULT_SERVER
   };
 }
 
-function operationObject(id: string, op: OperationSpec, schemas: Record<string, JsonSchema>): Record<string, unknown> {
+function operationObject(
+  id: string,
+  op: OperationSpec,
+  schemas: Record<string, JsonSchema>,
+  streamEvents: Record<string, JsonSchema> | undefined,
+): Record<string, unknown> {
   const parameters: unknown[] = [...op.path.matchAll(/\{(\w+)\}/g)].map((m) => ({
     name: m[1],
     in: 'path',
@@ -105,11 +116,11 @@ function operationObject(id: string, op: OperationSpec, schemas: Record<string, 
 
   const responses: Record<string, unknown> = {};
   for (const [status, spec] of Object.entries(op.responses) as [string, ResponseSpec][]) {
-    responses[status] = successResponse(op, spec, status);
+    responses[status] = successResponse(op, spec, status, streamEvents);
   }
   const success = Object.entries(op.responses).find(([s]) => s.startsWith('2'));
   if (op.idempotency && success && !responses['200']) {
-    const first = successResponse(op, success[1] as ResponseSpec, success[0]);
+    const first = successResponse(op, success[1] as ResponseSpec, success[0], streamEvents);
     responses['200'] = {
       ...first,
       description: 'Idempotent replay: the first response, byte for byte, with `Idempotent-Replayed: true`.',
@@ -146,19 +157,41 @@ function operationObject(id: string, op: OperationSpec, schemas: Record<string, 
   };
 }
 
-function successResponse(op: OperationSpec, spec: ResponseSpec, status: string): Record<string, unknown> {
+function successResponse(op: OperationSpec, spec: ResponseSpec, status: string, streamEvents?: Record<string, JsonSchema>): Record<string, unknown> {
   const { schema, description, stream, mediaType } =
     typeof spec === 'string' ? { schema: spec, description: undefined, stream: false, mediaType: undefined } : spec;
+  if (stream && !mediaType && !streamEvents) throw new Error(`${op.path}: a stream needs its messages in STREAM_MESSAGES (schemas/streams.ts)`);
   const headers: Record<string, unknown> = { 'Request-Id': { $ref: '#/components/headers/RequestId' } };
   if (op.method !== 'GET') headers.Warning = { $ref: '#/components/headers/Warning' };
   const content = mediaType
     ? { [mediaType]: { schema: { type: 'string', format: 'binary' } } }
     : stream
-      ? { 'text/event-stream': { schema: { type: 'string', description: 'Server-sent events, kept open until either side closes.' } } }
+      ? {
+          'text/event-stream': streamEvents ? streamMedia(streamEvents) : { schema: { type: 'string' } },
+        }
       : schema
         ? { 'application/json': { schema: { $ref: `#/components/schemas/${schema}` } } }
         : undefined;
   return { description: description ?? (status === '201' ? 'Created' : 'Success'), headers, ...(content ? { content } : {}) };
+}
+
+/**
+ * A stream's media type. OpenAPI 3.1 has no place for an event stream's messages (3.2's `itemSchema`
+ * is one): `x-svc-events` names each `event:` and the schema of its `data:` line, and the string's
+ * `contentSchema` lists the same schemas, where tools (Redocly) follow their references.
+ */
+function streamMedia(events: Record<string, JsonSchema>): Record<string, unknown> {
+  const refs = [...new Map(Object.values(events).map((ref) => [JSON.stringify(ref), ref])).values()];
+  return {
+    schema: {
+      type: 'string',
+      description:
+        'Server-sent events, kept open until either side closes: each frame is `event: <name>` and one `data:` line holding a JSON message of the schema `x-svc-events` gives for that name; `: ping` comments keep it alive.',
+      contentMediaType: 'text/event-stream',
+      contentSchema: { oneOf: refs },
+    },
+    'x-svc-events': events,
+  };
 }
 
 function queryParameters(query: z.ZodObject, schemas: Record<string, JsonSchema>): unknown[] {

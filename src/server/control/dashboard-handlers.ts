@@ -5,6 +5,7 @@ import { paymentsOf } from '../../store/repos/payments.js';
 import { presentPayment } from '../presenters.js';
 import type { WebhookEvent } from '../../contract/webhook-event.js';
 import { ApiError } from '../api-error.js';
+import { sseFrame } from '../http/sse-frame.js';
 import type { Handlers } from '../handler.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -26,7 +27,7 @@ export const dashboardHandlers = {
     status: 200,
     stream: (res: ServerResponse) => {
       const writer = deps.runtime.streams.changes.attach(res);
-      writer.send('event: ready\ndata: {}\n\n');
+      writer.send(sseFrame('streamChanges', 'ready', {}));
       writer.heartbeat(15_000);
     },
   }),

@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { ApiError } from '../api-error.js';
+import { sseFrame } from '../http/sse-frame.js';
 import type { Handlers } from '../handler.js';
 
 /**
@@ -55,7 +56,7 @@ export const listenerHandlers = {
             (!f.eventType || event.eventType === f.eventType) &&
             (!f.invoiceId || event.invoiceId === f.invoiceId),
         );
-        writer.send('event: ready\ndata: {}\n\n');
+        writer.send(sseFrame('streamDeliveryAttempts', 'ready', {}));
         writer.heartbeat(15_000);
       },
     };

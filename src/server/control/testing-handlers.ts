@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { ApiError } from '../api-error.js';
 import { presentFault } from '../faults/table.js';
+import { sseFrame } from '../http/sse-frame.js';
 import type { Handlers } from '../handler.js';
 import { matcher } from '../journal/journal.js';
 
@@ -29,7 +30,7 @@ export const testingHandlers = {
       status: 200,
       stream: (res: ServerResponse) => {
         const writer = deps.runtime.streams.requests.attach(res, test);
-        writer.send('event: ready\ndata: {}\n\n');
+        writer.send(sseFrame('streamRequests', 'ready', {}));
         writer.heartbeat(15_000);
       },
     };

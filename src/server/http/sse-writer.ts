@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import { overflowFrame } from './sse-frame.js';
 
 /** CONTRACT §8: what one reader of a server-sent-events stream may leave unsent before it is dropped. */
 export const SSE_LIMITS = { bytes: 1024 * 1024, messages: 1000 };
@@ -106,7 +107,7 @@ export class SseWriter {
     };
     this.queue = [];
     this.queuedBytes = 0;
-    this.res.end(`event: overflow\ndata: ${JSON.stringify(reason)}\n\n`);
+    this.res.end(overflowFrame(reason));
     this.recount();
     // A reader that never reads again never lets `end` finish: give it time, then let go.
     const timer = setTimeout(() => this.res.destroy(), OVERFLOW_GRACE_MS).unref();

@@ -1,7 +1,8 @@
 /**
  * The dashboard's page (CONTRACT §10): a static shell; `assets/ui.js` renders every view in the
- * browser from the API and the control plane, the same endpoints the CLI and tests use, so no action
- * has a second implementation. Nothing in it comes from a request: there is nothing to escape here.
+ * browser from the API and the control plane, through the typed client the package exports
+ * (`/assets/client.js`, imported by ui.js, a module script), so no action has a second
+ * implementation. Nothing in it comes from a request: there is nothing to escape here.
  */
 export function renderDashboard(version: string): string {
   const views = [

@@ -36,19 +36,26 @@ function testInvoice(deps: AppDeps, id: string) {
   return invoice;
 }
 
-const ASSETS: Record<string, string> = {
-  'checkout.js': 'text/javascript; charset=utf-8',
-  'pages.css': 'text/css; charset=utf-8',
-  'ui.js': 'text/javascript; charset=utf-8',
-  'ui.css': 'text/css; charset=utf-8',
-  'favicon.svg': 'image/svg+xml',
+/** Served at /assets/<name>: its content type, and its file under the package root. */
+const ASSETS: Record<string, { type: string; file: string }> = {
+  'checkout.js': { type: 'text/javascript; charset=utf-8', file: 'assets/checkout.js' },
+  'pages.css': { type: 'text/css; charset=utf-8', file: 'assets/pages.css' },
+  'ui.js': { type: 'text/javascript; charset=utf-8', file: 'assets/ui.js' },
+  // The typed client the package exports (`svc-emulator/client`), built as one ES module: the
+  // dashboard calls the API through it, by operation id, so ui.js holds no path (issue 26).
+  'client.js': { type: 'text/javascript; charset=utf-8', file: 'dist/client.js' },
+  'ui.css': { type: 'text/css; charset=utf-8', file: 'assets/ui.css' },
+  'favicon.svg': { type: 'image/svg+xml', file: 'assets/favicon.svg' },
 };
 const assetCache = new Map<string, string>();
 function asset(name: string): string {
   let text = assetCache.get(name);
   if (text === undefined) {
-    // assets/ sits at the package root, beside src/ and dist/.
-    text = fs.readFileSync(new URL(`assets/${name}`, PACKAGE_ROOT), 'utf8');
+    // assets/ and dist/ sit at the package root, beside src/.
+    const file = new URL(ASSETS[name]!.file, PACKAGE_ROOT);
+    // Only a checkout of the sources that was never built lacks dist/: say so rather than a 500.
+    if (!fs.existsSync(file)) throw new ApiError(404, 'not_found', `${ASSETS[name]!.file} is not built: run \`npm run build\`.`);
+    text = fs.readFileSync(file, 'utf8');
     assetCache.set(name, text);
   }
   return text;
@@ -179,7 +186,7 @@ export const pageRoutes: RouteDef[] = [
     auth: 'none',
     handle: (input: RouteInput<undefined>) => {
       // Own keys only: `constructor` or `__proto__` must not reach the file system as a name.
-      const type = Object.hasOwn(ASSETS, input.params.name!) ? ASSETS[input.params.name!] : undefined;
+      const type = Object.hasOwn(ASSETS, input.params.name!) ? ASSETS[input.params.name!]!.type : undefined;
       if (!type) throw new ApiError(404, 'not_found', 'No such asset.');
       return {
         status: 200,
