@@ -1,7 +1,6 @@
 import { UserError } from '../errors.js';
 import type { ResponseBody } from '../contract/schemas/responses.js';
-import type { FaultSpec } from '../server/testing-types.js';
-import type { ChaosSpec } from '../webhooks/chaos.js';
+import type { ChaosSpec, FaultSpec } from '../contract/testing-types.js';
 import type { OperationId } from '../contract/operations/index.js';
 import type { SuccessOf } from '../contract/types.js';
 import { send, type HttpRequest, type HttpResponse } from './http.js';
