@@ -1,5 +1,6 @@
 import type { DeliveryResultEvent } from '../webhooks/delivery-events.js';
-import type { EmulatorEvent, EventHub } from './events.js';
+import type { EventHub } from '../domain/event-hub.js';
+import type { EmulatorEvent } from './events.js';
 import { SseFanout } from './http/sse-fanout.js';
 import { type Journal, type JournalRecord, present } from './journal/journal.js';
 

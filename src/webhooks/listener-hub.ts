@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Random } from '../domain/random.js';
 import type { ServerResponse } from 'node:http';
-import { SseWriter } from '../server/http/sse-writer.js';
+import { SseWriter } from './sse-writer.js';
 import type { Clock } from '../clock/clock.js';
 import type { Environment } from '../domain/environment.js';
 import { generateSecret } from '../domain/keys.js';
