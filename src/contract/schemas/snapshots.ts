@@ -1,11 +1,12 @@
 import * as z from 'zod';
+import { SNAPSHOT_NAME, SNAPSHOT_NAME_MESSAGE } from '../snapshot-name.js';
 
 /** Snapshots (CONTRACT §9, extension): the request body and the answers. */
 
 const snapshotName = () =>
   z
     .string({ error: 'name is required.' })
-    .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, { error: 'name must be 1–64 letters, digits, ".", "_" or "-", starting with a letter or digit.' })
+    .regex(SNAPSHOT_NAME, { error: SNAPSHOT_NAME_MESSAGE })
     .meta({ description: 'Letters, digits, `.`, `_` and `-`, starting with a letter or digit; at most 64.' });
 
 export const snapshot = z
