@@ -9,7 +9,6 @@ export { manualClock, systemClock, type Clock } from './clock/clock.js';
 export type { EmulatorConfig, PinnedKeys } from './config/defaults.js';
 export type { DefaultKeys, EnvironmentKeys } from './contract/default-keys.js';
 export type { LookupFn } from './domain/lookup.js';
-export type { SnapshotInfo } from './server/snapshots/files.js';
 export type { AdvanceReport, FaultControl, JournalFilter } from './server/public-types.js';
 export type {
   ChaosSpec as WebhookChaosSpec,
@@ -19,6 +18,7 @@ export type {
   FaultSpec,
   JournalEntry,
   JournalPrincipal,
+  SnapshotInfo,
 } from './contract/testing-types.js';
 export {
   createClient,

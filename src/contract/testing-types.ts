@@ -1,9 +1,9 @@
 /**
- * The wire shapes of the testing tools (CONTRACT §9): the request journal, API faults and webhook
- * chaos, as the public API (src/index.ts) and the HTTP API hand them out. Hand-written for their doc
+ * The wire shapes of the testing tools (CONTRACT §9): the request journal, API faults, snapshots and
+ * webhook chaos, as the public API (src/index.ts) and the HTTP API hand them out. Hand-written for their doc
  * comments, and importing nothing, so that a consumer's compiler reaches no package through them; the
- * contract's schemas must produce exactly these (the `Equal` checks in ./schemas/testing.ts and
- * ./schemas/chaos.ts fail to compile otherwise).
+ * contract's schemas must produce exactly these (the `Equal` checks in ./schemas/testing.ts,
+ * ./schemas/snapshots.ts and ./schemas/chaos.ts fail to compile otherwise).
  */
 
 /** Who called, as the key said (CONTRACT §1). */
@@ -88,6 +88,14 @@ export interface Fault {
   fired: number;
   /** Emulator time (ISO 8601). */
   createdAt: string;
+}
+
+/** A saved snapshot, as `GET /__emulator/snapshots` lists it (CONTRACT §9). */
+export interface SnapshotInfo {
+  name: string;
+  /** Emulator time when it was saved, ISO 8601. */
+  createdAt: string;
+  bytes: number;
 }
 
 /** Webhook chaos of one partner in one environment (CONTRACT §9); absent fields are off. */

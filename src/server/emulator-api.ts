@@ -6,9 +6,9 @@ import type { EmulatorListener } from './events.js';
 import type { DefaultKeys } from '../contract/default-keys.js';
 import type { LookupFn } from '../domain/lookup.js';
 import type { AdvanceReport, FaultControl, JournalFilter } from './public-types.js';
-import type { SnapshotInfo } from './snapshots/files.js';
+
 import type { Imported } from './snapshots/files.js';
-import type { JournalEntry } from '../contract/testing-types.js';
+import type { JournalEntry, SnapshotInfo } from '../contract/testing-types.js';
 
 // What startEmulator takes and returns (the package's API, src/index.ts); ./start.ts builds it.
 

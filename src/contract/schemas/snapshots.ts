@@ -1,5 +1,7 @@
 import * as z from 'zod';
 import { SNAPSHOT_NAME, SNAPSHOT_NAME_MESSAGE } from '../snapshot-name.js';
+import type { SnapshotInfo } from '../testing-types.js';
+import type { Equal } from '../type-equal.js';
 
 /** Snapshots (CONTRACT §9, extension): the request body and the answers. */
 
@@ -33,3 +35,7 @@ export const SNAPSHOT_SCHEMAS = {
     })
     .meta({ id: 'SnapshotRestored' }),
 };
+
+/** The schema produces exactly the public SnapshotInfo (testing-types.ts): a field added to one only does not compile. */
+const snapshotMatches: Equal<z.output<typeof snapshot>, SnapshotInfo> = true;
+void snapshotMatches;

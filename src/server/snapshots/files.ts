@@ -2,15 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { SNAPSHOT_NAME } from '../../contract/snapshot-name.js';
+import type { SnapshotInfo } from '../../contract/testing-types.js';
 import { removePartials, removeTempFolders } from './leftovers.js';
-
-/** What `GET /__emulator/snapshots` lists (CONTRACT §9). */
-export interface SnapshotInfo {
-  name: string;
-  /** Emulator time when it was saved, ISO 8601. */
-  createdAt: string;
-  bytes: number;
-}
 
 const SUFFIX = '.sqlite';
 

@@ -12,7 +12,8 @@ import { openStore, type Store } from '../../store/store.js';
 import { ApiError } from '../api-error.js';
 import { removeTempFolders } from './leftovers.js';
 import { SNAPSHOT_NAME, SNAPSHOT_NAME_MESSAGE } from '../../contract/snapshot-name.js';
-import { SnapshotFiles, type SnapshotInfo, TEMP_PREFIX } from './files.js';
+import type { SnapshotInfo } from '../../contract/testing-types.js';
+import { SnapshotFiles, TEMP_PREFIX } from './files.js';
 import { checkSnapshotFile, checkSnapshotSchema, SnapshotRefused } from './untrusted.js';
 
 /** The emulator time a snapshot was taken at: a restore puts the clock back there (CONTRACT §9). */
