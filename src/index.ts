@@ -7,19 +7,19 @@
 export { startEmulator, type Emulator, type StartEmulatorOptions, type EmulatorConfigInput } from './server/start.js';
 export { manualClock, systemClock, type Clock } from './clock/clock.js';
 export type { EmulatorConfig, PinnedKeys } from './config/defaults.js';
-export type { AdvanceReport, DefaultKeys, EnvironmentKeys, LookupFn } from './server/public-types.js';
-export type { SnapshotInfo } from './server/snapshots/files.js';
-export type { ChaosSpec as WebhookChaosSpec } from './webhooks/chaos.js';
+export type { DefaultKeys, EnvironmentKeys } from './contract/default-keys.js';
+export type { LookupFn } from './domain/lookup.js';
+export type { AdvanceReport, FaultControl, JournalFilter } from './server/public-types.js';
 export type {
+  ChaosSpec as WebhookChaosSpec,
   Fault,
   FaultAction,
-  FaultControl,
   FaultMatch,
   FaultSpec,
   JournalEntry,
-  JournalFilter,
   JournalPrincipal,
-} from './server/testing-types.js';
+  SnapshotInfo,
+} from './contract/testing-types.js';
 export {
   createClient,
   type Client,

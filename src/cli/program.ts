@@ -7,7 +7,7 @@ import { renderError, renderOutput } from './output/render.js';
 import { prepareStyle } from './output/style.js';
 import { GLOBAL_OPTIONS, GROUPS, type CommandSpec, type HandlerInput, type LazyCommand, type OptionSpec } from './spec.js';
 import { isOptionsOf, optionsProblem } from './spec-input.js';
-import { didYouMean } from './suggest.js';
+import { didYouMean } from '../domain/suggest.js';
 
 export interface ProgramOptions {
   /** Receives the exit code of the command that ran. */

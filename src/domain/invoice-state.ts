@@ -1,4 +1,4 @@
-import type { InvoiceEventType, InvoiceStatus } from '../webhooks/envelope.js';
+import type { InvoiceEventType, InvoiceStatus } from '../contract/enums.js';
 import { addAmounts, compareAmounts, formatReceived } from './money.js';
 
 /**

@@ -3,7 +3,7 @@
  * `--forward-to` target, `--events`, `--header` and `--timeout`. Every mistake is a UsageError
  * naming its flag (exit 2).
  */
-import { didYouMean } from '../cli/suggest.js';
+import { didYouMean } from '../domain/suggest.js';
 import { UsageError } from '../errors.js';
 import { INVOICE_EVENT_TYPES } from '../webhooks/envelope.js';
 

@@ -7,10 +7,10 @@ import { findMerchant, insertMerchant } from '../store/repos/merchants.js';
 import { getMeta, setMeta } from '../store/repos/meta.js';
 import { findPartner, insertPartner } from '../store/repos/partners.js';
 import type { Store } from '../store/store.js';
-import type { DefaultKeys, EnvironmentKeys } from './public-types.js';
+import type { DefaultKeys, EnvironmentKeys } from '../contract/default-keys.js';
 
-// Declared in public-types.ts so that the public API's types never reach the database layer.
-export type { DefaultKeys, EnvironmentKeys } from './public-types.js';
+// Declared in the contract (default-keys.ts) so that the public API's types never reach the database layer.
+export type { DefaultKeys, EnvironmentKeys } from '../contract/default-keys.js';
 
 const META_KEY = 'default_identity';
 

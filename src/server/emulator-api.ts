@@ -1,12 +1,14 @@
 import type { Client } from '../client/typed.js';
 import type { Clock } from '../clock/clock.js';
 import type { EmulatorConfig } from '../config/defaults.js';
-import type { ChaosSpec as WebhookChaosSpec } from '../webhooks/chaos.js';
+import type { ChaosSpec as WebhookChaosSpec } from '../contract/testing-types.js';
 import type { EmulatorListener } from './events.js';
-import type { AdvanceReport, DefaultKeys, LookupFn } from './public-types.js';
-import type { SnapshotInfo } from './snapshots/files.js';
+import type { DefaultKeys } from '../contract/default-keys.js';
+import type { LookupFn } from '../domain/lookup.js';
+import type { AdvanceReport, FaultControl, JournalFilter } from './public-types.js';
+
 import type { Imported } from './snapshots/files.js';
-import type { FaultControl, JournalEntry, JournalFilter } from './testing-types.js';
+import type { JournalEntry, SnapshotInfo } from '../contract/testing-types.js';
 
 // What startEmulator takes and returns (the package's API, src/index.ts); ./start.ts builds it.
 

@@ -49,27 +49,3 @@ export type EmulatorEvent = RequestEvent | WarningEvent | ErrorEvent | DeliveryS
 
 /** Receives every {@link EmulatorEvent}; a listener that throws is ignored, never breaks the emulator. */
 export type EmulatorListener = (event: EmulatorEvent) => void;
-
-/** A minimal typed fan-out; a throwing listener must not break the emulator. */
-export class EventHub<E> {
-  private readonly listeners = new Set<(event: E) => void>();
-
-  on(listener: (event: E) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  }
-
-  emit(event: E): void {
-    for (const listener of this.listeners) {
-      try {
-        listener(event);
-      } catch {
-        // A renderer's bug is not the emulator's: keep serving.
-      }
-    }
-  }
-
-  get size(): number {
-    return this.listeners.size;
-  }
-}

@@ -1,7 +1,8 @@
 import type { DeliveryResultEvent } from '../webhooks/delivery-events.js';
-import type { EmulatorEvent, EventHub } from './events.js';
+import type { EventHub } from '../domain/event-hub.js';
+import type { EmulatorEvent } from './events.js';
 import type { StreamMessage } from '../contract/schemas/streams.js';
-import { sseFrame } from './http/sse-frame.js';
+import { sseFrame } from '../webhooks/sse-frame.js';
 import { SseFanout } from './http/sse-fanout.js';
 import { type Journal, type JournalRecord, present } from './journal/journal.js';
 

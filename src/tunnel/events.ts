@@ -2,7 +2,7 @@
  * What a running quick tunnel reports, as a discriminated union (ARCHITECTURE habit 5): the tunnel
  * module never prints; `svc webhook listen` renders these as lines or NDJSON, and tests assert on them.
  */
-import { EventHub } from '../server/events.js';
+import { EventHub } from '../domain/event-hub.js';
 
 export type TunnelEvent =
   /** The cloudflared process is being spawned with these arguments. */

@@ -1,21 +1,6 @@
 import type { Environment } from '../contract/enums.js';
+import type { ChaosSpec } from '../contract/testing-types.js';
 import { seededRandom, type Random } from '../domain/random.js';
-
-/** Webhook chaos of one partner in one environment (CONTRACT §9); absent fields are off. */
-export interface ChaosSpec {
-  /** Probability (0–1) that an attempt is sent twice: the same envelope, the same `id`. */
-  duplicate?: number;
-  /** Hold each attempt back a random moment (up to 1 s), so that deliveries arrive out of order. */
-  reorder?: boolean;
-  /** Hold each attempt back between `min` and `max` milliseconds. */
-  delayMs?: [number, number];
-  /** Probability that an attempt is signed with a wrong secret. */
-  badSignature?: number;
-  /** Probability that an attempt's signature timestamp is 6 minutes old (otherwise correctly signed). */
-  staleTimestamp?: number;
-  /** Seeds the decisions: the same seed and the same events make the same decisions. Default 0. */
-  seed?: number;
-}
 
 /** What chaos does to one attempt. `kinds` is what it records (`attempts[].chaos`). */
 export interface ChaosDecision {

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Random } from '../domain/random.js';
 import type { ServerResponse } from 'node:http';
-import { sseFrame } from '../server/http/sse-frame.js';
-import { SseWriter } from '../server/http/sse-writer.js';
+import { sseFrame } from './sse-frame.js';
+import { SseWriter } from './sse-writer.js';
 import type { Clock } from '../clock/clock.js';
 import type { Environment } from '../domain/environment.js';
 import { generateSecret } from '../domain/keys.js';

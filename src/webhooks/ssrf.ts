@@ -9,10 +9,10 @@ import { promises as dns } from 'node:dns';
 import type { LookupAddress, LookupOptions } from 'node:dns';
 import { isIP } from 'node:net';
 import { classifyIp, parseIp } from '../domain/ip.js';
-import type { LookupFn } from '../server/public-types.js';
+import type { LookupFn } from '../domain/lookup.js';
 
-// Declared with the public types: `startEmulator({ lookup })` takes one, and its declaration must not pull in node:dns.
-export type { LookupFn } from '../server/public-types.js';
+// Declared on its own (domain/lookup.ts): `startEmulator({ lookup })` takes one, and its declaration must not pull in node:dns.
+export type { LookupFn } from '../domain/lookup.js';
 
 /** The shape of `net.connect`'s `lookup` option (both the `all: true` and the single-address form). */
 export type NetLookup = (

@@ -8,7 +8,7 @@
 import http from 'node:http';
 import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { sseTotals } from '../../src/server/http/sse-writer.js';
+import { sseTotals } from '../../src/webhooks/sse-writer.js';
 import { internalsOf } from '../../src/server/internals.js';
 import { ikey, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 

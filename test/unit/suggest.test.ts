@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { closest, editDistance } from '../../src/cli/suggest.js';
+import { closest, editDistance } from '../../src/domain/suggest.js';
 import { INVOICE_EVENT_TYPES } from '../../src/webhooks/envelope.js';
 
 describe('did you mean (closest choice)', () => {

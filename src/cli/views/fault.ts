@@ -1,5 +1,5 @@
 import type { ChalkInstance } from 'chalk';
-import type { Fault } from '../../server/testing-types.js';
+import type { Fault } from '../../contract/testing-types.js';
 import { table } from '../output/human.js';
 
 function what(f: Fault): string {

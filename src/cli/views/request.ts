@@ -1,5 +1,5 @@
 import type { ChalkInstance } from 'chalk';
-import type { JournalEntry } from '../../server/testing-types.js';
+import type { JournalEntry } from '../../contract/testing-types.js';
 import { esc } from '../output/escape.js';
 
 /**

@@ -3,6 +3,7 @@ import { ERRORS, type ErrorCode } from '../errors.js';
 import { errorCodesOf, type OperationSpec, type ResponseSpec, TAGS } from '../operation.js';
 import { operationEntries } from '../operations/index.js';
 import { REQUEST_SCHEMAS } from '../schemas/requests.js';
+import { SNAPSHOT_NAME } from '../snapshot-name.js';
 import { RESPONSE_SCHEMAS } from '../schemas/responses.js';
 import { STREAM_MESSAGES } from '../schemas/streams.js';
 import { errorResponsesOf, errorSchema, HEADERS, injectedFaultResponse, sharedErrorResponses } from './errors.js';
@@ -109,7 +110,7 @@ function operationObject(
     in: 'path',
     required: true,
     // Every path parameter is a resource's UUID, except a snapshot's name.
-    schema: m[1] === 'name' ? { type: 'string', pattern: '^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$' } : { type: 'string', format: 'uuid' },
+    schema: m[1] === 'name' ? { type: 'string', pattern: SNAPSHOT_NAME.source } : { type: 'string', format: 'uuid' },
   }));
   if (op.query) parameters.push(...queryParameters(REQUEST_SCHEMAS[op.query], schemas));
   if (op.idempotency) parameters.push(idempotencyHeader(op.idempotency.optional === true));

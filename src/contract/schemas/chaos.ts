@@ -1,5 +1,7 @@
 import * as z from 'zod';
 import { ENVIRONMENTS } from '../enums.js';
+import type { ChaosSpec } from '../testing-types.js';
+import type { Equal } from '../type-equal.js';
 
 /** Webhook chaos (CONTRACT §9, extension): the request body and the answer. */
 
@@ -61,3 +63,7 @@ export const CHAOS_SCHEMAS = {
     })
     .meta({ id: 'WebhookChaos' }),
 };
+
+/** The request schema produces exactly the public ChaosSpec (testing-types.ts): a field added to one only does not compile. */
+const specMatches: Equal<z.output<ReturnType<typeof CHAOS_REQUESTS.WebhookChaosRequest>>, ChaosSpec> = true;
+void specMatches;

@@ -1,5 +1,7 @@
 import * as z from 'zod';
+import type { DefaultKeys } from '../default-keys.js';
 import { ENVIRONMENTS, INVOICE_EVENT_TYPES } from '../enums.js';
+import type { Equal } from '../type-equal.js';
 
 /** The control plane's answers (CONTRACT §7, extension): documented, checked, never built by the server. */
 
@@ -79,3 +81,7 @@ export const CONTROL_SCHEMAS = {
   ListenerSecret: z.object({ secret: z.string() }).meta({ id: 'ListenerSecret' }),
   ListenerResultAccepted: z.object({ accepted: z.literal(true) }).meta({ id: 'ListenerResultAccepted' }),
 };
+
+/** The schema produces exactly the public DefaultKeys (default-keys.ts): a field added to one only does not compile. */
+const keysMatch: Equal<z.output<typeof defaultKeys>, DefaultKeys> = true;
+void keysMatch;

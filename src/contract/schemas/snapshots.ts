@@ -1,11 +1,14 @@
 import * as z from 'zod';
+import { SNAPSHOT_NAME, SNAPSHOT_NAME_MESSAGE } from '../snapshot-name.js';
+import type { SnapshotInfo } from '../testing-types.js';
+import type { Equal } from '../type-equal.js';
 
 /** Snapshots (CONTRACT §9, extension): the request body and the answers. */
 
 const snapshotName = () =>
   z
     .string({ error: 'name is required.' })
-    .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, { error: 'name must be 1–64 letters, digits, ".", "_" or "-", starting with a letter or digit.' })
+    .regex(SNAPSHOT_NAME, { error: SNAPSHOT_NAME_MESSAGE })
     .meta({ description: 'Letters, digits, `.`, `_` and `-`, starting with a letter or digit; at most 64.' });
 
 export const snapshot = z
@@ -32,3 +35,7 @@ export const SNAPSHOT_SCHEMAS = {
     })
     .meta({ id: 'SnapshotRestored' }),
 };
+
+/** The schema produces exactly the public SnapshotInfo (testing-types.ts): a field added to one only does not compile. */
+const snapshotMatches: Equal<z.output<typeof snapshot>, SnapshotInfo> = true;
+void snapshotMatches;

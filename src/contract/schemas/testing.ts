@@ -1,7 +1,8 @@
 import * as z from 'zod';
-import type { Fault, JournalEntry } from '../../server/testing-types.js';
+import type { Fault, FaultSpec, JournalEntry } from '../testing-types.js';
+import type { Equal } from '../type-equal.js';
 import { ENVIRONMENTS } from '../enums.js';
-import { faultAction, faultMatch, faultWhen } from './testing-requests.js';
+import { faultAction, faultMatch, faultWhen, type TESTING_REQUESTS } from './testing-requests.js';
 
 /** The testing tools' answers (CONTRACT §9, extension): the request journal and API faults. */
 
@@ -53,9 +54,10 @@ export const TESTING_SCHEMAS = {
   FaultsCleared: deleted('FaultsCleared'),
 };
 
-type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
 /** The schemas produce exactly the public types (testing-types.ts): a field added to one only does not compile. */
 const entryMatches: Equal<z.output<typeof journalEntry>, JournalEntry> = true;
 const faultMatches: Equal<z.output<typeof fault>, Fault> = true;
+const specMatches: Equal<z.output<ReturnType<typeof TESTING_REQUESTS.CreateFaultRequest>>, FaultSpec> = true;
 void entryMatches;
 void faultMatches;
+void specMatches;

@@ -5,7 +5,7 @@ import { paymentsOf } from '../../store/repos/payments.js';
 import { presentPayment } from '../presenters.js';
 import type { WebhookEvent } from '../../contract/webhook-event.js';
 import { ApiError } from '../api-error.js';
-import { sseFrame } from '../http/sse-frame.js';
+import { sseFrame } from '../../webhooks/sse-frame.js';
 import type { Handlers } from '../handler.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { ApiError } from '../api-error.js';
-import { sseFrame } from '../http/sse-frame.js';
+import { sseFrame } from '../../webhooks/sse-frame.js';
 import type { Handlers } from '../handler.js';
 
 /**

@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { ApiError } from '../api-error.js';
 import { presentFault } from '../faults/table.js';
-import { sseFrame } from '../http/sse-frame.js';
+import { sseFrame } from '../../webhooks/sse-frame.js';
 import type { Handlers } from '../handler.js';
 import { matcher } from '../journal/journal.js';
 

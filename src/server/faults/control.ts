@@ -1,4 +1,5 @@
-import type { FaultControl, FaultSpec } from '../testing-types.js';
+import type { FaultSpec } from '../../contract/testing-types.js';
+import type { FaultControl } from '../public-types.js';
 import { parseWith } from '../validation/parse.js';
 import { schemas } from '../validation/schemas.js';
 import { type FaultTable, presentFault } from './table.js';

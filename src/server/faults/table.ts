@@ -3,7 +3,7 @@ import { STATUS_CODES } from 'node:http';
 import type { OperationSpec } from '../../contract/operation.js';
 import { operationEntries } from '../../contract/operations/index.js';
 import { ApiError } from '../api-error.js';
-import type { Fault, FaultAction, FaultMatch, FaultSpec } from '../testing-types.js';
+import type { Fault, FaultAction, FaultMatch, FaultSpec } from '../../contract/testing-types.js';
 
 /** More would make every API request scan a long list; a test needs a handful. */
 export const MAX_FAULTS = 100;

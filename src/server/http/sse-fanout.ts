@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { SSE_LIMITS, SseWriter } from './sse-writer.js';
+import { SSE_LIMITS, SseWriter } from '../../webhooks/sse-writer.js';
 
 interface Reader<T> {
   writer: SseWriter;

@@ -1,4 +1,5 @@
-import type { JournalEntry, JournalFilter } from '../testing-types.js';
+import type { JournalEntry } from '../../contract/testing-types.js';
+import type { JournalFilter } from '../public-types.js';
 import type { Principal } from '../route.js';
 import { maskBody, maskKeysInText, maskQuery } from './mask.js';
 

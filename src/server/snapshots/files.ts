@@ -1,18 +1,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { SNAPSHOT_NAME } from '../../contract/snapshot-name.js';
+import type { SnapshotInfo } from '../../contract/testing-types.js';
 import { removePartials, removeTempFolders } from './leftovers.js';
-
-/** What `GET /__emulator/snapshots` lists (CONTRACT §9). */
-export interface SnapshotInfo {
-  name: string;
-  /** Emulator time when it was saved, ISO 8601. */
-  createdAt: string;
-  bytes: number;
-}
-
-/** Letters, digits, `.`, `_` and `-`, starting with a letter or digit: safe as a file name anywhere. */
-export const SNAPSHOT_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
 const SUFFIX = '.sqlite';
 

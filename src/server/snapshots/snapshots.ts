@@ -11,7 +11,9 @@ import type { Imported } from './files.js';
 import { openStore, type Store } from '../../store/store.js';
 import { ApiError } from '../api-error.js';
 import { removeTempFolders } from './leftovers.js';
-import { SNAPSHOT_NAME, SnapshotFiles, type SnapshotInfo, TEMP_PREFIX } from './files.js';
+import { SNAPSHOT_NAME, SNAPSHOT_NAME_MESSAGE } from '../../contract/snapshot-name.js';
+import type { SnapshotInfo } from '../../contract/testing-types.js';
+import { SnapshotFiles, TEMP_PREFIX } from './files.js';
 import { checkSnapshotFile, checkSnapshotSchema, SnapshotRefused } from './untrusted.js';
 
 /** The emulator time a snapshot was taken at: a restore puts the clock back there (CONTRACT §9). */
@@ -54,7 +56,7 @@ export interface Snapshots {
 
 export function checkSnapshotName(name: string): void {
   if (!SNAPSHOT_NAME.test(name)) {
-    throw new ApiError(400, 'validation_failed', 'name must be 1–64 letters, digits, ".", "_" or "-", starting with a letter or digit.', 'name');
+    throw new ApiError(400, 'validation_failed', SNAPSHOT_NAME_MESSAGE, 'name');
   }
 }
 

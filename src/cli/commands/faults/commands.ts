@@ -1,5 +1,5 @@
 import { UsageError } from '../../../errors.js';
-import type { FaultAction, FaultSpec } from '../../../server/testing-types.js';
+import type { FaultAction, FaultSpec } from '../../../contract/testing-types.js';
 import { connect, controlPlane } from '../../service.js';
 import type { Handler } from '../../spec.js';
 import { faultLine, faultTable } from '../../views/fault.js';

@@ -1,7 +1,7 @@
 import { ServiceUnreachableError } from '../../../client/errors.js';
 import { limitText, Reconnector, reconnectPolicy, sleep } from '../../../client/reconnect.js';
 import { openSse, type SseStream } from '../../../client/sse.js';
-import type { JournalEntry } from '../../../server/testing-types.js';
+import type { JournalEntry } from '../../../contract/testing-types.js';
 import { esc } from '../../output/escape.js';
 import { styleFor } from '../../output/style.js';
 import { connect, controlPlane } from '../../service.js';

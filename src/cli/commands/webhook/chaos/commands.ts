@@ -1,4 +1,4 @@
-import type { ChaosSpec } from '../../../../webhooks/chaos.js';
+import type { ChaosSpec } from '../../../../contract/testing-types.js';
 import { connect, controlPlane } from '../../../service.js';
 import type { Handler } from '../../../spec.js';
 import { chaosView } from '../../../views/chaos.js';

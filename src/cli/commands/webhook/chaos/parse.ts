@@ -1,5 +1,5 @@
 import { UsageError } from '../../../../errors.js';
-import type { ChaosSpec } from '../../../../webhooks/chaos.js';
+import type { ChaosSpec } from '../../../../contract/testing-types.js';
 
 /** What `svc webhook listen --chaos duplicate,reorder,…` turns on, and how much. */
 export const LISTEN_CHAOS: Record<string, ChaosSpec> = {

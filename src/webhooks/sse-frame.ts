@@ -1,4 +1,4 @@
-import type { StreamEventName, StreamId, StreamMessage, StreamOverflow } from '../../contract/schemas/streams.js';
+import type { StreamEventName, StreamId, StreamMessage, StreamOverflow } from '../contract/schemas/streams.js';
 
 /**
  * One server-sent-event frame of a stream the contract declares (src/contract/schemas/streams.ts):

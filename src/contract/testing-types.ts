@@ -1,8 +1,9 @@
 /**
- * The shapes of the testing tools (CONTRACT §9) that the public API hands out: the request journal
- * and API faults. Like public-types.ts, this file imports nothing, so a consumer's compiler reaches
- * no package through them; the contract's response schemas must produce exactly these
- * (src/contract/schemas/testing.ts fails to compile otherwise).
+ * The wire shapes of the testing tools (CONTRACT §9): the request journal, API faults, snapshots and
+ * webhook chaos, as the public API (src/index.ts) and the HTTP API hand them out. Hand-written for their doc
+ * comments, and importing nothing, so that a consumer's compiler reaches no package through them; the
+ * contract's schemas must produce exactly these (the `Equal` checks in ./schemas/testing.ts,
+ * ./schemas/snapshots.ts and ./schemas/chaos.ts fail to compile otherwise).
  */
 
 /** Who called, as the key said (CONTRACT §1). */
@@ -49,21 +50,6 @@ export interface JournalEntry {
   fromDashboard: boolean;
 }
 
-/** Which journal entries to return. Every field narrows; none means all. */
-export interface JournalFilter {
-  /** `GET`, `POST`, … (any case). */
-  method?: string;
-  /** A path prefix, e.g. `/v1/invoices`. */
-  path?: string;
-  status?: number;
-  /** Requests whose path or response body names this invoice. */
-  invoiceId?: string;
-  /** true: only the dashboard's own requests; false: leave them out; absent: both. */
-  fromDashboard?: boolean;
-  /** At most this many, newest first (default: all). */
-  limit?: number;
-}
-
 /** Which requests a fault answers. Every field narrows; `{}` matches every `/v1` operation. */
 export interface FaultMatch {
   method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -104,12 +90,26 @@ export interface Fault {
   createdAt: string;
 }
 
-/** `emulator.faults`: the in-process side of `/__emulator/faults`. */
-export interface FaultControl {
-  /** Adds a fault; throws the HTTP API's error (`validation_failed`, `param` naming the field) for a spec it would refuse. */
-  add(spec: FaultSpec): Fault;
-  /** The faults in force, oldest first. */
-  list(): Fault[];
-  /** Removes the fault `id`, or every fault; returns how many were removed. */
-  clear(id?: string): number;
+/** A saved snapshot, as `GET /__emulator/snapshots` lists it (CONTRACT §9). */
+export interface SnapshotInfo {
+  name: string;
+  /** Emulator time when it was saved, ISO 8601. */
+  createdAt: string;
+  bytes: number;
+}
+
+/** Webhook chaos of one partner in one environment (CONTRACT §9); absent fields are off. */
+export interface ChaosSpec {
+  /** Probability (0–1) that an attempt is sent twice: the same envelope, the same `id`. */
+  duplicate?: number;
+  /** Hold each attempt back a random moment (up to 1 s), so that deliveries arrive out of order. */
+  reorder?: boolean;
+  /** Hold each attempt back between `min` and `max` milliseconds. */
+  delayMs?: [number, number];
+  /** Probability that an attempt is signed with a wrong secret. */
+  badSignature?: number;
+  /** Probability that an attempt's signature timestamp is 6 minutes old (otherwise correctly signed). */
+  staleTimestamp?: number;
+  /** Seeds the decisions: the same seed and the same events make the same decisions. Default 0. */
+  seed?: number;
 }
