@@ -1,0 +1,71 @@
+/**
+ * A raw HTTP client for the bad-input tests: node:http with every header and byte ours (no fetch
+ * defaults), and a bare TCP exchange for requests that are not valid HTTP at all.
+ */
+import http from 'node:http';
+import net from 'node:net';
+
+export interface RawRequest {
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+  body?: string | Uint8Array;
+}
+
+export interface RawResponse {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  text: string;
+}
+
+export const agent = new http.Agent({ keepAlive: true, maxSockets: 4 });
+
+export function send(port: number, req: RawRequest): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    let answered = false;
+    const headers: Record<string, string> = { ...req.headers };
+    const body = req.body === undefined ? undefined : typeof req.body === 'string' ? Buffer.from(req.body, 'utf8') : Buffer.from(req.body);
+    if (body && headers['content-length'] === undefined && headers['transfer-encoding'] === undefined) headers['content-length'] = String(body.length);
+    const r = http.request({ host: '127.0.0.1', port, method: req.method, path: req.path, headers, agent }, (res) => {
+      answered = true;
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));
+      res.on('error', reject);
+    });
+    // The server may close the connection once it has answered (e.g. without reading a body).
+    r.on('error', (error) => {
+      if (!answered) reject(error);
+    });
+    r.end(body);
+  });
+}
+
+/** Writes `text` on a fresh TCP connection and parses the raw HTTP response that comes back. */
+export function rawExchange(port: number, text: string): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(port, '127.0.0.1', () => socket.write(text, 'latin1'));
+    const chunks: Buffer[] = [];
+    const timer = setTimeout(() => socket.destroy(), 5_000);
+    socket.on('data', (c: Buffer) => chunks.push(c));
+    socket.on('error', () => undefined);
+    socket.on('close', () => {
+      clearTimeout(timer);
+      const all = Buffer.concat(chunks).toString('latin1');
+      const split = all.indexOf('\r\n\r\n');
+      if (split === -1) return reject(new Error(`no HTTP response: ${JSON.stringify(all.slice(0, 200))}`));
+      const [statusLine, ...lines] = all.slice(0, split).split('\r\n');
+      const headers: http.IncomingHttpHeaders = {};
+      for (const line of lines) {
+        const at = line.indexOf(':');
+        headers[line.slice(0, at).trim().toLowerCase()] = line.slice(at + 1).trim();
+      }
+      const length = Number(headers['content-length'] ?? NaN);
+      const rest = Buffer.from(all.slice(split + 4), 'latin1');
+      const text = (Number.isFinite(length) ? rest.subarray(0, length) : rest).toString('utf8');
+      resolve({ status: Number(statusLine!.split(' ')[1]), headers, text });
+    });
+    // Keep-alive responses leave the socket open: close once something arrived.
+    socket.on('data', () => setTimeout(() => socket.end(), 200));
+  });
+}
