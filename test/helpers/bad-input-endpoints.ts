@@ -239,7 +239,6 @@ export const byPath = (path: string) => ENDPOINTS.find((e) => e.path === path)!;
 
 /** The right key for an endpoint: test keys, of the kind it needs. */
 export const rightKey = (e: Endpoint) => (e.principal === 'partner' ? world.keys.test.partnerKey : world.keys.test.merchantKey);
-export const _wrongKindKey = (e: Endpoint) => (e.principal === 'partner' ? world.keys.test.merchantKey : world.keys.test.partnerKey);
 export const allKeys = () => [
   world.keys.test.partnerKey,
   world.keys.test.merchantKey,

@@ -1,6 +1,6 @@
 /**
  * A raw HTTP client for the bad-input tests: node:http with every header and byte ours (no fetch
- * defaults), and a bare TCP exchange for requests that are not valid HTTP at all.
+ * defaults), a bare TCP exchange for requests that are not valid HTTP at all, and a streamed large body.
  */
 import http from 'node:http';
 import net from 'node:net';
@@ -67,5 +67,56 @@ export function rawExchange(port: number, text: string): Promise<RawResponse> {
     });
     // Keep-alive responses leave the socket open: close once something arrived.
     socket.on('data', () => setTimeout(() => socket.end(), 200));
+  });
+}
+
+/**
+ * Resolves at the request's next 'drain' or its 'close', whichever comes first, and removes the
+ * other listener: left behind, one 'close' listener per full buffer piles up on a large body (and
+ * Node warns of a leak past ten).
+ */
+function drainOrClose(r: http.ClientRequest): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const done = () => {
+      r.off('drain', done);
+      r.off('close', done);
+      resolve();
+    };
+    r.once('drain', done).once('close', done);
+  });
+}
+
+/**
+ * POSTs to /v1/invoices a body of `total` bytes, `prefix` + padding + `suffix`, as a stream of writes
+ * that stops once the server has answered; resolves with the response.
+ */
+export function sendLarge(port: number, headers: Record<string, string>, prefix: string, total: number, suffix: string): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    let answered = false;
+    const r = http.request({ host: '127.0.0.1', port, method: 'POST', path: '/v1/invoices', headers, agent: false }, (res) => {
+      answered = true;
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        r.destroy();
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') });
+      });
+    });
+    r.on('error', (error) => {
+      if (!answered) reject(error);
+    });
+    const padding = total - Buffer.byteLength(prefix) - Buffer.byteLength(suffix);
+    const write = async () => {
+      r.write(prefix);
+      const piece = 'p'.repeat(64 * 1024);
+      let left = padding;
+      while (left > 0 && !answered && !r.destroyed) {
+        const part = left >= piece.length ? piece : piece.slice(0, left);
+        left -= part.length;
+        if (!r.write(part)) await drainOrClose(r);
+      }
+      if (!answered && !r.destroyed) r.end(suffix);
+    };
+    write().catch(() => undefined);
   });
 }

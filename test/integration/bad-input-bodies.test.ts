@@ -1,9 +1,8 @@
 /**
- * Property tests against a real emulator: thousands of mostly-invalid requests, sent with node:http
- * so that every header and byte is ours. Whatever arrives, the emulator must never answer 500, every
- * response carries `Request-Id`, every 4xx body is exactly `{"error":{"code","message","param"?}}`,
- * and a 4xx leaves the database exactly as it was (every table, every row, compared in full).
- * Where the contract names the answer (CONTRACT §2), the property checks that answer too.
+ * What a request body can get wrong: fields of the wrong type, out of bounds or missing, forbidden
+ * fields (`environment`, fees), a Content-Type other than JSON, a body that is not a JSON object,
+ * nested very deeply, over 1 MiB, or sent too slowly. Where the contract names the answer (CONTRACT
+ * §2), the test checks it; every request also meets `exercise()`'s invariants (bad-input-emulator.ts).
  */
 import http from 'node:http';
 import fc from 'fast-check';
@@ -28,7 +27,7 @@ import { fresh, headerString, junk } from '../helpers/bad-input-values.js';
 import { snapshot } from '../helpers/db-snapshot.js';
 import { startTestEmulator } from '../helpers/emulator.js';
 import { parseErrorBody } from '../helpers/error-shape.js';
-import { type RawResponse, send } from '../helpers/raw-http.js';
+import { type RawResponse, send, sendLarge } from '../helpers/raw-http.js';
 
 let slowSender: Promise<SlowSenderResult>;
 
@@ -211,54 +210,6 @@ describe('bodies nested very deeply', () => {
     expect(outcome.res.status).toBeLessThan(500);
   });
 });
-
-/**
- * Resolves at the request's next 'drain' or its 'close', whichever comes first, and removes the
- * other listener: left behind, one 'close' listener per full buffer piles up on a large body (and
- * Node warns of a leak past ten).
- */
-function drainOrClose(r: http.ClientRequest): Promise<void> {
-  return new Promise<void>((resolve) => {
-    const done = () => {
-      r.off('drain', done);
-      r.off('close', done);
-      resolve();
-    };
-    r.once('drain', done).once('close', done);
-  });
-}
-
-/** Sends `total` bytes of `chunk` (a body as a stream of writes); resolves with the response. */
-function sendLarge(port: number, headers: Record<string, string>, prefix: string, total: number, suffix: string): Promise<RawResponse> {
-  return new Promise((resolve, reject) => {
-    let answered = false;
-    const r = http.request({ host: '127.0.0.1', port, method: 'POST', path: '/v1/invoices', headers, agent: false }, (res) => {
-      answered = true;
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        r.destroy();
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') });
-      });
-    });
-    r.on('error', (error) => {
-      if (!answered) reject(error);
-    });
-    const padding = total - Buffer.byteLength(prefix) - Buffer.byteLength(suffix);
-    const write = async () => {
-      r.write(prefix);
-      const piece = 'p'.repeat(64 * 1024);
-      let left = padding;
-      while (left > 0 && !answered && !r.destroyed) {
-        const part = left >= piece.length ? piece : piece.slice(0, left);
-        left -= part.length;
-        if (!r.write(part)) await drainOrClose(r);
-      }
-      if (!answered && !r.destroyed) r.end(suffix);
-    };
-    write().catch(() => undefined);
-  });
-}
 
 describe('body size', () => {
   const MiB = 1024 * 1024;

@@ -1,9 +1,8 @@
 /**
- * Property tests against a real emulator: thousands of mostly-invalid requests, sent with node:http
- * so that every header and byte is ours. Whatever arrives, the emulator must never answer 500, every
- * response carries `Request-Id`, every 4xx body is exactly `{"error":{"code","message","param"?}}`,
- * and a 4xx leaves the database exactly as it was (every table, every row, compared in full).
- * Where the contract names the answer (CONTRACT §2), the property checks that answer too.
+ * What the headers can get wrong: a missing, malformed, unknown or wrong-kind key; an
+ * Idempotency-Key missing, blank, too long or reused; and requests Node's HTTP parser refuses
+ * (oversized headers, two Content-Lengths, broken chunking, control characters, no HTTP at all),
+ * which must still get the contract's error shape and a Request-Id, and store nothing.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';

@@ -1,9 +1,8 @@
 /**
- * Property tests against a real emulator: thousands of mostly-invalid requests, sent with node:http
- * so that every header and byte is ours. Whatever arrives, the emulator must never answer 500, every
- * response carries `Request-Id`, every 4xx body is exactly `{"error":{"code","message","param"?}}`,
- * and a 4xx leaves the database exactly as it was (every table, every row, compared in full).
- * Where the contract names the answer (CONTRACT §2), the property checks that answer too.
+ * Random requests to the create and webhook endpoints (any key, Idempotency-Key, Content-Type and
+ * body, mostly invalid), and well-formed creates with plausible values that may still be refused.
+ * Each request goes through `exercise()` (test/helpers/bad-input-emulator.ts): never a 5xx, always a
+ * Request-Id, the exact error shape on a 4xx, and a 4xx leaves the database exactly as it was.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -14,9 +13,6 @@ import { authorizationFor, contentType, idempotencyKey } from '../helpers/bad-in
 import { fresh } from '../helpers/bad-input-values.js';
 
 useBadInputEmulator();
-
-// ---------------------------------------------------------------------------------------------
-// Properties.
 
 describe('random requests to the create and webhook endpoints', () => {
   it('never 500, always a Request-Id, exact error shapes, and a 4xx changes nothing', async () => {
