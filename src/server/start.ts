@@ -1,44 +1,38 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { manualClock, systemClock } from '../clock/clock.js';
-import { cryptoRandom, type Random, seededRandom } from '../domain/random.js';
-import { defaultConfig, type EmulatorConfig } from '../config/defaults.js';
+import type { Server } from 'node:http';
+import { type Clock, manualClock, systemClock } from '../clock/clock.js';
+import type { EmulatorConfig } from '../config/defaults.js';
+import type { Random } from '../domain/random.js';
 import { releaseInFlight } from '../store/repos/deliveries.js';
-import { sweepIdempotency } from '../store/repos/idempotency.js';
 import { getMeta, setMeta } from '../store/repos/meta.js';
-import { createAttempter } from '../webhooks/attempt.js';
-import { Dispatcher } from '../webhooks/dispatcher.js';
-import { ListenerHub } from '../webhooks/listener-hub.js';
 import { expireDue } from './actions/lifecycle.js';
-import { Scheduler } from './scheduler.js';
-import { openStore, type OpenedStore } from '../store/store.js';
-import { UserError } from '../errors.js';
+import { openStore, type OpenedStore, type Store } from '../store/store.js';
 import { DatabaseFileError, sqliteCode } from '../store/errors.js';
 import { describeSqliteFailure } from '../store/file-check.js';
 import { VERSION } from '../version.js';
 import { createApp } from './app.js';
-import { allowedHostProblem } from '../domain/allowed-hosts.js';
-import { answerClientError } from './http/client-error.js';
+import type { KeyCache } from './auth.js';
 import { clearData, ensureDefaults } from './bootstrap.js';
 import { EventHub } from '../domain/event-hub.js';
 import type { EmulatorEvent } from './events.js';
 import { createClient, type Client } from '../client/typed.js';
 import { attachInternals } from './internals.js';
 import type { Imported } from './snapshots/files.js';
-import { createSnapshots } from './snapshots/snapshots.js';
+import { createSnapshots, type Snapshots } from './snapshots/snapshots.js';
 import type { ChaosSpec as WebhookChaosSpec } from '../contract/testing-types.js';
-import { WebhookChaos } from '../webhooks/chaos.js';
+import { createWork, type Work } from './background.js';
 import { parseWith } from './validation/parse.js';
 import { loadSchemas, schemas } from './validation/schemas.js';
 import { FaultTable } from './faults/table.js';
 import { faultControl } from './faults/control.js';
-import { Journal, MAX_JOURNAL_SIZE } from './journal/journal.js';
+import { Journal } from './journal/journal.js';
 import type { DefaultKeys } from '../contract/default-keys.js';
-import type { AppDeps, RouteDef } from './route.js';
-import type { Emulator, EmulatorConfigInput, StartEmulatorOptions } from './emulator-api.js';
+import type { AppDeps, Runtime } from './route.js';
+import type { Emulator, StartEmulatorOptions } from './emulator-api.js';
 import { apiRoutes } from './routes/index.js';
 import { createStreams } from './streams.js';
 import { openApiRoute } from './routes/openapi.js';
+import { checkJournalSize, clockStartOf, randomFor, resolveConfig } from './start-options.js';
+import { close, createHttpServer, hostForUrl, listen } from './listen.js';
 
 export type { Emulator, EmulatorConfigInput, StartEmulatorOptions } from './emulator-api.js';
 
@@ -58,17 +52,7 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
  * HTTP only, never through the synchronous in-process API.
  */
 export async function startWithoutSchemas(options: StartEmulatorOptions = {}): Promise<Emulator> {
-  const config = mergeConfig(options.config);
-  if (options.allowedHosts) config.allowedHosts = [...config.allowedHosts, ...options.allowedHosts];
-  for (const entry of config.allowedHosts) {
-    const problem = allowedHostProblem(entry);
-    if (problem) throw new TypeError(`allowedHosts: ${problem}`);
-  }
-  // As the config file's rule: a short token is a guessable one (CONTRACT §12).
-  const token = config.controlToken;
-  if (token !== null && (typeof token !== 'string' || token.length < 16 || token.length > 255)) {
-    throw new TypeError('controlToken must be a string of 16 to 255 characters');
-  }
+  const config = resolveConfig(options);
   const store = await openStore({ file: options.db ?? ':memory:', claimAs: options.owner ?? 'another emulator' });
   try {
     return await serve(store, config, options);
@@ -82,291 +66,264 @@ export async function startWithoutSchemas(options: StartEmulatorOptions = {}): P
   }
 }
 
+/** The emulator's time: injected, frozen at a clock start, or the system's with the offset advances left. */
+interface EmulatorClock {
+  clock: Clock;
+  /** Keeps an advanced system clock's offset across restarts (not an injected or frozen clock's). */
+  persist(): void;
+}
+
+/** The default partner's keys, recreated (pinned keys kept) after a reset or a restore. */
+interface KeysHolder {
+  readonly current: DefaultKeys;
+  renew(): void;
+}
+
+/** Where the emulator is reached: its public base URL (set, or known once it listens) and its bound host. */
+interface Site {
+  baseUrl: string;
+  boundHost: string;
+}
+
+/** What start-up builds, handed from one step to the next. */
+interface Parts {
+  store: OpenedStore;
+  config: EmulatorConfig;
+  options: StartEmulatorOptions;
+  time: EmulatorClock;
+  random: Random;
+  keys: KeysHolder;
+  hub: EventHub<EmulatorEvent>;
+  site: Site;
+  work: Work;
+  journal: Journal;
+  faults: FaultTable;
+}
+
+/** Start-up in dependency order: store (opened) → clock → keys → background work → app → listen. */
 async function serve(store: OpenedStore, config: EmulatorConfig, options: StartEmulatorOptions): Promise<Emulator> {
-  const start = clockStartOf(options.clockStart ?? config.clockStart);
-  const persistClock = !options.clock && start === null;
-  const clock = options.clock ?? (start !== null ? manualClock(start) : systemClock(getMeta<number>(store, CLOCK_OFFSET) ?? 0));
+  const time = openClock(store, config, options);
   const random = randomFor(store, options.seed ?? config.seed);
   if (options.reset) clearData(store);
-  let keys = ensureDefaults(store, config, clock.now(), random);
-
+  const keys = keysHolder(store, config, time.clock, random);
   const hub = new EventHub<EmulatorEvent>();
   if (options.onEvent) hub.on(options.onEvent);
   // `publicUrl` as an option (the in-process API) or as a setting (config file, SVC_PUBLIC_URL).
   const publicUrl = options.publicUrl ?? config.publicUrl ?? undefined;
-  let baseUrl = publicUrl ?? '';
-  let boundHost = '';
-
-  const chaos = new WebhookChaos();
-  const attempter = createAttempter({ maxConnectionsPerOrigin: 64, ...(options.lookup ? { lookup: options.lookup } : {}) });
-  const dispatcher = new Dispatcher({
-    store,
-    clock,
-    config,
-    attempter,
-    version: VERSION,
-    emit: (event) => hub.emit(event),
-    schedule: (at) => scheduler.schedule(at),
-    sendToListener: (delivery, body, timeoutMs) => listeners.send(delivery, body, timeoutMs),
-    onError: (error) => hub.emit({ type: 'error', message: (error as Error).message }),
-    chaos,
-  });
-  const listeners: ListenerHub = new ListenerHub({
-    store,
-    clock,
-    version: VERSION,
-    random,
-    kick: () => dispatcher.kick(),
-    schedule: (at) => scheduler.schedule(at),
-  });
-  if (!Number.isInteger(config.journalSize) || config.journalSize < 0 || config.journalSize > MAX_JOURNAL_SIZE) {
-    throw new TypeError(`journalSize must be a whole number from 0 to ${MAX_JOURNAL_SIZE}`);
-  }
+  const site: Site = { baseUrl: publicUrl ?? '', boundHost: '' };
+  // The scheduler expires invoices through the app's deps, built just below; it runs once started.
+  const work = createWork(store, time.clock, config, random, hub, options, (now) => expireDue(deps, now));
+  checkJournalSize(config);
   const journal = new Journal(config.journalSize);
   const faults = new FaultTable(
-    () => clock.now(),
+    () => time.clock.now(),
     () => random.uuid(),
   );
-  const deps: AppDeps = {
-    store,
+  const parts: Parts = { store, config, options, time, random, keys, hub, site, work, journal, faults };
+  const deps = appDeps(parts);
+  const imported = options.snapshot ? await importSnapshot(work, deps.runtime.snapshots, options.snapshot) : null;
+
+  const server = createHttpServer(createApp(deps, [...apiRoutes(), openApiRoute()]));
+  const { port, address } = await listenOrStop(server, work, deps.runtime.snapshots, options);
+  if (!publicUrl) site.baseUrl = `http://${hostForUrl(options.host ?? address)}:${port}`;
+  // A specific bound address is a host the emulator answers to; a wildcard one (0.0.0.0) is not.
+  if (!['0.0.0.0', '::', ''].includes(options.host ?? address)) site.boundHost = options.host ?? address;
+  store.claim?.setUrl(site.baseUrl);
+  // Attempts cut short by a crash are due again; expiries and retries that fell due while the
+  // emulator was stopped run now.
+  releaseInFlight(store);
+  work.scheduler.start();
+  return emulatorOf(parts, deps, server, { port, address, imported });
+}
+
+function openClock(store: Store, config: EmulatorConfig, options: StartEmulatorOptions): EmulatorClock {
+  const start = clockStartOf(options.clockStart ?? config.clockStart);
+  const persisted = !options.clock && start === null;
+  const clock = options.clock ?? (start !== null ? manualClock(start) : systemClock(getMeta<number>(store, CLOCK_OFFSET) ?? 0));
+  return {
     clock,
+    persist: () => {
+      if (persisted) setMeta(store, CLOCK_OFFSET, clock.offset());
+    },
+  };
+}
+
+function keysHolder(store: Store, config: EmulatorConfig, clock: Clock, random: Random): KeysHolder {
+  let keys = ensureDefaults(store, config, clock.now(), random);
+  return {
+    get current() {
+      return keys;
+    },
+    renew: () => {
+      keys = ensureDefaults(store, config, clock.now(), random);
+    },
+  };
+}
+
+/** What every route and action can use (`AppDeps`). */
+function appDeps(parts: Parts): AppDeps {
+  const { store, config, time, random, hub, site, journal, faults } = parts;
+  const keyCache: KeyCache = new Map();
+  return {
+    store,
+    clock: time.clock,
     config,
-    baseUrl: () => baseUrl,
-    ownHosts: () => [new URL(baseUrl).host, ...(boundHost ? [boundHost] : [])],
+    baseUrl: () => site.baseUrl,
+    ownHosts: () => [new URL(site.baseUrl).host, ...(site.boundHost ? [site.boundHost] : [])],
     emit: (event) => hub.emit(event),
     version: VERSION,
-    keyCache: new Map(),
+    keyCache,
     observed: () => hub.size > 0,
     random,
     journal,
     faults,
-    runtime: {
-      reset: async () => {
-        // Bounded under any load (CONTRACT §8): attempts in flight, chaos holds included, are
-        // abandoned, not awaited; a listener holding a delivery without reporting is let go too.
-        dispatcher.discard();
-        listeners.abandonWaiting('the emulator was reset');
-        clearData(store);
-        deps.keyCache.clear();
-        keys = ensureDefaults(store, config, clock.now(), random);
-      },
-      advanceClock: async (ms) => {
-        const from = clock.now();
-        const report = await scheduler.advance(ms);
-        if (persistClock) setMeta(store, CLOCK_OFFSET, clock.offset());
-        return { from, to: clock.now(), ...report };
-      },
-      defaultKeys: () => keys,
-      schedule: (at) => scheduler.schedule(at),
-      resend: (delivery) => dispatcher.resend(delivery),
-      extraTargets: (partnerId, environment, type) => listeners.targets(partnerId, environment, type),
-      listeners,
-      chaos,
-      subscribe: (listener) => hub.on(listener),
-      streams: createStreams(journal, hub),
-      snapshots: createSnapshots({
-        store,
-        clock,
-        quiesce: () => {
-          dispatcher.discard();
-          listeners.abandonWaiting('a snapshot was restored');
-        },
-        restored: () => {
-          deps.keyCache.clear();
-          keys = ensureDefaults(store, config, clock.now(), random);
-          if (persistClock) setMeta(store, CLOCK_OFFSET, clock.offset());
-          // Attempts the snapshot caught in flight are due again, like after a crash.
-          releaseInFlight(store);
-          scheduler.rearm();
-          dispatcher.kick();
-        },
-      }),
+    runtime: runtimeOf(parts, keyCache),
+  };
+}
+
+/** What the control plane drives beyond one request: reset, the clock, keys, listeners, streams, snapshots. */
+function runtimeOf(parts: Parts, keyCache: KeyCache): Runtime {
+  const { store, time, keys, hub, journal } = parts;
+  const { dispatcher, listeners, scheduler, chaos } = parts.work;
+  return {
+    reset: async () => {
+      // Bounded under any load (CONTRACT §8): attempts in flight, chaos holds included, are
+      // abandoned, not awaited; a listener holding a delivery without reporting is let go too.
+      dispatcher.discard();
+      listeners.abandonWaiting('the emulator was reset');
+      clearData(store);
+      keyCache.clear();
+      keys.renew();
     },
+    advanceClock: async (ms) => {
+      const from = time.clock.now();
+      const report = await scheduler.advance(ms);
+      time.persist();
+      return { from, to: time.clock.now(), ...report };
+    },
+    defaultKeys: () => keys.current,
+    schedule: (at) => scheduler.schedule(at),
+    resend: (delivery) => dispatcher.resend(delivery),
+    extraTargets: (partnerId, environment, type) => listeners.targets(partnerId, environment, type),
+    listeners,
+    chaos,
+    subscribe: (listener) => hub.on(listener),
+    streams: createStreams(journal, hub),
+    snapshots: snapshotsOf(parts, keyCache),
   };
-  const scheduler = new Scheduler({
+}
+
+function snapshotsOf(parts: Parts, keyCache: KeyCache): Snapshots {
+  const { store, time, keys } = parts;
+  const { dispatcher, listeners, scheduler } = parts.work;
+  return createSnapshots({
     store,
-    clock,
-    dispatcher,
-    expireDue: (now) => expireDue(deps, now),
-    other: { nextDueAt: () => listeners.nextRemovalAt(), run: () => listeners.sweep() },
-    housekeeping: (now) => sweepIdempotency(store, now),
-    onError: (error) => hub.emit({ type: 'error', message: `scheduler: ${(error as Error)?.message ?? String(error)}`, stack: (error as Error)?.stack }),
+    clock: time.clock,
+    quiesce: () => {
+      dispatcher.discard();
+      listeners.abandonWaiting('a snapshot was restored');
+    },
+    restored: () => {
+      keyCache.clear();
+      keys.renew();
+      time.persist();
+      // Attempts the snapshot caught in flight are due again, like after a crash.
+      releaseInFlight(store);
+      scheduler.rearm();
+      dispatcher.kick();
+    },
   });
+}
 
-  let imported: Imported | null = null;
-  if (options.snapshot) {
-    try {
-      imported = await deps.runtime.snapshots.restoreFile(options.snapshot);
-    } catch (error) {
-      listeners.close();
-      await attempter.close();
-      deps.runtime.snapshots.close();
-      throw error;
-    }
-  }
-
-  const routes: RouteDef[] = [...apiRoutes(), openApiRoute()];
-  const server = createServer({ keepAlive: true }, createApp(deps, routes));
-  const stopBackground = () => {
-    scheduler.stop();
-    listeners.close();
-  };
-  server.on('clientError', answerClientError);
-  // The body reader answers slow senders with a contract-shaped 408 after 10 s; Node's own
-  // timeout (which would drop them without a body) must come later.
-  server.requestTimeout = 30_000;
-  server.headersTimeout = 20_000;
-  server.keepAliveTimeout = 5_000;
+/** `svc dev --snapshot <file>`: the state replaced by an exported file's before the first request. */
+async function importSnapshot(work: Work, snapshots: Snapshots, file: string): Promise<Imported> {
   try {
-    await listen(server, options.port ?? 0, options.host ?? '127.0.0.1');
+    return await snapshots.restoreFile(file);
   } catch (error) {
-    stopBackground();
-    await attempter.close();
-    deps.runtime.snapshots.close();
+    work.listeners.close();
+    await work.attempter.close();
+    snapshots.close();
     throw error;
   }
-  const { port, address } = server.address() as AddressInfo;
-  if (!publicUrl) baseUrl = `http://${hostForUrl(options.host ?? address)}:${port}`;
-  // A specific bound address is a host the emulator answers to; a wildcard one (0.0.0.0) is not.
-  if (!['0.0.0.0', '::', ''].includes(options.host ?? address)) boundHost = options.host ?? address;
-  store.claim?.setUrl(baseUrl);
-  // Attempts cut short by a crash are due again; expiries and retries that fell due while the
-  // emulator was stopped run now.
-  releaseInFlight(store);
-  scheduler.start();
+}
 
+async function listenOrStop(server: Server, work: Work, snapshots: Snapshots, options: StartEmulatorOptions) {
+  try {
+    return await listen(server, options.port ?? 0, options.host ?? '127.0.0.1');
+  } catch (error) {
+    work.scheduler.stop();
+    work.listeners.close();
+    await work.attempter.close();
+    snapshots.close();
+    throw error;
+  }
+}
+
+/** The public `Emulator`: what `startEmulator` returns. */
+function emulatorOf(parts: Parts, deps: AppDeps, server: Server, bound: { port: number; address: string; imported: Imported | null }): Emulator {
+  const { keys, site, hub, journal, faults, work } = parts;
+  const { runtime } = deps;
+  const { port, address } = bound;
   let stopped: Promise<void> | undefined;
   let clients: { keys: DefaultKeys; test: Client; live: Client } | undefined;
   const emulator: Emulator = {
-    url: baseUrl,
+    url: site.baseUrl,
     port,
     address: `${address.includes(':') ? `[${address}]` : address}:${port}`,
     get keys() {
-      return keys;
+      return keys.current;
     },
-    imported,
+    imported: bound.imported,
     get client() {
       // Rebuilt when the keys change (a restore of a snapshot with other keys); cheap, no I/O.
-      if (clients?.keys !== keys) clients = { keys, test: clientFor(baseUrl, keys.test), live: clientFor(baseUrl, keys.live) };
+      const current = keys.current;
+      if (clients?.keys !== current) clients = { keys: current, test: clientFor(site.baseUrl, current.test), live: clientFor(site.baseUrl, current.live) };
       return clients;
     },
-    clock,
+    clock: deps.clock,
     on: (listener) => hub.on(listener),
-    reset: () => deps.runtime.reset(),
-    advanceClock: (seconds) => deps.runtime.advanceClock(Math.round(seconds * 1000)),
+    reset: () => runtime.reset(),
+    advanceClock: (seconds) => runtime.advanceClock(Math.round(seconds * 1000)),
     requests: (filter) => journal.find(filter),
     clearRequests: () => journal.clear(),
     faults: faultControl(faults),
     webhookChaos: {
       set: (spec, environment = 'test') => {
-        chaos.set(keys.partnerId, environment, parseWith(schemas().REQUEST_SCHEMAS.WebhookChaosRequest, spec) as WebhookChaosSpec);
+        work.chaos.set(keys.current.partnerId, environment, parseWith(schemas().REQUEST_SCHEMAS.WebhookChaosRequest, spec) as WebhookChaosSpec);
       },
-      get: (environment = 'test') => chaos.get(keys.partnerId, environment),
+      get: (environment = 'test') => work.chaos.get(keys.current.partnerId, environment),
       clear: (environment = 'test') => {
-        chaos.clear(keys.partnerId, environment);
+        work.chaos.clear(keys.current.partnerId, environment);
       },
     },
-    snapshot: (name) => deps.runtime.snapshots.save(name),
-    restore: (name) => deps.runtime.snapshots.restore(name),
-    snapshots: () => deps.runtime.snapshots.list(),
-    deleteSnapshot: (name) => deps.runtime.snapshots.delete(name),
-    stop: () =>
-      (stopped ??= (async () => {
-        scheduler.stop();
-        listeners.close();
-        faults.close();
-        await close(server);
-        await dispatcher.close();
-        await attempter.close();
-        try {
-          // After the server and the dispatcher closed: no write can come after the copy.
-          if (options.exportOnExit) await deps.runtime.snapshots.exportTo(options.exportOnExit);
-        } finally {
-          store.close();
-          deps.runtime.snapshots.close();
-        }
-      })()),
+    snapshot: (name) => runtime.snapshots.save(name),
+    restore: (name) => runtime.snapshots.restore(name),
+    snapshots: () => runtime.snapshots.list(),
+    deleteSnapshot: (name) => runtime.snapshots.delete(name),
+    stop: () => (stopped ??= stopAll(parts, server, runtime.snapshots)),
   };
   // The database is reachable for our own tests (internalsOf), not through the public type.
-  return attachInternals(emulator, { store, streams: deps.runtime.streams, journal });
+  return attachInternals(emulator, { store: parts.store, streams: runtime.streams, journal });
 }
 
-function mergeConfig(partial: EmulatorConfigInput = {}): EmulatorConfig {
-  const base = defaultConfig();
-  return {
-    ...base,
-    ...partial,
-    chains: { ...base.chains, ...partial.chains },
-    keys: { test: { ...partial.keys?.test }, live: { ...partial.keys?.live } },
-    webhooks: { ...base.webhooks, ...partial.webhooks },
-  };
-}
-
-/** Where a clock start is invalid, say so as a setting: the CLI's flag and the config name it. */
-function clockStartOf(value: string | number | Date | null | undefined): number | null {
-  if (value === undefined || value === null) return null;
-  const ms = value instanceof Date ? value.getTime() : typeof value === 'number' ? value : Date.parse(value);
-  if (!Number.isFinite(ms) || (typeof value === 'string' && !/^\d{4}-\d\d-\d\dT/.test(value))) {
-    throw new TypeError(`clockStart must be an ISO 8601 time such as 2030-01-01T00:00:00Z, not ${JSON.stringify(value)}`);
+/** Stops in reverse: background work and faults, the server, deliveries, then the database (after an export on exit). */
+async function stopAll(parts: Parts, server: Server, snapshots: Snapshots): Promise<void> {
+  const { work, faults, store, options } = parts;
+  work.scheduler.stop();
+  work.listeners.close();
+  faults.close();
+  await close(server);
+  await work.dispatcher.close();
+  await work.attempter.close();
+  try {
+    // After the server and the dispatcher closed: no write can come after the copy.
+    if (options.exportOnExit) await snapshots.exportTo(options.exportOnExit);
+  } finally {
+    store.close();
+    snapshots.close();
   }
-  return ms;
-}
-
-const RANDOM_EPOCH = 'random_epoch';
-
-/**
- * A seeded source continues where the last seeded start on this database left off (its epoch), so
- * a restart never repeats ids already stored; a fresh database always starts at epoch 0.
- */
-function randomFor(store: OpenedStore, seed: number | null | undefined): Random {
-  if (seed === undefined || seed === null) return cryptoRandom();
-  if (!Number.isSafeInteger(seed) || seed < 0) throw new TypeError(`seed must be a whole number from 0 to ${Number.MAX_SAFE_INTEGER}, not ${seed}`);
-  const epoch = getMeta<number>(store, RANDOM_EPOCH) ?? 0;
-  store.tx(() => setMeta(store, RANDOM_EPOCH, epoch + 1));
-  return seededRandom(seed, epoch);
 }
 
 function clientFor(baseUrl: string, keys: { partnerKey: string; merchantKey: string }): Client {
   return createClient({ baseUrl, partnerKey: keys.partnerKey, merchantKey: keys.merchantKey });
-}
-
-function listen(server: Server, port: number, host: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const failed = (error: NodeJS.ErrnoException) => reject(listenError(error, port, host));
-    server.once('error', failed);
-    server.listen(port, host, () => {
-      server.off('error', failed);
-      resolve();
-    });
-  });
-}
-
-/** Why the emulator cannot listen, in one line a person can act on (exit 1, no stack trace). */
-function listenError(error: NodeJS.ErrnoException, port: number, host: string): Error {
-  switch (error.code) {
-    case 'EADDRINUSE':
-      return new UserError(`port ${port} is already in use on ${host}; stop what uses it, or start with --port 0 to pick a free port`, 'port_in_use');
-    case 'EACCES':
-      return new UserError(`port ${port} on ${host} needs privileges to listen on; use a port above 1023, or --port 0 to pick a free one`, 'port_forbidden');
-    case 'EADDRNOTAVAIL':
-    case 'ENOTFOUND':
-    case 'EAI_AGAIN':
-      return new UserError(`cannot listen on ${host}: it is not an address of this machine (check --host)`, 'host_unavailable');
-    default:
-      return error;
-  }
-}
-
-function hostForUrl(host: string): string {
-  if (host === '0.0.0.0' || host === '::') return '127.0.0.1';
-  return host.includes(':') ? `[${host}]` : host;
-}
-
-function close(server: Server): Promise<void> {
-  return new Promise<void>((resolve) => {
-    server.close(() => resolve());
-    server.closeIdleConnections();
-    // Requests still running after 2 s are cut: a stop must not hang on a slow client.
-    setTimeout(() => server.closeAllConnections(), 2000).unref();
-  });
 }

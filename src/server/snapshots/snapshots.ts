@@ -3,10 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Clock } from '../../clock/clock.js';
 import { DatabaseFileError } from '../../store/errors.js';
-import { readSchema } from '../../store/expected-schema.js';
-import { MIGRATION_TABLE, recorded } from '../../store/migrate.js';
-import { getMeta, setMeta } from '../../store/repos/meta.js';
-import { openSqlite } from '../../store/sqlite.js';
+import { getMeta } from '../../store/repos/meta.js';
+import { backupTo, outsideTransaction, recordedMigrations, replaceAllRows } from '../../store/snapshots.js';
 import type { Imported } from './files.js';
 import { openStore, type Store } from '../../store/store.js';
 import { ApiError } from '../api-error.js';
@@ -65,10 +63,9 @@ function notFound(name: string): ApiError {
 }
 
 /**
- * Snapshots with SQLite's own mechanisms: the online backup API writes a consistent copy while the
- * emulator keeps serving; a restore ATTACHes the copy and replaces every table's rows in one
- * transaction on the emulator's own connection, so the prepared statements, the claim on the file
- * and every open stream survive it, and a crash mid-restore leaves the state as it was.
+ * Saved states (CONTRACT §9): names, files, one save or restore at a time, the untrusted-file
+ * checks, quieting the emulator around a restore. The SQL (a backup, a restore in one transaction
+ * on the emulator's own connection) is src/store/snapshots.ts.
  */
 export function createSnapshots(deps: SnapshotDeps): Snapshots {
   const files = SnapshotFiles.for(deps.store.file);
@@ -86,7 +83,7 @@ export function createSnapshots(deps: SnapshotDeps): Snapshots {
       await outsideTransaction(deps.store);
       // In the same turn as the copy: no attempt of the discarded state can start in between.
       deps.quiesce();
-      const imported = copyFrom(deps.store, source.file, hold);
+      const imported = replaceAllRows(deps.store, source.file, hold);
       const at = getMeta<number>(deps.store, CLOCK_AT_SAVE);
       if (at !== undefined) {
         if (deps.clock.jump) deps.clock.jump(at);
@@ -102,10 +99,8 @@ export function createSnapshots(deps: SnapshotDeps): Snapshots {
   /** A consistent copy of the state, with the clock it was taken at, to `scratch`; removed on failure. */
   const copyTo = async (scratch: string): Promise<number> => {
     const now = deps.clock.now();
-    deps.store.tx(() => setMeta(deps.store, CLOCK_AT_SAVE, now));
     try {
-      await deps.store.sqlite.backup(scratch);
-      rollbackJournal(scratch);
+      await backupTo(deps.store, scratch, CLOCK_AT_SAVE, now);
       return now;
     } catch (error) {
       fs.rmSync(scratch, { force: true });
@@ -172,16 +167,6 @@ export function createSnapshots(deps: SnapshotDeps): Snapshots {
   };
 }
 
-/** A snapshot written from a WAL database says WAL in its header; opened later it would grow -wal files. */
-function rollbackJournal(file: string): void {
-  const db = openSqlite(file, { fileMustExist: true });
-  try {
-    db.pragma('journal_mode = DELETE');
-  } finally {
-    db.close();
-  }
-}
-
 /**
  * The snapshot as a file with this release's schema, checked first to be exactly one svc wrote
  * (`untrusted.ts`): itself when its migrations are ours, else a migrated copy in a private
@@ -191,7 +176,7 @@ function rollbackJournal(file: string): void {
 async function sameSchema(store: Store, file: string): Promise<{ file: string; dispose(): void }> {
   checkSnapshotFile(file);
   const theirs = await checkSnapshotSchema(file);
-  if (theirs.join() === recorded(store.sqlite).join()) return { file, dispose: () => {} };
+  if (theirs.join() === recordedMigrations(store).join()) return { file, dispose: () => {} };
   removeTempFolders();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `${TEMP_PREFIX}${process.pid}-`));
   const dispose = () => fs.rmSync(dir, { recursive: true, force: true });
@@ -206,49 +191,4 @@ async function sameSchema(store: Store, file: string): Promise<{ file: string; d
     throw error;
   }
   return { file: copy, dispose };
-}
-
-async function outsideTransaction(store: Store): Promise<void> {
-  // ATTACH cannot run inside a transaction; a group commit never spans a turn, so one turn is enough.
-  while (store.sqlite.inTransaction) await new Promise((resolve) => setImmediate(resolve));
-}
-
-const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
-
-/**
- * Every table's rows replaced by the snapshot's, in one transaction (foreign keys checked at commit).
- * The tables are the emulator's own (its `main` schema), quoted here: no name read from the file.
- * `hold`: deliveries the file left pending or retrying are kept but not scheduled (an imported file's
- * past is not sent until the user resends it, CONTRACT §8).
- */
-function copyFrom(store: Store, file: string, hold: boolean): Imported {
-  const db = store.sqlite;
-  // The file's tables were checked to be defined exactly as ours (`untrusted.ts`), columns in the same
-  // order, so `SELECT *` is safe, and it keeps SQLite's transfer optimization (a column list turns it off).
-  const tables = readSchema(db)
-    .filter((o) => o.type === 'table' && !o.name.startsWith(MIGRATION_TABLE))
-    .map((o) => quote(o.name));
-  db.prepare('ATTACH DATABASE ? AS snapshot').run(file);
-  try {
-    // The snapshot is a consistent copy of a database with the same schema: its foreign keys hold.
-    // Checking them again row by row is what made a restore slow; with them off, SQLite empties a
-    // table at once and copies another table's pages whole (its "transfer optimization").
-    db.pragma('foreign_keys = OFF');
-    return store.tx(() => {
-      for (const t of tables) db.prepare(`DELETE FROM main.${t}`).run();
-      for (const t of tables) db.prepare(`INSERT INTO main.${t} SELECT * FROM snapshot.${t}`).run();
-      if (!hold) return { webhookUrls: [], heldDeliveries: 0 };
-      const urls = db
-        .prepare(
-          "SELECT url FROM main.webhook_configs UNION SELECT url FROM main.deliveries WHERE status IN ('pending', 'retrying') AND target = 'webhook' ORDER BY url LIMIT 50",
-        )
-        .pluck()
-        .all() as string[];
-      const held = db.prepare("UPDATE main.deliveries SET next_attempt_at = NULL, in_flight = 0 WHERE status IN ('pending', 'retrying')").run().changes;
-      return { webhookUrls: urls, heldDeliveries: held };
-    });
-  } finally {
-    db.pragma('foreign_keys = ON');
-    db.prepare('DETACH DATABASE snapshot').run();
-  }
 }

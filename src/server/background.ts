@@ -1,0 +1,75 @@
+import type { Clock } from '../clock/clock.js';
+import type { EmulatorConfig } from '../config/defaults.js';
+import type { Random } from '../domain/random.js';
+import { sweepIdempotency } from '../store/repos/idempotency.js';
+import type { Store } from '../store/store.js';
+import { createAttempter } from '../webhooks/attempt.js';
+import { WebhookChaos } from '../webhooks/chaos.js';
+import { Dispatcher } from '../webhooks/dispatcher.js';
+import { ListenerHub } from '../webhooks/listener-hub.js';
+import { VERSION } from '../version.js';
+import type { StartEmulatorOptions } from './emulator-api.js';
+import type { EventHub } from '../domain/event-hub.js';
+import type { EmulatorEvent } from './events.js';
+import { Scheduler } from './scheduler.js';
+
+export /** The background work: webhook delivery, `svc webhook listen`'s hub and the clock's scheduler. */
+interface Work {
+  chaos: WebhookChaos;
+  attempter: ReturnType<typeof createAttempter>;
+  dispatcher: Dispatcher;
+  listeners: ListenerHub;
+  scheduler: Scheduler;
+}
+
+/**
+ * The dispatcher, the listener hub and the scheduler call one another (a delivery due at a time, a
+ * listener's result kicking the dispatcher): built together, each reaching the others through closures.
+ */
+export function createWork(
+  store: Store,
+  clock: Clock,
+  config: EmulatorConfig,
+  random: Random,
+  hub: EventHub<EmulatorEvent>,
+  options: StartEmulatorOptions,
+  expire: (now: number) => number,
+): Work {
+  const chaos = new WebhookChaos();
+  const attempter = createAttempter({ maxConnectionsPerOrigin: 64, ...(options.lookup ? { lookup: options.lookup } : {}) });
+  const dispatcher = new Dispatcher({
+    store,
+    clock,
+    config,
+    attempter,
+    version: VERSION,
+    emit: (event) => hub.emit(event),
+    schedule: (at) => scheduler.schedule(at),
+    sendToListener: (delivery, body, timeoutMs) => listeners.send(delivery, body, timeoutMs),
+    onError: (error) => hub.emit({ type: 'error', message: error instanceof Error ? error.message : String(error) }),
+    chaos,
+  });
+  const listeners: ListenerHub = new ListenerHub({
+    store,
+    clock,
+    version: VERSION,
+    random,
+    kick: () => dispatcher.kick(),
+    schedule: (at) => scheduler.schedule(at),
+  });
+  const scheduler = new Scheduler({
+    store,
+    clock,
+    dispatcher,
+    expireDue: expire,
+    other: { nextDueAt: () => listeners.nextRemovalAt(), run: () => listeners.sweep() },
+    housekeeping: (now) => sweepIdempotency(store, now),
+    onError: (error) =>
+      hub.emit({
+        type: 'error',
+        message: `scheduler: ${error instanceof Error ? error.message : String(error)}`,
+        stack: error instanceof Error ? error.stack : undefined,
+      }),
+  });
+  return { chaos, attempter, dispatcher, listeners, scheduler };
+}

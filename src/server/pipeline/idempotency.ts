@@ -1,0 +1,70 @@
+import { canonicalJson } from '../../domain/canonical-json.js';
+import { findIdempotent, rememberIdempotent } from '../../store/repos/idempotency.js';
+import { ApiError } from '../api-error.js';
+import { sendReplay } from '../http/respond.js';
+import { fingerprint, IDEMPOTENCY_RETENTION_MS, idempotencyKeyOf, idempotencyScope, type InFlight } from '../idempotency.js';
+import { answer } from './answer.js';
+import type { Stage } from './compose.js';
+import type { InputContext, RoutedContext } from './context.js';
+
+/**
+ * An idempotent create's key (CONTRACT §2), taken as soon as the caller is known and before its
+ * body is read: 400 `idempotency_key_required` / `idempotency_key_invalid`, and 409
+ * `idempotency_key_in_progress` while another request with the same key is being served. Released
+ * once this one is answered.
+ */
+export function idempotencyLock(inFlight: InFlight): Stage<RoutedContext> {
+  return (ctx, next) => {
+    const { route, principal } = ctx;
+    // Optional keys (test helpers): without the header the request simply acts, like any POST.
+    if (!route.idempotent || !principal || (route.idempotent.optional && ctx.req.headers['idempotency-key'] === undefined)) return next();
+    const key = idempotencyKeyOf(ctx.req.headers);
+    const endpoint = route.idempotent.perPath ? `${route.idempotent.endpoint} ${ctx.path}` : route.idempotent.endpoint;
+    const release = inFlight.acquire(principal, endpoint, key);
+    ctx.idempotent = { key, endpoint, remember: undefined };
+    return holding(next, release);
+  };
+}
+
+async function holding(next: () => void | Promise<void>, release: () => void): Promise<void> {
+  try {
+    await next();
+  } finally {
+    release();
+  }
+}
+
+/**
+ * The same key seen before, within 24 hours of emulator time: the first answer again (200,
+ * `Idempotent-Replayed: true`) for the same body, 422 `idempotency_key_reused` for another. Bodies
+ * compare as canonical JSON, before validation. Otherwise the handler's success is remembered in
+ * its own transaction (`handler.ts`).
+ */
+export const idempotentReplay: Stage<InputContext> = (ctx, next) => {
+  const { idempotent, principal, route, deps } = ctx;
+  if (!idempotent || !principal || !route.idempotent) return next();
+  // Routes without a body (the confirm and expire helpers) compare as `{}`.
+  const body = ctx.body ?? {};
+  const tenant = route.idempotent.tenantScoped && typeof body.externalTenantId === 'string' ? body.externalTenantId : undefined;
+  const scope = idempotencyScope(principal, idempotent.endpoint, idempotent.key, tenant);
+  const print = fingerprint(canonicalJson(body));
+  const now = deps.clock.now();
+  const previous = findIdempotent(deps.store, scope, now);
+  if (previous) {
+    if (previous.fingerprint !== print) {
+      throw new ApiError(
+        422,
+        'idempotency_key_reused',
+        'This Idempotency-Key was already used with a different request body; use a fresh key for a different request.',
+      );
+    }
+    if (ctx.record) ctx.record.replayed = true;
+    return answer(ctx, () => sendReplay(ctx.res, previous.response), 200);
+  }
+  // The create and the memory of it commit together: a crash cannot keep one without the other.
+  idempotent.remember = (status, text) => {
+    if (status < 200 || status >= 300) return;
+    rememberIdempotent(deps.store, { scope, fingerprint: print, status, response: text, created_at: now, expires_at: now + IDEMPOTENCY_RETENTION_MS });
+  };
+  return next();
+};
