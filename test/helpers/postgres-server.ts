@@ -59,12 +59,36 @@ const NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 export async function startPostgresServer(options: PostgresServerOptions): Promise<PostgresServer> {
   const dir = path.resolve(options.dir);
   fs.mkdirSync(dir, { recursive: true });
+  // A Unix socket's path has at most 107 bytes: a long test file's folder gets its socket in a short
+  // folder of its own directly under the tests' root instead.
+  const socketDir = `${dir}/.s.PGSQL.65535`.length <= 100 ? dir : fs.mkdtempSync(path.join(options.searchableFrom, 'pgs-'));
+  try {
+    return await launch(options, dir, socketDir);
+  } catch (error) {
+    // A start that failed half-way (after the server came up, say) leaves no server and no folder.
+    stopImmediately(path.join(dir, 'data'));
+    fs.rmSync(dir, { recursive: true, force: true });
+    fs.rmSync(socketDir, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+const asRoot = process.getuid?.() === 0;
+
+/** `pg_ctl stop -m immediate`, synchronously (it runs in an 'exit' handler); a server not running is no error. */
+function stopImmediately(data: string): void {
+  const args = ['stop', '-m', 'immediate', '-D', data];
+  if (asRoot) spawnSync('runuser', ['-u', SERVER_USER, '--', postgresBin('pg_ctl'), ...args], { stdio: 'ignore' });
+  else spawnSync(postgresBin('pg_ctl'), args, { stdio: 'ignore' });
+}
+
+async function launch(options: PostgresServerOptions, dir: string, socketDir: string): Promise<PostgresServer> {
   const data = path.join(dir, 'data');
   const log = path.join(dir, 'server.log');
-  const asRoot = process.getuid?.() === 0;
   const user = 'svc';
   const password = randomBytes(12).toString('hex');
   await prepareFolderFor(dir, options.searchableFrom, asRoot);
+  if (socketDir !== dir) await prepareFolderFor(socketDir, options.searchableFrom, asRoot);
 
   // Server commands run as the unprivileged user when we are root.
   const serverCommand = async (tool: string, args: string[]) => {
@@ -102,7 +126,7 @@ export async function startPostgresServer(options: PostgresServerOptions): Promi
     [
       `port = ${port}`,
       "listen_addresses = '127.0.0.1'",
-      `unix_socket_directories = '${dir}'`,
+      `unix_socket_directories = '${socketDir}'`,
       'fsync = off',
       'synchronous_commit = off',
       'full_page_writes = off',
@@ -131,11 +155,7 @@ export async function startPostgresServer(options: PostgresServerOptions): Promi
 
   // A vitest worker that dies without stop() must not leave a postgres behind.
   const onExit = () => {
-    if (running)
-      spawnSync(
-        asRoot ? 'runuser' : postgresBin('pg_ctl'),
-        asRoot ? ['-u', SERVER_USER, '--', postgresBin('pg_ctl'), 'stop', '-m', 'immediate', '-D', data] : ['stop', '-m', 'immediate', '-D', data],
-      );
+    if (running) stopImmediately(data);
   };
   process.once('exit', onExit);
 
@@ -150,7 +170,7 @@ export async function startPostgresServer(options: PostgresServerOptions): Promi
       '-v',
       'ON_ERROR_STOP=1',
       '-h',
-      dir,
+      socketDir,
       '-p',
       String(port),
       '-U',
@@ -207,6 +227,7 @@ export async function startPostgresServer(options: PostgresServerOptions): Promi
       if (running) await stopServer();
       process.removeListener('exit', onExit);
       fs.rmSync(dir, { recursive: true, force: true });
+      fs.rmSync(socketDir, { recursive: true, force: true });
     },
   };
 }

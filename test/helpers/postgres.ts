@@ -1,8 +1,10 @@
 /**
- * A throwaway PostgreSQL server for one test file: `const pg = await startPostgres()` in beforeAll
- * (or at the top level), a database per test with `await pg.createDatabase()`. The cluster lives in
- * a folder under the test's own TMPDIR (inside the run's isolation root) and is stopped and removed
- * after the file. What it can do is in test/helpers/postgres-server.ts.
+ * A throwaway PostgreSQL server for one test file: `const server = await startPostgres();` at the
+ * file's top level, like tempDir(), and a database per test with `await server.createDatabase()`.
+ * The cluster lives in a folder under the file's own TMPDIR (inside the run's isolation root) and
+ * is stopped and removed after the file. Not from inside beforeAll: vitest never runs an afterAll
+ * registered there (the server would then only be killed when the worker exits). What it can do is
+ * in test/helpers/postgres-server.ts.
  */
 import fs from 'node:fs';
 import os from 'node:os';

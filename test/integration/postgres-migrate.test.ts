@@ -1,6 +1,6 @@
 import { Kysely, type Migration, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { MIGRATION_TABLE, migrate, UnknownMigrationsError } from '../../src/store/migrate.js';
 import { ForeignDatabaseError, migratePostgres, SVC_MARKER } from '../../src/store/postgres/migrate.js';
 import { postgresMigrations } from '../../src/store/postgres/migrations/index.js';
@@ -10,10 +10,7 @@ import { type PostgresServer, startPostgres } from '../helpers/postgres.js';
 // PostgreSQL's migrations (src/store/postgres/): the same tables, columns and uniqueness as SQLite's,
 // applied once however many replicas start together, and nothing changed in a database that is not
 // svc's or was made by a newer svc.
-let server: PostgresServer;
-beforeAll(async () => {
-  server = await startPostgres();
-});
+const server: PostgresServer = await startPostgres();
 
 const opened: Kysely<any>[] = [];
 afterEach(async () => {

@@ -1,14 +1,14 @@
 import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, inject, it } from 'vitest';
 import { type PostgresServer, startPostgres } from '../helpers/postgres.js';
+import { startPostgresServer } from '../helpers/postgres-server.js';
 
 // The throwaway server the PostgreSQL tests stand on: it must really be PostgreSQL, reachable with
 // the password it hands out, and do what failure tests ask of it (kill connections, go away, come back).
-let server: PostgresServer;
-beforeAll(async () => {
-  server = await startPostgres();
-});
+const server: PostgresServer = await startPostgres();
 
 async function connect(url: string): Promise<pg.Client> {
   const client = new pg.Client({ connectionString: url });
@@ -71,5 +71,15 @@ describe('the tests’ PostgreSQL server', () => {
     expect(fs.existsSync(server.dir)).toBe(false);
     await expect(connect(server.url)).rejects.toThrow(/ECONNREFUSED/);
     await server.stop();
+  });
+
+  it('starts in a folder whose path is too long for a Unix socket (a long test file name)', async () => {
+    const dir = path.join(os.tmpdir(), 'a-test-file-with-a-long-descriptive-name-abcdef12', 'pg-cluster');
+    const long = await startPostgresServer({ dir, searchableFrom: inject('svcTestRoot') });
+    try {
+      expect(await long.psql('SELECT 1')).toBe('1');
+    } finally {
+      await long.stop();
+    }
   });
 });
