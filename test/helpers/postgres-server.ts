@@ -42,8 +42,11 @@ export interface PostgresServer {
   psql(sqlText: string, database?: string): Promise<string>;
   /** Ends every client connection (of one database, or all), as a failover or an admin would; the count. */
   terminateBackends(database?: string): Promise<number>;
-  /** Stops the server (`pg_ctl stop -m fast`), keeping its data: the database "goes away". */
-  stopServer(): Promise<void>;
+  /**
+   * Stops the server, keeping its data: the database "goes away". `fast` (the default) ends sessions
+   * cleanly; `immediate` is a crash (no shutdown checkpoint; recovery at the next start).
+   */
+  stopServer(mode?: 'fast' | 'immediate'): Promise<void>;
   /** Starts a stopped server again on the same port, and waits until it accepts connections. */
   startServer(): Promise<void>;
   /** stopServer() then startServer(). */
@@ -127,10 +130,11 @@ async function launch(options: PostgresServerOptions, dir: string, socketDir: st
       `port = ${port}`,
       "listen_addresses = '127.0.0.1'",
       `unix_socket_directories = '${socketDir}'`,
+      // fsync off: only an OS crash could lose data, which a test never survives anyway. Commits
+      // stay synchronous: a test that kills the server must find every acknowledged write after it.
       'fsync = off',
-      'synchronous_commit = off',
       'full_page_writes = off',
-      // Small: up to eight helpers' servers share this machine's memory.
+      // Small: a run may have one server per test file up at once.
       'shared_buffers = 32MB',
       'max_connections = 100',
     ].join('\n');
@@ -182,8 +186,8 @@ async function launch(options: PostgresServerOptions, dir: string, socketDir: st
     ]);
     return stdout.trim();
   };
-  const stopServer = async () => {
-    await serverCommand('pg_ctl', ['stop', '-m', 'fast', '-w', '-t', String(READY_CEILING_S), '-D', data]);
+  const stopServer = async (mode: 'fast' | 'immediate' = 'fast') => {
+    await serverCommand('pg_ctl', ['stop', '-m', mode, '-w', '-t', String(READY_CEILING_S), '-D', data]);
     running = false;
   };
   let created = 0;

@@ -65,6 +65,18 @@ describe('the tests’ PostgreSQL server', () => {
     expect((await again.query('SELECT 2 AS two')).rows[0].two).toBe(2);
   });
 
+  it('keeps every acknowledged commit across a crash (stopServer immediate), as failure tests need', async () => {
+    const url = await server.createDatabase();
+    const client = await connect(url);
+    await client.query('CREATE TABLE acked (n int)');
+    for (let n = 1; n <= 20; n++) await client.query('INSERT INTO acked VALUES ($1)', [n]);
+    await server.stopServer('immediate');
+    await server.startServer();
+    const after = await connect(url);
+    clients.push(after);
+    expect((await after.query('SELECT count(*)::int AS n FROM acked')).rows[0].n).toBe(20);
+  });
+
   it('stop() ends the server and removes its folder', async () => {
     await Promise.all(clients.splice(0).map((c) => c.end().catch(() => {})));
     await server.stop();
