@@ -1,0 +1,63 @@
+import { Kysely, PostgresDialect } from 'kysely';
+import pg from 'pg';
+
+export interface PostgresConnectOptions {
+  /** `postgres://user:password@host:port/name`; its password is never shown (describePostgresUrl). */
+  url: string;
+  /** The pool's bound: at most this many connections to the server (default 10). */
+  maxConnections?: number;
+  /** How long to wait for a connection, from the server or the pool, before failing (default 5 s). */
+  connectTimeoutMs?: number;
+}
+
+/** pg's built-in text parsers: we change only int8's. */
+const builtIn = pg.types;
+const INT8_OID = 20;
+
+/**
+ * int8 as a JavaScript number: times (ms), seq columns and network ids are bigint columns, and the
+ * store works with numbers, as SQLite gives them. pg returns them as strings by default because a
+ * bigint can exceed 2^53; none of ours does, and one that did would be refused, never rounded.
+ * Per pool (not pg.types.setTypeParser): other users of pg in the same process keep their parsers.
+ */
+const types: pg.CustomTypesConfig = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') => {
+    if (oid !== INT8_OID || format === 'binary') return builtIn.getTypeParser(oid, format as 'text');
+    return (value: string) => {
+      const n = Number(value);
+      if (!Number.isSafeInteger(n)) throw new RangeError(`bigint ${value} is beyond what svc stores exactly (2^53)`);
+      return n;
+    };
+  }) as pg.CustomTypesConfig['getTypeParser'],
+};
+
+/** A bounded pool of connections named `svc` in pg_stat_activity, parsing int8 as numbers. */
+export function createPostgresPool(options: PostgresConnectOptions): pg.Pool {
+  return new pg.Pool({
+    connectionString: options.url,
+    max: options.maxConnections ?? 10,
+    connectionTimeoutMillis: options.connectTimeoutMs ?? 5000,
+    application_name: 'svc',
+    types,
+  });
+}
+
+/** Kysely on PostgreSQL through kysely's own dialect and `pg` (docs/decisions.md). destroy() ends the pool. */
+export function openPostgres<DB>(options: PostgresConnectOptions): Kysely<DB> {
+  return new Kysely<DB>({ dialect: new PostgresDialect({ pool: createPostgresPool(options) }) });
+}
+
+/**
+ * The URL as banners, logs and errors may show it: `postgres://user@host:port/name`, without the
+ * password (CONTRACT §12) or any query parameter (which may carry one: `?password=…`).
+ */
+export function describePostgresUrl(url: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return 'postgres://(unparseable URL)';
+  }
+  const user = parsed.username ? `${parsed.username}@` : '';
+  return `${parsed.protocol}//${user}${parsed.host}${parsed.pathname}`;
+}

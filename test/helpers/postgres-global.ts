@@ -1,0 +1,30 @@
+/**
+ * vitest globalSetup variant: one PostgreSQL server for a whole run, for a project that runs many
+ * files against PostgreSQL. List it after test/helpers/isolation-root.ts (it puts the cluster under
+ * that root); a test reads the URL with `inject('svcPostgresUrl')` and makes its own database
+ * (`CREATE DATABASE … TEMPLATE`, see PostgresServer.createDatabase) through it.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { TestProject } from 'vitest/node';
+import { type PostgresServer, startPostgresServer } from './postgres-server.js';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** The superuser's URL of the run's shared server (postgres://svc:…@127.0.0.1:PORT/svc). */
+    svcPostgresUrl: string;
+  }
+}
+
+// Each project runs its globalSetup in the same vitest process: one server for the whole run.
+const shared = globalThis as { svcPostgres?: Promise<PostgresServer> };
+
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const root = (project.getProvidedContext() as { svcTestRoot?: string }).svcTestRoot;
+  if (!root) throw new Error('postgres-global.ts: list test/helpers/isolation-root.ts before it in globalSetup');
+  shared.svcPostgres ??= startPostgresServer({ dir: fs.mkdtempSync(path.join(root, 'postgres-')), searchableFrom: root });
+  const server = await shared.svcPostgres;
+  project.provide('svcPostgresUrl', server.url);
+  // Teardown runs once per project; stop() is safe to call again.
+  return () => server.stop();
+}
