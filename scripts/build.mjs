@@ -203,22 +203,65 @@ function builtinsByRequire() {
         if (!names.has(args.path) || args.namespace === 'svc-builtin') return undefined;
         return { path: args.path.replace(/^node:/, ''), namespace: 'svc-builtin' };
       });
-      build.onLoad({ filter: /.*/, namespace: 'svc-builtin' }, (args) => ({
-        contents: `module.exports = process.getBuiltinModule(${JSON.stringify(`node:${args.path}`)});`,
-        loader: 'js',
-      }));
+      build.onLoad({ filter: /.*/, namespace: 'svc-builtin' }, (args) => ({ contents: standIn(args.path), loader: 'js' }));
     },
   };
 }
 
 /**
- * Rollup over esbuild's output: the same modules, with every chunk under MIN_CHUNK merged into one it
- * is always loaded with (rollup's experimentalMinChunkSize), so a command loads 9 modules instead of
- * 27, and `svc dev` 28 instead of 49. No tree-shaking (esbuild did it); source maps chained through, so
- * stacks still name src/. Returns the number of modules written.
+ * Built-ins that Node's start-up has not loaded already, and that a command may never touch
+ * (commander requires child_process for executable subcommands svc does not have; the CLI's shared
+ * chunk holds net, crypto and perf_hooks for the server): their stand-in loads the built-in on the
+ * first read of an export, not when the chunk is evaluated. Only plain namespace objects are listed:
+ * a built-in that is itself a function (assert, events) or that code writes to (process) stays eager.
+ */
+// (A function, not a const: the build runs at the top of this module, above this line.)
+function isLazyBuiltin(name) {
+  return [
+    'child_process',
+    'crypto',
+    'dgram',
+    'dns',
+    'fs/promises',
+    'http',
+    'http2',
+    'https',
+    'net',
+    'os',
+    'perf_hooks',
+    'readline',
+    'tls',
+    'tty',
+    'v8',
+    'vm',
+    'worker_threads',
+    'zlib',
+  ].includes(name);
+}
+
+/** The CommonJS stand-in for one built-in: the module itself, or an object of getters that load it on first use. */
+function standIn(name) {
+  const specifier = JSON.stringify(`node:${name}`);
+  if (!isLazyBuiltin(name)) return `module.exports = process.getBuiltinModule(${specifier});`;
+  // The export names as this Node has them; svc's own code is typed against the oldest supported Node.
+  const keys = Object.keys(process.getBuiltinModule(`node:${name}`)).filter((k) => k !== 'default');
+  return [
+    'let m;',
+    `const load = () => (m ??= process.getBuiltinModule(${specifier}));`,
+    `for (const k of ${JSON.stringify(keys)}) Object.defineProperty(exports, k, { get: () => load()[k], enumerable: true });`,
+  ].join('\n');
+}
+
+/**
+ * Rollup over esbuild's output: the same modules, with chunks merged where no entry point or lazy
+ * import then loads code it does not need (rollup's experimentalMinChunkSize at 1): esbuild makes one
+ * chunk per set of importers, which for the CLI's lazy commands means many small ones. Larger values
+ * let rollup merge a small chunk into whatever big chunk adds the least unused code, with no bound:
+ * at 30,000 the config search landed in the YAML parser's chunk, and every command loaded and ran
+ * 166 KB of YAML (~9 ms of CPU on Node 24) for nothing. No tree-shaking (esbuild did it); source maps
+ * chained through, so stacks still name src/. Returns the number of modules written.
  */
 async function mergeChunks() {
-  const MIN_CHUNK = 30_000;
   const bundle = await rollup({
     input: Object.fromEntries(Object.keys(ENTRIES).map((out) => [out, path.join(stage, `${out}.js`)])),
     external: (id) => !id.startsWith('.') && !path.isAbsolute(id),
@@ -241,7 +284,7 @@ async function mergeChunks() {
     format: 'es',
     sourcemap: true,
     chunkFileNames: 'chunks/[name]-[hash].js',
-    experimentalMinChunkSize: MIN_CHUNK,
+    experimentalMinChunkSize: 1,
   });
   await bundle.close();
   return output.filter((o) => o.type === 'chunk').length;

@@ -2,7 +2,6 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ConfigError } from '../errors.js';
-import { syntaxProblem } from './problems.js';
 import { SEARCH_PLACES } from './search-places.js';
 
 /** What a search found: the file's contents as cosmiconfig loaded them, or null. */
@@ -62,7 +61,7 @@ export async function findConfig(cwd: string, explicitPath?: string): Promise<Fi
     try {
       return { found: await cosmiconfig('svc', { searchStrategy: 'none' }).load(file), warnings };
     } catch (error) {
-      throw unreadable(explicitPath, file, error);
+      throw await unreadable(explicitPath, file, error);
     }
   }
   const places: [string, string[]][] = projectFolders(cwd).map((dir) => [dir, SEARCH_PLACES]);
@@ -83,7 +82,7 @@ export async function findConfig(cwd: string, explicitPath?: string): Promise<Fi
         continue;
       }
       const file = (error as { filepath?: string }).filepath ?? dir;
-      throw unreadable(path.relative(cwd, file) || file, file, error);
+      throw await unreadable(path.relative(cwd, file) || file, file, error);
     }
   }
   return { found: null, warnings };
@@ -92,16 +91,17 @@ export async function findConfig(cwd: string, explicitPath?: string): Promise<Fi
 /**
  * A config file that exists but cannot be loaded. A JSON or YAML syntax error is said once, with its
  * line and column (`svc.config.json:3:14: not valid JSON: …`), not in cosmiconfig's words, which
- * repeat the path and quote the text around the mistake.
+ * repeat the path and quote the text around the mistake. (The YAML parser that finds the line is
+ * loaded here, on this error's path only: 165 KB that every command would otherwise load.)
  */
-function unreadable(shown: string, file: string, error: unknown): ConfigError {
+async function unreadable(shown: string, file: string, error: unknown): Promise<ConfigError> {
   let source: string | undefined;
   try {
     source = fs.readFileSync(file, 'utf8');
   } catch {
     // Missing or unreadable: cosmiconfig's message says which.
   }
-  const syntax = source === undefined ? null : syntaxProblem(file, source);
+  const syntax = source === undefined ? null : (await import('./problems.js')).syntaxProblem(file, source);
   if (syntax) return new ConfigError(syntax.at ? `${shown}:${syntax.at}` : shown, '', syntax.reason);
   return new ConfigError(shown, '', `cannot be read: ${(error as Error).message}`);
 }

@@ -66,14 +66,24 @@ describe("Node's compile cache", () => {
   });
 });
 
+describe('svc --version', () => {
+  // Answered by bin/svc.js from package.json alone, before dist/ loads.
+  it.each(['--version', '-V'])("%s prints package.json's version and nothing else", async (flag) => {
+    const { version } = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+    const r = await runCli([flag], { cwd: dir });
+    expect({ code: r.code, stdout: r.stdout, stderr: r.stderr }).toEqual({ code: 0, stdout: `${version}\n`, stderr: '' });
+  });
+});
+
 // The machine's own Node, when it is older than svc supports (Node 20 on this project's machines).
 const OLD_NODE = process.env.SVC_OLD_NODE ?? '/usr/bin/node';
 const oldVersion = fs.existsSync(OLD_NODE) ? spawnSync(OLD_NODE, ['-p', 'process.versions.node'], { encoding: 'utf8' }).stdout.trim() : '';
 const isOld = /^(\d+)\./.test(oldVersion) && (Number(oldVersion.split('.')[0]) < 22 || (oldVersion.startsWith('22.') && Number(oldVersion.split('.')[1]) < 12));
 
 describe.skipIf(!isOld)(`an unsupported Node (${OLD_NODE} ${oldVersion || 'absent'})`, () => {
-  it('svc: one line naming the version found and the version needed, exit 1', () => {
-    const r = spawnSync(OLD_NODE, [BIN, 'dev', '--memory'], { cwd: dir, encoding: 'utf8' });
+  // --version has a path of its own in bin/svc.js (answered before dist/ loads): it refuses the same way.
+  it.each([[['dev', '--memory']], [['--version']], [['-V']]])('svc %j: one line naming the version found and the version needed, exit 1', (args) => {
+    const r = spawnSync(OLD_NODE, [BIN, ...args], { cwd: dir, encoding: 'utf8' });
     expect({ code: r.status, stderr: r.stderr, stdout: r.stdout }).toEqual({
       code: 1,
       stderr: `svc needs Node.js 22.12 or newer (22, 24 or 26); this is Node.js ${oldVersion}.\n`,

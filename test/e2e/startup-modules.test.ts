@@ -33,7 +33,10 @@ Module.registerHooks({
     return result;
   },
 });
-process.on('exit', () => fs.appendFileSync(out, Object.keys(Module._cache).map((f) => f + '\\n').join('')));
+process.on('exit', () => {
+  fs.appendFileSync(out, Object.keys(Module._cache).map((f) => f + '\\n').join(''));
+  fs.appendFileSync(out, process.moduleLoadList.filter((m) => m.startsWith('NativeModule ')).map((m) => 'builtin:' + m.slice(13) + '\\n').join(''));
+});
 `,
 );
 
@@ -42,6 +45,33 @@ function packagesIn(file: string): string[] {
   const urls = fs.readFileSync(file, 'utf8').split('\n').filter(Boolean);
   const names = urls.map((url) => /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url)?.[1]).filter((n): n is string => Boolean(n));
   return [...new Set(names)].sort();
+}
+
+/** The bundled packages (node_modules/… among a loaded dist/ chunk's source map sources). */
+function bundledIn(file: string): string[] {
+  const urls = fs
+    .readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((u) => u.startsWith('file:') && u.includes('/dist/') && u.endsWith('.js'));
+  const names = new Set<string>();
+  for (const url of new Set(urls)) {
+    const map = `${new URL(url).pathname}.map`;
+    if (!fs.existsSync(map)) continue;
+    for (const source of JSON.parse(fs.readFileSync(map, 'utf8')).sources as string[]) {
+      const name = /node_modules\/((?:@[^/]+\/)?[^/.][^/]*)\//.exec(source)?.[1];
+      if (name) names.add(name);
+    }
+  }
+  return [...names].sort();
+}
+
+/** Node's own modules a process loaded (`node:` built-ins and their internals). */
+function builtinsIn(file: string): string[] {
+  return fs
+    .readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l.startsWith('builtin:'))
+    .map((l) => l.slice('builtin:'.length));
 }
 
 function traced(args: string[], out: string, cwd = dir) {
@@ -103,6 +133,28 @@ describe('what the built package loads to start', () => {
     const loaded = packagesIn(out);
     expect(loaded).toContain('better-sqlite3'); // the hook saw the package's own imports
     expect(loaded.filter((p) => ['kysely', 'undici', 'qrcode', 'pngjs'].includes(p))).toEqual([]);
+  });
+
+  // A client command is what scripts run in loops (#9): it needs commander, the contract and HTTP,
+  // not the YAML parser (only a config file's syntax error needs it) nor child_process (commander
+  // requires it for executable subcommands, which svc has none of).
+  it('svc invoices list loads neither the YAML parser nor child_process', async () => {
+    const out = path.join(dir, 'list-modules.txt');
+    const cwd = fs.mkdtempSync(path.join(dir, 'client-'));
+    fs.writeFileSync(path.join(cwd, 'package.json'), '{"name":"app","private":true}');
+    const child = spawn(process.execPath, ['--import', pathToFileURL(REGISTER).href, BIN, 'invoices', 'list', '--json'], {
+      cwd,
+      // Port 1 refuses at once: the command loads everything it needs, then exits 3 (unreachable).
+      env: { ...process.env, NO_COLOR: '1', SVC_TEST_MODULES_OUT: out, SVC_BASE_URL: 'http://127.0.0.1:1', SVC_PARTNER_KEY: 'pt_test_x' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    expect(await new Promise((resolve) => child.on('close', resolve))).toBe(3);
+    const bundled = bundledIn(out);
+    expect(bundled).toContain('commander'); // the check sees what the chunks hold
+    expect(bundled).not.toContain('yaml');
+    const builtins = builtinsIn(out);
+    expect(builtins).toContain('http');
+    expect(builtins).not.toContain('child_process');
   });
 
   it('svc dev --memory without a config file, until it answers a create, loads neither kysely, undici nor cosmiconfig', async () => {
