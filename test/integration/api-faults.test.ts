@@ -5,7 +5,8 @@
 import http from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ikey, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
-import { ok } from '../helpers/api-response.js';
+import type { ClientInput } from '../../src/client/typed.js';
+import { dataOf, expectRefused } from '../helpers/client-result.js';
 
 const emulators: TestEmulator[] = [];
 afterEach(async () => {
@@ -16,10 +17,14 @@ async function emulator() {
   emulators.push(emu);
   return emu;
 }
-const addFault = async (emu: TestEmulator, body: unknown) => ok(await emu.call('POST', '/__emulator/faults', { body }), 201);
+const addFault = async (emu: TestEmulator, body: ClientInput<'createFault'>['body']) => dataOf(await emu.client.test.createFault({ body }), 201);
+// Raw HTTP: a faulted answer is known by its headers (Svc-Fault, Retry-After), which the typed client does not return.
 const create = (emu: TestEmulator, idempotencyKey = ikey(), amount = '10.00') =>
   emu.call('POST', '/v1/invoices', { key: emu.keys.test.merchantKey, idempotencyKey, body: { amount } });
-const count = async (emu: TestEmulator) => ok(await emu.call('GET', '/v1/invoices?limit=100', { key: emu.keys.test.merchantKey })).data.length;
+// The typed client, where only the outcome matters.
+const createTyped = (emu: TestEmulator, idempotencyKey = ikey(), amount = '10.00') => emu.client.test.createInvoice({ idempotencyKey, body: { amount } });
+const count = async (emu: TestEmulator) => dataOf(await emu.client.test.listInvoices({ query: { limit: 100 } })).data.length;
+const faults = async (emu: TestEmulator) => dataOf(await emu.client.test.listFaults()).data;
 
 /** A raw request whose connection may be dropped: resolves with the status, or 'dropped'. */
 function rawCreate(emu: TestEmulator, idempotencyKey: string): Promise<number | 'dropped'> {
@@ -55,19 +60,19 @@ describe('faults before the operation', () => {
     expect(refused.headers.get('svc-fault')).toBe(fault.id);
     expect(refused.body.error.code).toBe('service_unavailable');
     expect(await count(emu)).toBe(0);
-    expect(ok(await emu.call('GET', '/__emulator/faults')).data).toEqual([]);
+    expect(await faults(emu)).toEqual([]);
     expect((await create(emu)).status).toBe(201);
   });
 
   it('matches by route template, prefix, method and environment only', async () => {
     const emu = await emulator();
     await addFault(emu, { match: { path: '/v1/invoices/{id}', environment: 'live' }, action: { status: 500 }, when: 'before' });
-    const inv = ok(await create(emu), 201);
-    expect((await emu.call('GET', `/v1/invoices/${inv.id}`, { key: emu.keys.test.merchantKey })).status).toBe(200);
-    const live = await emu.call('GET', `/v1/invoices/${inv.id}`, { key: emu.keys.live.merchantKey });
+    const inv = dataOf(await createTyped(emu), 201);
+    expect((await emu.client.test.getInvoice({ params: { id: inv.id } })).status).toBe(200);
+    const live = await emu.client.live.getInvoice({ params: { id: inv.id } });
     expect(live.status).toBe(500);
-    expect(live.body.error.code).toBe('internal_error');
-    expect(ok(await emu.call('DELETE', '/__emulator/faults'))).toEqual({ deleted: 1 });
+    expect(!live.ok && live.error.code).toBe('internal_error');
+    expect(dataOf(await emu.client.test.clearFaults())).toEqual({ deleted: 1 });
   });
 
   it('delays the answer, and drops the connection', async () => {
@@ -98,7 +103,7 @@ describe('after_commit: the "did my create happen?" case', () => {
     expect(retry.status).toBe(200);
     expect(retry.headers.get('idempotent-replayed')).toBe('true');
     expect(await count(emu)).toBe(1);
-    expect(retry.body.id).toBe(ok(await emu.call('GET', '/v1/invoices', { key: emu.keys.test.merchantKey })).data[0].id);
+    expect(retry.body.id).toBe(dataOf(await emu.client.test.listInvoices()).data[0]!.id);
   });
 
   it('a dropped connection after the commit: the retry is a replay, no second invoice', async () => {
@@ -113,8 +118,8 @@ describe('after_commit: the "did my create happen?" case', () => {
   it('only a success is faulted after the commit: a refused request answers as usual and keeps the fault', async () => {
     const emu = await emulator();
     await addFault(emu, { match: { path: '/v1/invoices' }, action: { status: 500 }, when: 'after_commit', times: 1 });
-    expect((await create(emu, ikey(), 'nope')).status).toBe(400);
-    expect(ok(await emu.call('GET', '/__emulator/faults')).data).toHaveLength(1);
+    expect((await createTyped(emu, ikey(), 'nope')).status).toBe(400);
+    expect(await faults(emu)).toHaveLength(1);
   });
 });
 
@@ -129,32 +134,31 @@ describe('bad faults, listing, clearing, in-process', () => {
       [{ match: {}, action: { status: 503 }, when: 'sometimes' }, 'when'],
       [{ match: {}, action: { status: 503 }, when: 'before', times: 0 }, 'times'],
     ];
+    // Raw HTTP: these bodies are ones the typed client's types would not let a user write.
     for (const [body, param] of cases) {
       const res = await emu.call('POST', '/__emulator/faults', { body });
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(res.body.error.code).toBe('validation_failed');
       expect(res.body.error.param?.startsWith(param), `${res.body.error.param} for ${JSON.stringify(body)}`).toBe(true);
     }
-    expect(ok(await emu.call('GET', '/__emulator/faults')).data).toEqual([]);
+    expect(await faults(emu)).toEqual([]);
   });
 
   it('DELETE one by id (404 fault_not_found after), list oldest first; the control plane is never faulted', async () => {
     const emu = await emulator();
     const a = await addFault(emu, { match: {}, action: { status: 503 }, when: 'before' });
     const b = await addFault(emu, { match: { method: 'GET' }, action: { status: 500 }, when: 'before' });
-    expect(ok(await emu.call('GET', '/__emulator/faults')).data.map((f: any) => f.id)).toEqual([a.id, b.id]);
-    expect((await emu.call('GET', '/__emulator/clock')).status).toBe(200);
-    expect((await emu.call('DELETE', `/__emulator/faults/${a.id}`)).status).toBe(204);
-    const again = await emu.call('DELETE', `/__emulator/faults/${a.id}`);
-    expect(again.status).toBe(404);
-    expect(again.body.error.code).toBe('fault_not_found');
+    expect((await faults(emu)).map((f) => f.id)).toEqual([a.id, b.id]);
+    expect((await emu.client.test.getClock()).status).toBe(200);
+    expect((await emu.client.test.deleteFault({ params: { id: a.id } })).status).toBe(204);
+    expectRefused(await emu.client.test.deleteFault({ params: { id: a.id } }), 404, 'fault_not_found');
   });
 
   it('emulator.faults.add / list / clear, with the same validation', async () => {
     const emu = await emulator();
     const fault = emu.faults.add({ match: { path: '/v1/invoices' }, action: { status: 429, retryAfter: 1 }, when: 'before', times: 2 });
     expect(fault.action).toEqual({ status: 429, code: 'too_many_requests', retryAfter: 1 });
-    expect((await create(emu)).status).toBe(429);
+    expect((await createTyped(emu)).status).toBe(429);
     expect(emu.faults.list()[0]).toMatchObject({ id: fault.id, times: 1, fired: 1 });
     expect(emu.faults.clear()).toBe(1);
     expect(() => emu.faults.add({ match: { path: '/v1/nope' }, action: { status: 503 }, when: 'before' })).toThrow(/match\.path/);

@@ -5,6 +5,7 @@
  * does not read the wall clock (CONTRACT §9: the same seed and clock start answer the same bytes).
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { dataOf } from '../helpers/client-result.js';
 import { ikey, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
 
@@ -22,23 +23,20 @@ describe('clock/advance', () => {
     receivers.push(receiver);
     const emu = await startTestEmulator();
     emulators.push(emu);
-    const { partnerKey, merchantKey } = emu.keys.test;
-    const put = await emu.call('PUT', '/v1/partner/webhook', { key: partnerKey, body: { url: receiver.url, secret: 'whsec_clock_advance_0123456789' } });
-    expect(put.status, put.text).toBe(200);
-    const before = await emu.call('GET', '/__emulator/clock');
-    const created = await emu.call('POST', '/v1/invoices', { key: merchantKey, idempotencyKey: ikey(), body: { amount: '1' } });
-    expect(created.status, created.text).toBe(201);
-    const adv = await emu.call('POST', '/__emulator/clock/advance', { body: { seconds: 3600 } });
-    expect(adv.status, adv.text).toBe(200);
+    const api = emu.client.test;
+    dataOf(await api.putWebhook({ body: { url: receiver.url, secret: 'whsec_clock_advance_0123456789' } }));
+    const before = dataOf(await api.getClock());
+    dataOf(await api.createInvoice({ idempotencyKey: ikey(), body: { amount: '1' } }), 201);
+    const adv = dataOf(await api.advanceClock({ body: { seconds: 3600 } }));
     expect(receiver.requests.length).toBeGreaterThanOrEqual(1);
-    expect(adv.body.offsetSeconds).toBe(before.body.offsetSeconds + 3600);
+    expect(adv.offsetSeconds).toBe(before.offsetSeconds + 3600);
   });
 
   it('reports a frozen clock offset as how far it moved from its start', async () => {
     const emu = await startTestEmulator({ clockStart: '2030-01-01T00:00:00Z' });
     emulators.push(emu);
-    expect((await emu.call('GET', '/__emulator/clock')).body).toEqual({ now: '2030-01-01T00:00:00.000Z', offsetSeconds: 0 });
-    const adv = await emu.call('POST', '/__emulator/clock/advance', { body: { seconds: 60 } });
-    expect(adv.body).toMatchObject({ now: '2030-01-01T00:01:00.000Z', offsetSeconds: 60, advancedSeconds: 60 });
+    expect(dataOf(await emu.client.test.getClock())).toEqual({ now: '2030-01-01T00:00:00.000Z', offsetSeconds: 0 });
+    const adv = dataOf(await emu.client.test.advanceClock({ body: { seconds: 60 } }));
+    expect(adv).toMatchObject({ now: '2030-01-01T00:01:00.000Z', offsetSeconds: 60, advancedSeconds: 60 });
   });
 });

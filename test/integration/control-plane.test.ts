@@ -1,12 +1,16 @@
 /**
  * CONTRACT §7: the emulator's control plane under /__emulator/, through real HTTP against a real
  * emulator, including the loopback-only rule checked through this machine's external address.
+ * Calls go through the typed client (`emu.client`); raw HTTP where the test is about HTTP itself
+ * (a wrong method, bodies the client's types forbid, non-JSON bodies, the caller's address, a header).
  */
 import os from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chainsFor, knownNetworkIds } from '../../src/domain/chains.js';
+import { createClient, type ClientInput } from '../../src/client/typed.js';
 import { ikey, request, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { expectExactError } from '../helpers/api-response.js';
+import { dataOf, expectExactRefused } from '../helpers/client-result.js';
 
 const KEY = {
   partner: { test: /^pt_test_[0-9A-Za-z]{32}$/, live: /^pt_live_[0-9A-Za-z]{32}$/ },
@@ -33,33 +37,32 @@ afterAll(async () => {
 });
 
 async function createMerchant(key: string, tenant = `tenant-${ikey()}`) {
-  const res = await emu.call('POST', '/v1/partner/merchants', {
-    key,
-    idempotencyKey: ikey(),
-    body: { externalTenantId: tenant, email: 'owner@example.com', name: 'Shop' },
-  });
-  expect(res.status, res.text).toBe(201);
-  return res.body as { merchantId: string; partnerId: string };
+  const body = { externalTenantId: tenant, email: 'owner@example.com', name: 'Shop' };
+  return dataOf(await emu.client.test.createMerchant({ key, idempotencyKey: ikey(), body }), 201);
 }
 
-async function createPartnerInvoice(key: string, merchantId: string, extra: Record<string, unknown> = {}) {
-  return emu.call('POST', '/v1/partner/invoices', { key, idempotencyKey: ikey(), body: { merchantId, amount: '10.00', ...extra } });
+async function createPartnerInvoice(key: string, merchantId: string, extra: { networkId?: number } = {}) {
+  return emu.client.test.createPartnerInvoice({ key, idempotencyKey: ikey(), body: { merchantId, amount: '10.00', ...extra } });
 }
+
+const setChains = (id: string, body: ClientInput<'setMerchantChains'>['body']) => emu.client.test.setMerchantChains({ params: { id }, body });
+const newMerchantKey = async (id: string) => dataOf(await emu.client.test.createMerchantKey({ params: { id } }), 201);
 
 describe('GET /__emulator/health', () => {
   it('answers 200 with status ok, the version, emulator time and the base URL', async () => {
-    const res = await emu.call('GET', '/__emulator/health');
-    expect(res.status).toBe(200);
-    expect(res.headers.get('request-id')).toMatch(/\S/);
-    expect(res.body.status).toBe('ok');
-    expect(typeof res.body.version).toBe('string');
-    expect(res.body.baseUrl).toBe(emu.url);
-    expect(Math.abs(Date.parse(res.body.now) - emu.clock.now())).toBeLessThan(5_000);
+    const res = await emu.client.test.getHealth();
+    expect(res.requestId).toMatch(/\S/);
+    const health = dataOf(res);
+    expect(health.status).toBe('ok');
+    expect(typeof health.version).toBe('string');
+    expect(health.baseUrl).toBe(emu.url);
+    expect(Math.abs(Date.parse(health.now) - emu.clock.now())).toBeLessThan(5_000);
   });
 
   it('needs no API key, and a wrong method is 405 with Allow', async () => {
-    const res = await emu.call('GET', '/__emulator/health', { key: 'not-a-key' });
+    const res = await emu.client.test.getHealth({ key: 'not-a-key' });
     expect(res.status).toBe(200);
+    // Raw HTTP: a method the operation does not have, and the Allow header.
     const wrong = await emu.call('DELETE', '/__emulator/health');
     expectExactError(wrong, 405, 'method_not_allowed');
     expect(wrong.headers.get('allow')).toBe('GET');
@@ -68,9 +71,7 @@ describe('GET /__emulator/health', () => {
 
 describe('GET /__emulator/keys', () => {
   it('returns the default keys in the formats of CONTRACT §1', async () => {
-    const res = await emu.call('GET', '/__emulator/keys');
-    expect(res.status).toBe(200);
-    const body = res.body;
+    const body = dataOf(await emu.client.test.getDefaultKeys());
     expect(body.partnerId).toMatch(UUID);
     for (const env of ['test', 'live'] as const) {
       expect(body[env].partnerKey).toMatch(KEY.partner[env]);
@@ -82,134 +83,126 @@ describe('GET /__emulator/keys', () => {
   });
 
   it('the default keys authenticate, each in its own environment', async () => {
-    const { body: keys } = await emu.call('GET', '/__emulator/keys');
+    const keys = dataOf(await emu.client.test.getDefaultKeys());
     for (const env of ['test', 'live'] as const) {
-      const merchants = await emu.call('GET', '/v1/partner/merchants', { key: keys[env].partnerKey });
-      expect(merchants.status, merchants.text).toBe(200);
-      const ids = merchants.body.data.map((m: { merchantId: string }) => m.merchantId);
+      // A client made from the keys the control plane gave, as a local tool would make it.
+      const api = createClient({ baseUrl: emu.url, partnerKey: keys[env].partnerKey, merchantKey: keys[env].merchantKey });
+      const merchants = dataOf(await api.listMerchants());
+      const ids = merchants.data.map((m) => m.merchantId);
       expect(ids).toContain(keys[env].merchantId);
       expect(ids).not.toContain(keys[env === 'test' ? 'live' : 'test'].merchantId);
-      for (const m of merchants.body.data) expect(m.partnerId).toBe(keys.partnerId);
+      for (const m of merchants.data) expect(m.partnerId).toBe(keys.partnerId);
 
-      const invoice = await emu.call('POST', '/v1/invoices', { key: keys[env].merchantKey, idempotencyKey: ikey(), body: { amount: '1.00' } });
-      expect(invoice.status, invoice.text).toBe(201);
-      expect(invoice.body.environment).toBe(env);
+      const invoice = dataOf(await api.createInvoice({ idempotencyKey: ikey(), body: { amount: '1.00' } }), 201);
+      expect(invoice.environment).toBe(env);
     }
   });
 });
 
 describe('POST /__emulator/partners', () => {
   it('creates a partner with a test and a live key, shown once', async () => {
-    const res = await emu.call('POST', '/__emulator/partners', { body: { name: 'Acme Payments' } });
-    expect(res.status, res.text).toBe(201);
-    expect(res.body.partnerId).toMatch(UUID);
-    expect(res.body.partnerId).not.toBe(emu.keys.partnerId);
-    expect(res.body.name).toBe('Acme Payments');
-    expect(res.body.test.partnerKey).toMatch(KEY.partner.test);
-    expect(res.body.live.partnerKey).toMatch(KEY.partner.live);
+    const created = dataOf(await emu.client.test.createPartner({ body: { name: 'Acme Payments' } }), 201);
+    expect(created.partnerId).toMatch(UUID);
+    expect(created.partnerId).not.toBe(emu.keys.partnerId);
+    expect(created.name).toBe('Acme Payments');
+    expect(created.test.partnerKey).toMatch(KEY.partner.test);
+    expect(created.live.partnerKey).toMatch(KEY.partner.live);
     // Shown once: not through GET keys, and not stored in the clear anywhere in the database.
-    const keys = await emu.call('GET', '/__emulator/keys');
-    expect(keys.text).not.toContain(res.body.test.partnerKey);
+    const keys = dataOf(await emu.client.test.getDefaultKeys());
+    expect(JSON.stringify(keys)).not.toContain(created.test.partnerKey);
     const dump = JSON.stringify(
       (emu.store.sqlite.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map((t) =>
         emu.store.sqlite.prepare(`SELECT * FROM "${t.name}"`).all(),
       ),
     );
-    expect(dump).not.toContain(res.body.test.partnerKey);
-    expect(dump).not.toContain(res.body.live.partnerKey);
+    expect(dump).not.toContain(created.test.partnerKey);
+    expect(dump).not.toContain(created.live.partnerKey);
   });
 
   it('works without a body and refuses a bad name', async () => {
+    // Raw HTTP: no body at all, which the typed client does not send for this operation.
     const bare = await emu.call('POST', '/__emulator/partners');
     expect(bare.status, bare.text).toBe(201);
     expect(typeof bare.body.name).toBe('string');
-    expectExactError(await emu.call('POST', '/__emulator/partners', { body: { name: 5 } }), 400, 'validation_failed', 'name');
-    expectExactError(await emu.call('POST', '/__emulator/partners', { body: { name: '' } }), 400, 'validation_failed', 'name');
+    // @ts-expect-error: a name is a string, and the client's type says so; the emulator must refuse a number too
+    expectExactRefused(await emu.client.test.createPartner({ body: { name: 5 } }), 400, 'validation_failed', 'name');
+    expectExactRefused(await emu.client.test.createPartner({ body: { name: '' } }), 400, 'validation_failed', 'name');
   });
 
   it('the new partner is isolated from the default one, both ways', async () => {
-    const created = await emu.call('POST', '/__emulator/partners', { body: {} });
-    const other = { test: created.body.test.partnerKey as string, live: created.body.live.partnerKey as string };
+    const created = dataOf(await emu.client.test.createPartner({ body: {} }), 201);
+    const other = { test: created.test.partnerKey, live: created.live.partnerKey };
     const mine = emu.keys.test.partnerKey;
+    const api = emu.client.test;
 
     const theirMerchant = await createMerchant(other.test);
-    expect(theirMerchant.partnerId).toBe(created.body.partnerId);
-    const theirInvoice = await createPartnerInvoice(other.test, theirMerchant.merchantId);
-    expect(theirInvoice.status, theirInvoice.text).toBe(201);
+    expect(theirMerchant.partnerId).toBe(created.partnerId);
+    const theirInvoice = dataOf(await createPartnerInvoice(other.test, theirMerchant.merchantId), 201);
 
     // The default partner sees none of it.
-    expectExactError(await emu.call('GET', `/v1/partner/merchants/${theirMerchant.merchantId}`, { key: mine }), 404, 'merchant_not_found');
-    expectExactError(await emu.call('GET', `/v1/partner/invoices/${theirInvoice.body.id}`, { key: mine }), 404, 'invoice_not_found');
-    expectExactError(await createPartnerInvoice(mine, theirMerchant.merchantId), 404, 'merchant_not_found', 'merchantId');
-    const myMerchants = await emu.call('GET', '/v1/partner/merchants?limit=100', { key: mine });
-    expect(myMerchants.body.data.map((m: { merchantId: string }) => m.merchantId)).not.toContain(theirMerchant.merchantId);
-    const myInvoices = await emu.call('GET', '/v1/partner/invoices?limit=100', { key: mine });
-    expect(myInvoices.body.data.map((i: { id: string }) => i.id)).not.toContain(theirInvoice.body.id);
-    expect(myInvoices.body.data.length).toBeGreaterThan(0);
+    expectExactRefused(await api.getMerchant({ params: { id: theirMerchant.merchantId } }), 404, 'merchant_not_found');
+    expectExactRefused(await api.getPartnerInvoice({ params: { id: theirInvoice.id } }), 404, 'invoice_not_found');
+    expectExactRefused(await createPartnerInvoice(mine, theirMerchant.merchantId), 404, 'merchant_not_found', 'merchantId');
+    const myMerchants = dataOf(await api.listMerchants({ query: { limit: 100 } }));
+    expect(myMerchants.data.map((m) => m.merchantId)).not.toContain(theirMerchant.merchantId);
+    const myInvoices = dataOf(await api.listPartnerInvoices({ query: { limit: 100 } }));
+    expect(myInvoices.data.map((i) => i.id)).not.toContain(theirInvoice.id);
+    expect(myInvoices.data.length).toBeGreaterThan(0);
 
     // And the new partner sees none of the default partner's data.
-    expectExactError(await emu.call('GET', `/v1/partner/merchants/${emu.keys.test.merchantId}`, { key: other.test }), 404, 'merchant_not_found');
-    expectExactError(await createPartnerInvoice(other.test, emu.keys.test.merchantId), 404, 'merchant_not_found', 'merchantId');
-    const mineInvoice = await createPartnerInvoice(mine, emu.keys.test.merchantId);
-    expect(mineInvoice.status).toBe(201);
-    expectExactError(await emu.call('GET', `/v1/partner/invoices/${mineInvoice.body.id}`, { key: other.test }), 404, 'invoice_not_found');
-    const theirList = await emu.call('GET', '/v1/partner/merchants?limit=100', { key: other.test });
-    expect(theirList.body.data.map((m: { merchantId: string }) => m.merchantId)).toEqual([theirMerchant.merchantId]);
-    const theirInvoices = await emu.call('GET', '/v1/partner/invoices?limit=100', { key: other.test });
-    expect(theirInvoices.body.data.map((i: { id: string }) => i.id)).toEqual([theirInvoice.body.id]);
+    expectExactRefused(await api.getMerchant({ key: other.test, params: { id: emu.keys.test.merchantId } }), 404, 'merchant_not_found');
+    expectExactRefused(await createPartnerInvoice(other.test, emu.keys.test.merchantId), 404, 'merchant_not_found', 'merchantId');
+    const mineInvoice = dataOf(await createPartnerInvoice(mine, emu.keys.test.merchantId), 201);
+    expectExactRefused(await api.getPartnerInvoice({ key: other.test, params: { id: mineInvoice.id } }), 404, 'invoice_not_found');
+    const theirList = dataOf(await api.listMerchants({ key: other.test, query: { limit: 100 } }));
+    expect(theirList.data.map((m) => m.merchantId)).toEqual([theirMerchant.merchantId]);
+    const theirInvoices = dataOf(await api.listPartnerInvoices({ key: other.test, query: { limit: 100 } }));
+    expect(theirInvoices.data.map((i) => i.id)).toEqual([theirInvoice.id]);
 
     // Webhook configurations are per partner too.
-    const put = await emu.call('PUT', '/v1/partner/webhook', { key: mine, body: { url: 'http://localhost:9/hook', secret: 's'.repeat(20) } });
-    expect(put.status, put.text).toBe(200);
-    expectExactError(await emu.call('GET', '/v1/partner/webhook', { key: other.test }), 404, 'webhook_not_configured');
+    dataOf(await api.putWebhook({ body: { url: 'http://localhost:9/hook', secret: 's'.repeat(20) } }));
+    expectExactRefused(await api.getWebhook({ key: other.test }), 404, 'webhook_not_configured');
 
     // The new partner's live key sees nothing of its test data.
-    expectExactError(await emu.call('GET', `/v1/partner/merchants/${theirMerchant.merchantId}`, { key: other.live }), 404, 'merchant_not_found');
-    const liveList = await emu.call('GET', '/v1/partner/merchants', { key: other.live });
-    expect(liveList.status).toBe(200);
-    expect(liveList.body.data).toEqual([]);
+    expectExactRefused(await api.getMerchant({ key: other.live, params: { id: theirMerchant.merchantId } }), 404, 'merchant_not_found');
+    expect(dataOf(await api.listMerchants({ key: other.live })).data).toEqual([]);
   });
 });
 
 describe('POST /__emulator/merchants/{id}/keys', () => {
   it('issues a working key for a test merchant that sees the merchant’s own invoices', async () => {
     const merchantId = emu.keys.test.merchantId;
-    const res = await emu.call('POST', `/__emulator/merchants/${merchantId}/keys`);
-    expect(res.status, res.text).toBe(201);
-    expect(res.body.merchantId).toBe(merchantId);
-    expect(res.body.environment).toBe('test');
-    expect(res.body.merchantKey).toMatch(KEY.merchant.test);
-    expect(res.body.merchantKey).not.toBe(emu.keys.test.merchantKey);
+    const res = await newMerchantKey(merchantId);
+    expect(res.merchantId).toBe(merchantId);
+    expect(res.environment).toBe('test');
+    expect(res.merchantKey).toMatch(KEY.merchant.test);
+    expect(res.merchantKey).not.toBe(emu.keys.test.merchantKey);
 
-    const invoice = await emu.call('POST', '/v1/invoices', { key: res.body.merchantKey, idempotencyKey: ikey(), body: { amount: '3.50' } });
-    expect(invoice.status, invoice.text).toBe(201);
+    const invoice = dataOf(await emu.client.test.createInvoice({ key: res.merchantKey, idempotencyKey: ikey(), body: { amount: '3.50' } }), 201);
     // Same merchant as the default key: it sees that invoice.
-    const seen = await emu.call('GET', `/v1/invoices/${invoice.body.id}`, { key: emu.keys.test.merchantKey });
-    expect(seen.status).toBe(200);
-    expect(seen.body).toEqual(invoice.body);
+    const seen = dataOf(await emu.client.test.getInvoice({ params: { id: invoice.id } }));
+    expect(seen).toEqual(invoice);
     // The old key still works.
-    expect((await emu.call('GET', '/v1/invoices', { key: emu.keys.test.merchantKey })).status).toBe(200);
+    expect((await emu.client.test.listInvoices()).status).toBe(200);
   });
 
   it('issues a live key for a live merchant, and for a partner-created merchant', async () => {
-    const live = await emu.call('POST', `/__emulator/merchants/${emu.keys.live.merchantId}/keys`);
-    expect(live.status).toBe(201);
-    expect(live.body.merchantKey).toMatch(KEY.merchant.live);
+    const live = await newMerchantKey(emu.keys.live.merchantId);
+    expect(live.merchantKey).toMatch(KEY.merchant.live);
     const created = await createMerchant(emu.keys.test.partnerKey);
-    const key = await emu.call('POST', `/__emulator/merchants/${created.merchantId}/keys`);
-    expect(key.status).toBe(201);
-    const invoice = await emu.call('POST', '/v1/invoices', { key: key.body.merchantKey, idempotencyKey: ikey(), body: { amount: '2' } });
-    expect(invoice.status, invoice.text).toBe(201);
-    const viaPartner = await emu.call('GET', `/v1/partner/invoices/${invoice.body.id}`, { key: emu.keys.test.partnerKey });
-    expect(viaPartner.body.merchantId).toBe(created.merchantId);
+    const key = await newMerchantKey(created.merchantId);
+    const theirs = createClient({ baseUrl: emu.url, merchantKey: key.merchantKey });
+    const invoice = dataOf(await theirs.createInvoice({ idempotencyKey: ikey(), body: { amount: '2' } }), 201);
+    const viaPartner = dataOf(await emu.client.test.getPartnerInvoice({ params: { id: invoice.id } }));
+    expect(viaPartner.merchantId).toBe(created.merchantId);
     // The new merchant key cannot see the default merchant's invoices.
-    const list = await emu.call('GET', '/v1/invoices', { key: key.body.merchantKey });
-    expect(list.body.data.map((i: { id: string }) => i.id)).toEqual([invoice.body.id]);
+    const list = dataOf(await theirs.listInvoices());
+    expect(list.data.map((i) => i.id)).toEqual([invoice.id]);
   });
 
   it('is 404 merchant_not_found for an unknown merchant', async () => {
-    expectExactError(await emu.call('POST', '/__emulator/merchants/00000000-0000-4000-8000-000000000000/keys'), 404, 'merchant_not_found');
-    expectExactError(await emu.call('POST', '/__emulator/merchants/not-a-uuid/keys'), 404, 'merchant_not_found');
+    expectExactRefused(await emu.client.test.createMerchantKey({ params: { id: '00000000-0000-4000-8000-000000000000' } }), 404, 'merchant_not_found');
+    expectExactRefused(await emu.client.test.createMerchantKey({ params: { id: 'not-a-uuid' } }), 404, 'merchant_not_found');
   });
 });
 
@@ -218,49 +211,43 @@ describe('PUT /__emulator/merchants/{id}/chains', () => {
 
   it('narrows the invoice addresses, refuses a networkId outside them, and null restores every chain', async () => {
     const merchant = await createMerchant(emu.keys.test.partnerKey);
-    const before = await createPartnerInvoice(emu.keys.test.partnerKey, merchant.merchantId);
-    expect(networkIdsOf(before.body)).toEqual(knownNetworkIds('test').sort((a, b) => a - b));
+    const before = dataOf(await createPartnerInvoice(emu.keys.test.partnerKey, merchant.merchantId), 201);
+    expect(networkIdsOf(before)).toEqual(knownNetworkIds('test').sort((a, b) => a - b));
 
-    const set = await emu.call('PUT', `/__emulator/merchants/${merchant.merchantId}/chains`, { body: { networkIds: [84532, 2494104990, 84532] } });
-    expect(set.status, set.text).toBe(200);
-    expect(set.body).toEqual({ merchantId: merchant.merchantId, environment: 'test', networkIds: [84532, 2494104990] });
+    const set = dataOf(await setChains(merchant.merchantId, { networkIds: [84532, 2494104990, 84532] }));
+    expect(set).toEqual({ merchantId: merchant.merchantId, environment: 'test', networkIds: [84532, 2494104990] });
 
-    const narrowed = await createPartnerInvoice(emu.keys.test.partnerKey, merchant.merchantId);
-    expect(narrowed.status, narrowed.text).toBe(201);
-    expect(networkIdsOf(narrowed.body)).toEqual([84532, 2494104990]);
-    const tron = narrowed.body.addresses.find((a: { networkId: number }) => a.networkId === 2494104990);
-    expect(tron.family).toBe('tron');
+    const narrowed = dataOf(await createPartnerInvoice(emu.keys.test.partnerKey, merchant.merchantId), 201);
+    expect(networkIdsOf(narrowed)).toEqual([84532, 2494104990]);
+    const tron = narrowed.addresses.find((a) => a.networkId === 2494104990);
+    expect(tron?.family).toBe('tron');
 
-    expectExactError(
+    expectExactRefused(
       await createPartnerInvoice(emu.keys.test.partnerKey, merchant.merchantId, { networkId: 11155111 }),
       400,
       'route_not_available',
       'networkId',
     );
-    const locked = await createPartnerInvoice(emu.keys.test.partnerKey, merchant.merchantId, { networkId: 84532 });
-    expect(locked.status, locked.text).toBe(201);
-    expect(networkIdsOf(locked.body)).toEqual([84532]);
+    const locked = dataOf(await createPartnerInvoice(emu.keys.test.partnerKey, merchant.merchantId, { networkId: 84532 }), 201);
+    expect(networkIdsOf(locked)).toEqual([84532]);
 
     // An earlier invoice keeps its addresses.
-    const old = await emu.call('GET', `/v1/partner/invoices/${before.body.id}`, { key: emu.keys.test.partnerKey });
-    expect(networkIdsOf(old.body)).toEqual(networkIdsOf(before.body));
+    const old = dataOf(await emu.client.test.getPartnerInvoice({ params: { id: before.id } }));
+    expect(networkIdsOf(old)).toEqual(networkIdsOf(before));
 
-    const reset = await emu.call('PUT', `/__emulator/merchants/${merchant.merchantId}/chains`, { body: { networkIds: null } });
-    expect(reset.status).toBe(200);
-    expect(reset.body.networkIds).toBeNull();
-    const all = await createPartnerInvoice(emu.keys.test.partnerKey, merchant.merchantId, { networkId: 11155111 });
-    expect(all.status, all.text).toBe(201);
+    const reset = dataOf(await setChains(merchant.merchantId, { networkIds: null }));
+    expect(reset.networkIds).toBeNull();
+    dataOf(await createPartnerInvoice(emu.keys.test.partnerKey, merchant.merchantId, { networkId: 11155111 }), 201);
   });
 
   it('applies to merchant-key invoices too', async () => {
     const merchant = await createMerchant(emu.keys.test.partnerKey);
-    const key = (await emu.call('POST', `/__emulator/merchants/${merchant.merchantId}/keys`)).body.merchantKey as string;
-    await emu.call('PUT', `/__emulator/merchants/${merchant.merchantId}/chains`, { body: { networkIds: [103] } });
-    const invoice = await emu.call('POST', '/v1/invoices', { key, idempotencyKey: ikey(), body: { amount: '5.00' } });
-    expect(invoice.status, invoice.text).toBe(201);
-    expect(networkIdsOf(invoice.body)).toEqual([103]);
-    expectExactError(
-      await emu.call('POST', '/v1/invoices', { key, idempotencyKey: ikey(), body: { amount: '5.00', networkId: 84532 } }),
+    const key = (await newMerchantKey(merchant.merchantId)).merchantKey;
+    await setChains(merchant.merchantId, { networkIds: [103] });
+    const invoice = dataOf(await emu.client.test.createInvoice({ key, idempotencyKey: ikey(), body: { amount: '5.00' } }), 201);
+    expect(networkIdsOf(invoice)).toEqual([103]);
+    expectExactRefused(
+      await emu.client.test.createInvoice({ key, idempotencyKey: ikey(), body: { amount: '5.00', networkId: 84532 } }),
       400,
       'route_not_available',
       'networkId',
@@ -269,31 +256,23 @@ describe('PUT /__emulator/merchants/{id}/chains', () => {
 
   it('refuses unknown networkIds, other environments’ networkIds and malformed bodies with 400', async () => {
     const id = emu.keys.test.merchantId;
-    const put = (body: unknown) => emu.call('PUT', `/__emulator/merchants/${id}/chains`, { body });
-    expectExactError(await put({ networkIds: [5] }), 400, 'validation_failed', 'networkIds');
-    expectExactError(await put({ networkIds: [84532, 999999] }), 400, 'validation_failed', 'networkIds');
-    expectExactError(await put({ networkIds: [1] }), 400, 'validation_failed', 'networkIds'); // Ethereum mainnet is live
+    expectExactRefused(await setChains(id, { networkIds: [5] }), 400, 'validation_failed', 'networkIds');
+    expectExactRefused(await setChains(id, { networkIds: [84532, 999999] }), 400, 'validation_failed', 'networkIds');
+    expectExactRefused(await setChains(id, { networkIds: [1] }), 400, 'validation_failed', 'networkIds'); // Ethereum mainnet is live
     const liveId = chainsFor('live')[0]!.networkId;
-    expectExactError(
-      await emu.call('PUT', `/__emulator/merchants/${emu.keys.live.merchantId}/chains`, { body: { networkIds: [84532] } }),
-      400,
-      'validation_failed',
-      'networkIds',
-    );
-    expect((await emu.call('PUT', `/__emulator/merchants/${emu.keys.live.merchantId}/chains`, { body: { networkIds: [liveId] } })).status).toBe(200);
-    await emu.call('PUT', `/__emulator/merchants/${emu.keys.live.merchantId}/chains`, { body: { networkIds: null } });
+    expectExactRefused(await setChains(emu.keys.live.merchantId, { networkIds: [84532] }), 400, 'validation_failed', 'networkIds');
+    expect((await setChains(emu.keys.live.merchantId, { networkIds: [liveId] })).status).toBe(200);
+    await setChains(emu.keys.live.merchantId, { networkIds: null });
+    // Raw HTTP: bodies of the wrong shape, which the client's types do not let a user write.
+    const put = (body: unknown) => emu.call('PUT', `/__emulator/merchants/${id}/chains`, { body });
     expect((await put('84532')).status).toBe(400);
     expectExactError(await put({ networkIds: '84532' }), 400, 'validation_failed', 'networkIds');
     expectExactError(await put({ networkIds: [84532.5] }), 400, 'validation_failed', 'networkIds[0]');
     expectExactError(await put({}), 400, 'validation_failed', 'networkIds');
-    expectExactError(
-      await emu.call('PUT', '/__emulator/merchants/00000000-0000-4000-8000-000000000000/chains', { body: { networkIds: null } }),
-      404,
-      'merchant_not_found',
-    );
+    expectExactRefused(await setChains('00000000-0000-4000-8000-000000000000', { networkIds: null }), 404, 'merchant_not_found');
     // None of this changed the merchant: its invoices still get every chain.
-    const invoice = await createPartnerInvoice(emu.keys.test.partnerKey, id);
-    expect(invoice.body.addresses).toHaveLength(knownNetworkIds('test').length);
+    const invoice = dataOf(await createPartnerInvoice(emu.keys.test.partnerKey, id), 201);
+    expect(invoice.addresses).toHaveLength(knownNetworkIds('test').length);
   });
 });
 
@@ -302,29 +281,28 @@ describe('clock', () => {
     // The clock flows with wall time between requests: bounds come from the wall time this test
     // measured around them, never from a fixed allowance that a slow machine exceeds (issue 23).
     const w0 = Date.now();
-    const before = await emu.call('GET', '/__emulator/clock');
-    expect(before.status).toBe(200);
-    expect(typeof before.body.offsetSeconds).toBe('number');
-    const t0 = Date.parse(before.body.now);
+    const before = dataOf(await emu.client.test.getClock());
+    expect(typeof before.offsetSeconds).toBe('number');
+    const t0 = Date.parse(before.now);
     expect(Number.isFinite(t0)).toBe(true);
 
-    const adv = await emu.call('POST', '/__emulator/clock/advance', { body: { seconds: 3600 } });
+    const advanced = await emu.client.test.advanceClock({ body: { seconds: 3600 } });
     const w1 = Date.now();
-    expect(adv.status, adv.text).toBe(200);
-    expect(adv.body.advancedSeconds).toBe(3600);
-    expect(adv.body.offsetSeconds).toBe(before.body.offsetSeconds + 3600);
-    const t1 = Date.parse(adv.body.now);
+    const adv = dataOf(advanced);
+    expect(adv.advancedSeconds).toBe(3600);
+    expect(adv.offsetSeconds).toBe(before.offsetSeconds + 3600);
+    const t1 = Date.parse(adv.now);
     expect(t1 - t0).toBeGreaterThanOrEqual(3600_000);
     expect(t1 - t0).toBeLessThanOrEqual(3600_000 + (w1 - w0) + 1);
 
-    const after = await emu.call('GET', '/__emulator/clock');
-    expect(after.body.offsetSeconds).toBe(before.body.offsetSeconds + 3600);
-    expect(Date.parse(after.body.now)).toBeGreaterThanOrEqual(t1);
+    const after = dataOf(await emu.client.test.getClock());
+    expect(after.offsetSeconds).toBe(before.offsetSeconds + 3600);
+    expect(Date.parse(after.now)).toBeGreaterThanOrEqual(t1);
 
     // Resources take their times from the advanced clock.
-    const invoice = await emu.call('POST', '/v1/invoices', { key: emu.keys.test.merchantKey, idempotencyKey: ikey(), body: { amount: '1' } });
+    const created = await emu.client.test.createInvoice({ idempotencyKey: ikey(), body: { amount: '1' } });
     const w2 = Date.now();
-    const lifetime = Date.parse(invoice.body.expiresAt) - t1;
+    const lifetime = Date.parse(dataOf(created, 201).expiresAt) - t1;
     expect(lifetime).toBeGreaterThanOrEqual(3600_000);
     expect(lifetime).toBeLessThanOrEqual(3600_000 + (w2 - w0) + 1);
   });
@@ -332,12 +310,14 @@ describe('clock', () => {
   it.each([[{ seconds: 0 }], [{ seconds: -5 }], [{ seconds: '10' }], [{ seconds: null }], [{ seconds: true }], [{ seconds: [10] }], [{}]])(
     'advance with %j is 400 validation_failed naming seconds, and the clock does not move',
     async (body) => {
-      const before = (await emu.call('GET', '/__emulator/clock')).body.offsetSeconds;
+      // Raw HTTP for the advance: most of these bodies are ones the client's types forbid.
+      const before = dataOf(await emu.client.test.getClock()).offsetSeconds;
       expectExactError(await emu.call('POST', '/__emulator/clock/advance', { body }), 400, 'validation_failed', 'seconds');
-      expect((await emu.call('GET', '/__emulator/clock')).body.offsetSeconds).toBe(before);
+      expect(dataOf(await emu.client.test.getClock()).offsetSeconds).toBe(before);
     },
   );
 
+  // Raw HTTP: the body's bytes and content type are the point.
   it('advance refuses a body that is not JSON', async () => {
     expectExactError(
       await emu.call('POST', '/__emulator/clock/advance', { raw: 'seconds=5', headers: { 'content-type': 'application/json' } }),
@@ -357,31 +337,28 @@ describe('POST /__emulator/reset', () => {
     const emu2 = await startTestEmulator();
     try {
       const keys = JSON.parse(JSON.stringify(emu2.keys));
-      const partner = await emu2.call('POST', '/__emulator/partners', { body: {} });
-      const merchant = await emu2.call('POST', '/v1/partner/merchants', {
-        key: keys.test.partnerKey,
-        idempotencyKey: 'same-key',
-        body: { externalTenantId: 't-1', email: 'a@example.com', name: 'A' },
-      });
-      expect(merchant.status).toBe(201);
-      const invoice = await emu2.call('POST', '/v1/invoices', { key: keys.test.merchantKey, idempotencyKey: ikey(), body: { amount: '1.00' } });
-      expect(invoice.status).toBe(201);
-      await emu2.call('PUT', '/v1/partner/webhook', { key: keys.live.partnerKey, body: { url: 'https://example.com/h', secret: 'x'.repeat(16) } });
+      const { test, live } = emu2.client;
+      const partner = dataOf(await test.createPartner({ body: {} }), 201);
+      const merchant = dataOf(
+        await test.createMerchant({ idempotencyKey: 'same-key', body: { externalTenantId: 't-1', email: 'a@example.com', name: 'A' } }),
+        201,
+      );
+      const invoice = dataOf(await test.createInvoice({ idempotencyKey: ikey(), body: { amount: '1.00' } }), 201);
+      await live.putWebhook({ body: { url: 'https://example.com/h', secret: 'x'.repeat(16) } });
 
-      const res = await emu2.call('POST', '/__emulator/reset');
-      expect(res.status, res.text).toBe(200);
-      expect(res.body.keys).toEqual(keys);
-      expect((await emu2.call('GET', '/__emulator/keys')).body).toEqual(keys);
+      const res = dataOf(await test.resetEmulator());
+      expect(res.keys).toEqual(keys);
+      expect(dataOf(await test.getDefaultKeys())).toEqual(keys);
 
-      const merchants = await emu2.call('GET', '/v1/partner/merchants', { key: keys.test.partnerKey });
-      expect(merchants.status).toBe(200);
-      expect(merchants.body.data.map((m: { merchantId: string }) => m.merchantId)).toEqual([keys.test.merchantId]);
-      expect((await emu2.call('GET', '/v1/invoices', { key: keys.test.merchantKey })).body.data).toEqual([]);
-      expectExactError(await emu2.call('GET', `/v1/invoices/${invoice.body.id}`, { key: keys.test.merchantKey }), 404, 'invoice_not_found');
-      expectExactError(await emu2.call('GET', '/v1/partner/webhook', { key: keys.live.partnerKey }), 404, 'webhook_not_configured');
+      const merchants = dataOf(await test.listMerchants());
+      expect(merchants.data.map((m) => m.merchantId)).toEqual([keys.test.merchantId]);
+      expect(dataOf(await test.listInvoices()).data).toEqual([]);
+      expectExactRefused(await test.getInvoice({ params: { id: invoice.id } }), 404, 'invoice_not_found');
+      expectExactRefused(await live.getWebhook(), 404, 'webhook_not_configured');
       // Partners created through the control plane are gone with their keys.
-      expectExactError(await emu2.call('GET', '/v1/partner/merchants', { key: partner.body.test.partnerKey }), 401, 'unauthorized');
-      // Idempotency memory is data too: the same key now creates a new merchant.
+      expectExactRefused(await test.listMerchants({ key: partner.test.partnerKey }), 401, 'unauthorized');
+      // Idempotency memory is data too: the same key now creates a new merchant. Raw HTTP: the
+      // answer must carry no Idempotent-Replayed header at all.
       const again = await emu2.call('POST', '/v1/partner/merchants', {
         key: keys.test.partnerKey,
         idempotencyKey: 'same-key',
@@ -389,13 +366,14 @@ describe('POST /__emulator/reset', () => {
       });
       expect(again.status, again.text).toBe(201);
       expect(again.headers.get('idempotent-replayed')).toBeNull();
-      expect(again.body.merchantId).not.toBe(merchant.body.merchantId);
+      expect(again.body.merchantId).not.toBe(merchant.merchantId);
     } finally {
       await emu2.stop();
     }
   });
 });
 
+// Raw HTTP for the external calls: the caller's address and the Host it sends are the point.
 describe('loopback rule', () => {
   const address = externalIPv4();
 
@@ -414,10 +392,10 @@ describe('loopback rule', () => {
         expectExactError(res, 403, 'control_plane_forbidden');
         expect(res.text).not.toContain(open.keys.test.partnerKey);
       }
-      const before = (await open.call('GET', '/__emulator/clock')).body.offsetSeconds;
+      const before = dataOf(await open.client.test.getClock()).offsetSeconds;
       expectExactError(await request(external, 'POST', '/__emulator/clock/advance', { body: { seconds: 60 } }), 403, 'control_plane_forbidden');
       expectExactError(await request(external, 'POST', '/__emulator/partners', { body: {} }), 403, 'control_plane_forbidden');
-      expect((await open.call('GET', '/__emulator/clock')).body.offsetSeconds).toBe(before);
+      expect(dataOf(await open.client.test.getClock()).offsetSeconds).toBe(before);
       expect(open.store.sqlite.prepare('SELECT COUNT(*) AS n FROM partners').get()).toEqual({ n: 1 });
 
       const local = await request(`http://127.0.0.1:${open.port}`, 'GET', '/__emulator/health');

@@ -6,6 +6,7 @@ import { request, startTestEmulator } from '../helpers/emulator.js';
  * CONTRACT §12 "Remote control plane", as the container image uses it (docs/container.md): with a
  * control token, /__emulator/… answers any client that sends it and no other non-loopback client,
  * exposed or not; loopback clients (a container's own health check) are served as before (§7).
+ * Raw HTTP on purpose: the caller's address, the Host and the token headers are the subject.
  */
 function externalIPv4(): string | undefined {
   for (const list of Object.values(os.networkInterfaces())) {

@@ -4,23 +4,18 @@
  * then every delivery failed with UND_ERR_INVALID_ARG until the schedule gave up.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dataOf } from '../helpers/client-result.js';
 import { ikey, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
 
 let emu: TestEmulator;
 let rx: Receiver;
-let pt: string;
 const SECRET = 'whsec_custom_headers_0001';
 
 beforeAll(async () => {
   emu = await startTestEmulator();
   rx = await startReceiver();
-  pt = emu.keys.test.partnerKey;
-  const saved = await emu.call('PUT', '/v1/partner/webhook', {
-    key: pt,
-    body: { url: `${rx.url}/hooks`, secret: SECRET, customHeaders: { 'X-Before': 'kept' } },
-  });
-  expect(saved.status, saved.text).toBe(200);
+  dataOf(await emu.client.test.putWebhook({ body: { url: `${rx.url}/hooks`, secret: SECRET, customHeaders: { 'X-Before': 'kept' } } }));
 });
 afterAll(async () => {
   await emu?.stop();
@@ -28,10 +23,11 @@ afterAll(async () => {
 });
 
 async function refused(customHeaders: Record<string, string>, param: string): Promise<string> {
-  const res = await emu.call('PUT', '/v1/partner/webhook', { key: pt, body: { url: `${rx.url}/hooks`, customHeaders } });
-  expect(res.status, res.text).toBe(400);
-  expect(res.body.error).toMatchObject({ code: 'validation_failed', param });
-  return res.body.error.message;
+  const res = await emu.client.test.putWebhook({ body: { url: `${rx.url}/hooks`, customHeaders } });
+  expect(res.status, JSON.stringify(res)).toBe(400);
+  if (res.ok) throw new Error('saved');
+  expect(res.error).toMatchObject({ code: 'validation_failed', param });
+  return res.error.message;
 }
 
 describe('custom header values', () => {
@@ -78,7 +74,7 @@ describe('custom header names', () => {
 
   it('a refused save changes nothing', async () => {
     await refused({ 'X-After': '\u{1F600}' }, 'customHeaders.X-After');
-    expect((await emu.call('GET', '/v1/partner/webhook', { key: pt })).body.customHeaders).toEqual({ 'X-Before': 'kept' });
+    expect(dataOf(await emu.client.test.getWebhook()).customHeaders).toEqual({ 'X-Before': 'kept' });
   });
 });
 
@@ -91,10 +87,9 @@ describe('what is accepted is delivered', () => {
       Authorization: 'Bearer abc.def',
       'X-Empty': '',
     };
-    const saved = await emu.call('PUT', '/v1/partner/webhook', { key: pt, body: { url: `${rx.url}/hooks`, customHeaders } });
-    expect(saved.status, saved.text).toBe(200);
+    dataOf(await emu.client.test.putWebhook({ body: { url: `${rx.url}/hooks`, customHeaders } }));
     const before = rx.requests.length;
-    await emu.call('POST', '/v1/invoices', { key: emu.keys.test.merchantKey, idempotencyKey: ikey(), body: { amount: '1.00' } });
+    await emu.client.test.createInvoice({ idempotencyKey: ikey(), body: { amount: '1.00' } });
     const [request] = (await rx.waitFor(before + 1)).slice(before);
     expect(request!.headers).toMatchObject({
       'x-tab': 'a\tb',

@@ -2,10 +2,12 @@
  * The dashboard's server side (CONTRACT §10): the page and its reads are control plane (loopback
  * only, allowed hosts, no cross-site writes), the page loads nothing from elsewhere (its CSP says
  * so), an invoice's events come in order, and the change feed does not echo reads.
+ * The page, its assets and headers, cross-site writes and the feed are raw HTTP; the reads go through the typed client.
  */
 import http from 'node:http';
 import os from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dataOf, expectRefused } from '../helpers/client-result.js';
 import { ikey, request, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 
 let emu: TestEmulator;
@@ -65,16 +67,15 @@ describe('/__emulator/ui/', () => {
 
 describe('the reads behind it', () => {
   it("GET /__emulator/invoices/{id}/events: the invoice's envelopes in order; 404 for another id", async () => {
-    const inv = (await emu.call('POST', '/v1/invoices', { key: emu.keys.test.merchantKey, idempotencyKey: ikey(), body: { amount: '3.00' } })).body;
-    await emu.call('POST', `/v1/test_helpers/invoices/${inv.id}/payments`, { key: emu.keys.test.merchantKey, body: {} });
-    const res = await emu.call('GET', `/__emulator/invoices/${inv.id}/events`);
-    expect(res.body.data.map((e: any) => [e.data.sequence, e.type])).toEqual([
+    const api = emu.client.test;
+    const inv = dataOf(await api.createInvoice({ idempotencyKey: ikey(), body: { amount: '3.00' } }), 201);
+    await api.createTestPayment({ params: { id: inv.id }, body: {} });
+    const res = dataOf(await api.listInvoiceEvents({ params: { id: inv.id } }));
+    expect(res.data.map((e) => [e.data.sequence, e.type])).toEqual([
       [1, 'invoice.created'],
       [2, 'invoice.paid'],
     ]);
-    const missing = await emu.call('GET', '/__emulator/invoices/00000000-0000-4000-8000-000000000000/events');
-    expect(missing.status).toBe(404);
-    expect(missing.body.error.code).toBe('invoice_not_found');
+    expectRefused(await api.listInvoiceEvents({ params: { id: '00000000-0000-4000-8000-000000000000' } }), 404, 'invoice_not_found');
   });
 
   it('GET /__emulator/changes sends a change for a write and a delivery, never for a read', async () => {
@@ -89,10 +90,10 @@ describe('the reads behind it', () => {
         });
       }),
     );
-    await emu.call('GET', '/v1/invoices', { key: emu.keys.test.merchantKey });
-    await emu.call('GET', '/__emulator/clock');
+    await emu.client.test.listInvoices();
+    await emu.client.test.getClock();
     expect(kinds).toEqual([]);
-    await emu.call('POST', '/__emulator/clock/advance', { body: { seconds: 1 } });
+    await emu.client.test.advanceClock({ body: { seconds: 1 } });
     for (let i = 0; i < 50 && kinds.length === 0; i++) await new Promise((r) => setTimeout(r, 10));
     req.destroy();
     expect(kinds).toEqual(['request']);

@@ -14,9 +14,10 @@ import { manualClock, systemClock } from '../../src/clock/clock.js';
 import { defaultConfig, type EmulatorConfig } from '../../src/config/defaults.js';
 import type { StartEmulatorOptions } from '../../src/server/start.js';
 import { verifyWebhook, WebhookVerificationError } from '../../src/webhooks/signature.js';
+import type { ClientInput } from '../../src/client/typed.js';
+import { dataOf, expectRefused } from '../helpers/client-result.js';
 import { ikey, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { startReceiver, type Behaviour, type ReceivedRequest, type Receiver } from '../helpers/receiver.js';
-import { expectError, ok } from '../helpers/api-response.js';
 
 const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 const SECRET = 'whsec_delivery_test_0123456789';
@@ -61,44 +62,44 @@ async function waitUntil<T>(what: string, probe: () => Promise<T | undefined | n
   }
 }
 
-async function putWebhook(emu: TestEmulator, key: string, body: Record<string, unknown>): Promise<any> {
-  return ok(await emu.call('PUT', '/v1/partner/webhook', { key, body }));
+// Through the typed client as users call it; `key` picks the partner or environment each call acts as.
+async function putWebhook(emu: TestEmulator, key: string, body: ClientInput<'putWebhook'>['body']) {
+  return dataOf(await emu.client.test.putWebhook({ key, body }));
 }
 
-async function merchantInvoice(emu: TestEmulator, key: string, amount = '10.00'): Promise<any> {
-  return ok(await emu.call('POST', '/v1/invoices', { key, idempotencyKey: ikey(), body: { amount } }), 201);
+async function merchantInvoice(emu: TestEmulator, key: string, amount = '10.00') {
+  return dataOf(await emu.client.test.createInvoice({ key, idempotencyKey: ikey(), body: { amount } }), 201);
 }
 
-async function partnerInvoice(emu: TestEmulator, key: string, merchantId: string, amount = '10.00'): Promise<any> {
-  return ok(await emu.call('POST', '/v1/partner/invoices', { key, idempotencyKey: ikey(), body: { merchantId, amount } }), 201);
+async function partnerInvoice(emu: TestEmulator, key: string, merchantId: string, amount = '10.00') {
+  return dataOf(await emu.client.test.createPartnerInvoice({ key, idempotencyKey: ikey(), body: { merchantId, amount } }), 201);
 }
 
-async function createMerchant(emu: TestEmulator, partnerKey: string, externalTenantId: string): Promise<any> {
-  return ok(
-    await emu.call('POST', '/v1/partner/merchants', {
-      key: partnerKey,
-      idempotencyKey: ikey(),
-      body: { externalTenantId, email: `${externalTenantId}@example.com`, name: `Shop ${externalTenantId}` },
-    }),
-    201,
-  );
+async function createMerchant(emu: TestEmulator, partnerKey: string, externalTenantId: string) {
+  const body = { externalTenantId, email: `${externalTenantId}@example.com`, name: `Shop ${externalTenantId}` };
+  return dataOf(await emu.client.test.createMerchant({ key: partnerKey, idempotencyKey: ikey(), body }), 201);
 }
 
-async function pay(emu: TestEmulator, key: string, invoiceId: string, body: Record<string, unknown> = {}): Promise<any> {
-  return ok(await emu.call('POST', `/v1/test_helpers/invoices/${invoiceId}/payments`, { key, body }), 201);
+async function pay(emu: TestEmulator, key: string, invoiceId: string, body: ClientInput<'createTestPayment'>['body'] = {}) {
+  return dataOf(await emu.client.test.createTestPayment({ key, params: { id: invoiceId }, body }), 201);
 }
 
-async function list(emu: TestEmulator, key: string, query = ''): Promise<{ data: any[]; hasMore: boolean }> {
-  return ok(await emu.call('GET', `/v1/partner/webhook/deliveries${query ? `?${query}` : ''}`, { key }));
+type DeliveryQuery = ClientInput<'listDeliveries'>['query'];
+async function list(emu: TestEmulator, key: string, query: DeliveryQuery = {}) {
+  return dataOf(await emu.client.test.listDeliveries({ key, query }));
 }
 
-async function detail(emu: TestEmulator, key: string, id: string): Promise<any> {
-  return ok(await emu.call('GET', `/v1/partner/webhook/deliveries/${id}`, { key }));
+async function detail(emu: TestEmulator, key: string, id: string) {
+  return dataOf(await emu.client.test.getDelivery({ key, params: { id } }));
+}
+
+async function resend(emu: TestEmulator, key: string, id: string) {
+  return emu.client.test.resendDelivery({ key, params: { id } });
 }
 
 /** The delivery of one event (there is one target, the partner's webhook). */
 async function deliveryOf(emu: TestEmulator, key: string, eventId: string): Promise<any> {
-  const { data } = await list(emu, key, `invoiceId=${eventId.slice(0, 36)}&limit=100`);
+  const { data } = await list(emu, key, { invoiceId: eventId.slice(0, 36), limit: 100 });
   const found = data.filter((d) => d.eventId === eventId);
   expect(found, `deliveries of ${eventId}`).toHaveLength(1);
   return found[0];
@@ -107,7 +108,7 @@ async function deliveryOf(emu: TestEmulator, key: string, eventId: string): Prom
 /** Waits until the delivery has at least `attempts` attempts written, and returns its detail. */
 async function attempted(emu: TestEmulator, key: string, eventId: string, attempts = 1): Promise<any> {
   const { id } = await waitUntil(`a delivery of ${eventId}`, async () =>
-    (await list(emu, key, `invoiceId=${eventId.slice(0, 36)}&limit=100`)).data.find((d) => d.eventId === eventId),
+    (await list(emu, key, { invoiceId: eventId.slice(0, 36), limit: 100 })).data.find((d) => d.eventId === eventId),
   );
   return waitUntil(`${attempts} attempt(s) of ${eventId}`, async () => {
     const d = await detail(emu, key, id);
@@ -300,7 +301,7 @@ describe('retries on the emulator clock', () => {
 
     // The schedule is over: a successful manual resend records the success and schedules nothing.
     r.respond({ status: 200 });
-    const resent = ok(await emu.call('POST', `/v1/partner/webhook/deliveries/${d.id}/resend`, { key: test.partnerKey }));
+    const resent = dataOf(await resend(emu, test.partnerKey, d.id));
     expect(resent).toMatchObject({ status: 'succeeded', attemptCount: 4, nextAttemptAt: null, lastResponseStatus: 200, lastError: null });
     expect(resent.attempts.at(-1)).toMatchObject({ number: 4, trigger: 'manual', responseStatus: 200, error: null });
     await emu.advanceClock(86400);
@@ -447,9 +448,9 @@ describe('resend', () => {
     await sleep(1000 - (Date.now() % 1000) + 20);
     r.respond({ status: 200, body: 'got it' });
     const wallBefore = Math.floor(Date.now() / 1000);
-    const res = await emu.call('POST', `/v1/partner/webhook/deliveries/${before.id}/resend`, { key: test.partnerKey });
+    const res = await resend(emu, test.partnerKey, before.id);
     const wallAfter = Math.ceil(Date.now() / 1000);
-    const resent = ok(res);
+    const resent = dataOf(res);
     expect(resent).toMatchObject({
       id: before.id,
       eventId,
@@ -480,7 +481,7 @@ describe('resend', () => {
     const after = await detail(emu, test.partnerKey, before.id);
     expect(after).toMatchObject({ status: 'succeeded', attemptCount: 2, nextAttemptAt: null });
     expect(requestsFor(r, eventId)).toHaveLength(2);
-    expect(ok(await emu.call('GET', '/v1/partner/webhook/deliveries?status=retrying', { key: test.partnerKey })).data).toEqual([]);
+    expect((await list(emu, test.partnerKey, { status: 'retrying' })).data).toEqual([]);
   });
 
   it('a manual attempt that fails leaves the schedule as it was', async () => {
@@ -490,7 +491,7 @@ describe('resend', () => {
     await putWebhook(emu, test.partnerKey, { url: r.url, secret: SECRET });
     const invoice = await merchantInvoice(emu, test.merchantKey);
     const before = await attempted(emu, test.partnerKey, `${invoice.id}-1`, 1);
-    const resent = ok(await emu.call('POST', `/v1/partner/webhook/deliveries/${before.id}/resend`, { key: test.partnerKey }));
+    const resent = dataOf(await resend(emu, test.partnerKey, before.id));
     expect(resent).toMatchObject({ status: 'retrying', attemptCount: 2, nextAttemptAt: iso(T0 + 5000), lastResponseStatus: 500 });
     await emu.advanceClock(4);
     expect((await detail(emu, test.partnerKey, before.id)).attemptCount).toBe(2);
@@ -517,7 +518,7 @@ describe('resend', () => {
 
     const advancing = emu.advanceClock(5);
     await r.waitFor(2);
-    const resent = ok(await emu.call('POST', `/v1/partner/webhook/deliveries/${before.id}/resend`, { key: test.partnerKey }));
+    const resent = dataOf(await resend(emu, test.partnerKey, before.id));
     expect(resent).toMatchObject({ status: 'succeeded', nextAttemptAt: null });
     await advancing;
 
@@ -544,7 +545,7 @@ describe('resend', () => {
 
     const newSecret = 'whsec_rotated_secret_987654321';
     await putWebhook(emu, test.partnerKey, { url: `${r2.url}/v2`, secret: newSecret, customHeaders: { 'X-Rotated': 'yes' } });
-    const resent = ok(await emu.call('POST', `/v1/partner/webhook/deliveries/${d.id}/resend`, { key: test.partnerKey }));
+    const resent = dataOf(await resend(emu, test.partnerKey, d.id));
     expect(resent).toMatchObject({ url: `${r2.url}/v2`, attemptCount: 2, lastResponseStatus: 200 });
     expect(r1.requests).toHaveLength(1);
     expect(r2.requests).toHaveLength(1);
@@ -556,27 +557,27 @@ describe('resend', () => {
 
     // Disabled: 409, nothing sent, nothing recorded.
     await putWebhook(emu, test.partnerKey, { url: r2.url, enabled: false });
-    expectError(await emu.call('POST', `/v1/partner/webhook/deliveries/${d.id}/resend`, { key: test.partnerKey }), 409, 'webhook_disabled');
+    expectRefused(await resend(emu, test.partnerKey, d.id), 409, 'webhook_disabled');
     expect((await detail(emu, test.partnerKey, d.id)).attemptCount).toBe(2);
     expect(r2.requests).toHaveLength(1);
     await putWebhook(emu, test.partnerKey, { url: r2.url, enabled: true });
-    ok(await emu.call('POST', `/v1/partner/webhook/deliveries/${d.id}/resend`, { key: test.partnerKey }));
+    dataOf(await resend(emu, test.partnerKey, d.id));
     expect(r2.requests).toHaveLength(2);
 
     // Unknown.
-    expectError(await emu.call('POST', `/v1/partner/webhook/deliveries/${randomUUID()}/resend`, { key: test.partnerKey }), 404, 'delivery_not_found');
+    expectRefused(await resend(emu, test.partnerKey, randomUUID()), 404, 'delivery_not_found');
     // Another partner's.
-    const other = ok(await emu.call('POST', '/__emulator/partners', { body: { name: 'Other' } }), 201);
-    expectError(await emu.call('POST', `/v1/partner/webhook/deliveries/${d.id}/resend`, { key: other.test.partnerKey }), 404, 'delivery_not_found');
-    expectError(await emu.call('GET', `/v1/partner/webhook/deliveries/${d.id}`, { key: other.test.partnerKey }), 404, 'delivery_not_found');
+    const other = dataOf(await emu.client.test.createPartner({ body: { name: 'Other' } }), 201);
+    expectRefused(await resend(emu, other.test.partnerKey, d.id), 404, 'delivery_not_found');
+    expectRefused(await emu.client.test.getDelivery({ key: other.test.partnerKey, params: { id: d.id } }), 404, 'delivery_not_found');
     // The same partner's live key does not see test deliveries, and back.
-    expectError(await emu.call('POST', `/v1/partner/webhook/deliveries/${d.id}/resend`, { key: live.partnerKey }), 404, 'delivery_not_found');
+    expectRefused(await resend(emu, live.partnerKey, d.id), 404, 'delivery_not_found');
     await putWebhook(emu, live.partnerKey, { url: 'https://hooks.example.com/svc', secret: SECRET });
     const liveInvoice = await merchantInvoice(emu, live.merchantKey);
     const liveDelivery = await attempted(emu, live.partnerKey, `${liveInvoice.id}-1`, 1);
     expect(liveDelivery.environment).toBe('live');
-    expectError(await emu.call('POST', `/v1/partner/webhook/deliveries/${liveDelivery.id}/resend`, { key: test.partnerKey }), 404, 'delivery_not_found');
-    expectError(await emu.call('GET', `/v1/partner/webhook/deliveries/${liveDelivery.id}`, { key: test.partnerKey }), 404, 'delivery_not_found');
+    expectRefused(await resend(emu, test.partnerKey, liveDelivery.id), 404, 'delivery_not_found');
+    expectRefused(await emu.client.test.getDelivery({ key: test.partnerKey, params: { id: liveDelivery.id } }), 404, 'delivery_not_found');
     expect(r2.requests).toHaveLength(2);
     expect((await detail(emu, test.partnerKey, d.id)).attemptCount).toBe(3);
   });
@@ -613,13 +614,13 @@ describe('deliveries API', () => {
     order.push(`${i4.id}-1`);
 
     await waitUntil('every delivery attempted once', async () => {
-      const { data } = await list(emu, test.partnerKey, 'limit=100');
+      const { data } = await list(emu, test.partnerKey, { limit: 100 });
       return data.length === 7 && data.every((d) => d.attemptCount >= 1);
     });
     const newestFirst = [...order].reverse();
-    const ids = async (query: string) => (await list(emu, test.partnerKey, query)).data.map((d) => d.eventId);
+    const ids = async (query: DeliveryQuery) => (await list(emu, test.partnerKey, query)).data.map((d) => d.eventId);
 
-    const all = await list(emu, test.partnerKey, 'limit=100');
+    const all = await list(emu, test.partnerKey, { limit: 100 });
     expect(all.hasMore).toBe(false);
     expect(all.data.map((d) => d.eventId)).toEqual(newestFirst);
     const created = all.data.map((d) => Date.parse(d.createdAt));
@@ -652,30 +653,31 @@ describe('deliveries API', () => {
     }
 
     const refused = [`${i4.id}-1`, `${i2.id}-2`, `${i2.id}-1`];
-    expect(await ids('status=retrying&limit=100')).toEqual(refused);
-    expect(await ids('status=succeeded&limit=100')).toEqual(newestFirst.filter((e) => !refused.includes(e)));
-    expect(await ids('status=pending')).toEqual([]);
-    expect(await ids('status=failed')).toEqual([]);
-    expect(await ids('eventType=invoice.paid')).toEqual([`${i2.id}-2`, `${i1.id}-2`]);
-    expect(await ids('eventType=invoice.partially_paid')).toEqual([`${i3.id}-2`]);
-    expect(await ids(`invoiceId=${i3.id}`)).toEqual([`${i3.id}-2`, `${i3.id}-1`]);
-    expect(await ids(`merchantId=${m2}`)).toEqual(newestFirst.filter((e) => [i2.id, i3.id].includes(e.slice(0, 36))));
-    expect(await ids(`merchantId=${test.merchantId}&status=retrying`)).toEqual([`${i4.id}-1`]);
-    expect(await ids(`merchantId=${m2}&eventType=invoice.created`)).toEqual([`${i3.id}-1`, `${i2.id}-1`]);
-    expectError(await emu.call('GET', '/v1/partner/webhook/deliveries?status=delivered', { key: test.partnerKey }), 400, 'validation_failed');
+    expect(await ids({ status: 'retrying', limit: 100 })).toEqual(refused);
+    expect(await ids({ status: 'succeeded', limit: 100 })).toEqual(newestFirst.filter((e) => !refused.includes(e)));
+    expect(await ids({ status: 'pending' })).toEqual([]);
+    expect(await ids({ status: 'failed' })).toEqual([]);
+    expect(await ids({ eventType: 'invoice.paid' })).toEqual([`${i2.id}-2`, `${i1.id}-2`]);
+    expect(await ids({ eventType: 'invoice.partially_paid' })).toEqual([`${i3.id}-2`]);
+    expect(await ids({ invoiceId: i3.id })).toEqual([`${i3.id}-2`, `${i3.id}-1`]);
+    expect(await ids({ merchantId: m2 })).toEqual(newestFirst.filter((e) => [i2.id, i3.id].includes(e.slice(0, 36))));
+    expect(await ids({ merchantId: test.merchantId, status: 'retrying' })).toEqual([`${i4.id}-1`]);
+    expect(await ids({ merchantId: m2, eventType: 'invoice.created' })).toEqual([`${i3.id}-1`, `${i2.id}-1`]);
+    // @ts-expect-error: 'delivered' is not a delivery status, and the client's type says so; the emulator must refuse it too
+    expectRefused(await emu.client.test.listDeliveries({ query: { status: 'delivered' } }), 400, 'validation_failed');
 
     // Walk every page.
     for (const [query, expected] of [
-      ['limit=2', newestFirst],
-      ['limit=1&status=succeeded', newestFirst.filter((e) => !refused.includes(e))],
-      [`limit=3&merchantId=${m2}`, newestFirst.filter((e) => [i2.id, i3.id].includes(e.slice(0, 36)))],
+      [{ limit: 2 }, newestFirst],
+      [{ limit: 1, status: 'succeeded' }, newestFirst.filter((e) => !refused.includes(e))],
+      [{ limit: 3, merchantId: m2 }, newestFirst.filter((e) => [i2.id, i3.id].includes(e.slice(0, 36)))],
     ] as const) {
-      const limit = Number(/limit=(\d+)/.exec(query)![1]);
+      const limit = query.limit;
       const seen: string[] = [];
       let after: string | undefined;
       let pages = 0;
       for (;;) {
-        const p = await list(emu, test.partnerKey, `${query}${after ? `&startingAfter=${after}` : ''}`);
+        const p = await list(emu, test.partnerKey, { ...query, startingAfter: after });
         pages += 1;
         expect(p.data.length).toBeLessThanOrEqual(limit);
         seen.push(...p.data.map((d) => d.eventId));
@@ -683,36 +685,29 @@ describe('deliveries API', () => {
         expect(p.data).toHaveLength(limit);
         after = p.data.at(-1)!.id;
       }
-      expect(seen, query).toEqual(expected);
-      expect(pages, query).toBe(Math.max(1, Math.ceil(expected.length / limit)));
+      expect(seen, JSON.stringify(query)).toEqual(expected);
+      expect(pages, JSON.stringify(query)).toBe(Math.max(1, Math.ceil(expected.length / limit)));
     }
 
     // Isolation: another partner sees only its own; the live key sees none of the test deliveries.
-    const other = ok(await emu.call('POST', '/__emulator/partners', { body: { name: 'Other partner' } }), 201);
-    expect((await list(emu, other.test.partnerKey, 'limit=100')).data).toEqual([]);
+    const other = dataOf(await emu.client.test.createPartner({ body: { name: 'Other partner' } }), 201);
+    expect((await list(emu, other.test.partnerKey, { limit: 100 })).data).toEqual([]);
     const otherReceiver = await receiver();
     await putWebhook(emu, other.test.partnerKey, { url: otherReceiver.url, secret: SECRET });
     const otherMerchant = await createMerchant(emu, other.test.partnerKey, 'tenant-other');
     const otherInvoice = await partnerInvoice(emu, other.test.partnerKey, otherMerchant.merchantId);
     await otherReceiver.waitFor(1);
-    const otherList = await list(emu, other.test.partnerKey, 'limit=100');
+    const otherList = await list(emu, other.test.partnerKey, { limit: 100 });
     expect(otherList.data.map((d) => d.eventId)).toEqual([`${otherInvoice.id}-1`]);
-    expect(await ids('limit=100')).toEqual(newestFirst);
+    expect(await ids({ limit: 100 })).toEqual(newestFirst);
     expect(r.requests.map((q) => envelopeOf(q).id)).not.toContain(`${otherInvoice.id}-1`);
-    expect((await list(emu, live.partnerKey, 'limit=100')).data).toEqual([]);
-    expectError(
-      await emu.call('GET', `/v1/partner/webhook/deliveries?merchantId=${otherMerchant.merchantId}`, { key: test.partnerKey }),
-      404,
-      'merchant_not_found',
-    );
-    expectError(await emu.call('GET', `/v1/partner/webhook/deliveries?merchantId=${live.merchantId}`, { key: test.partnerKey }), 404, 'merchant_not_found');
-    expectError(
-      await emu.call('GET', `/v1/partner/webhook/deliveries?startingAfter=${otherList.data[0].id}`, { key: test.partnerKey }),
-      400,
-      'validation_failed',
-    );
-    expectError(await emu.call('GET', `/v1/partner/webhook/deliveries/${otherList.data[0].id}`, { key: test.partnerKey }), 404, 'delivery_not_found');
-    expectError(await emu.call('GET', `/v1/partner/webhook/deliveries/${all.data[0].id}`, { key: live.partnerKey }), 404, 'delivery_not_found');
+    expect((await list(emu, live.partnerKey, { limit: 100 })).data).toEqual([]);
+    const refusedList = (query: DeliveryQuery) => emu.client.test.listDeliveries({ key: test.partnerKey, query });
+    expectRefused(await refusedList({ merchantId: otherMerchant.merchantId }), 404, 'merchant_not_found');
+    expectRefused(await refusedList({ merchantId: live.merchantId }), 404, 'merchant_not_found');
+    expectRefused(await refusedList({ startingAfter: otherList.data[0]!.id }), 400, 'validation_failed');
+    expectRefused(await emu.client.test.getDelivery({ key: test.partnerKey, params: { id: otherList.data[0]!.id } }), 404, 'delivery_not_found');
+    expectRefused(await emu.client.test.getDelivery({ key: live.partnerKey, params: { id: all.data[0]!.id } }), 404, 'delivery_not_found');
   });
 });
 
@@ -733,7 +728,7 @@ describe('disabled or missing configuration', () => {
     await putWebhook(emu, test.partnerKey, { url: r.url, enabled: false });
     await pay(emu, test.merchantKey, a.id, { amount: '2.00' }); // A-3, not delivered
     const b = await merchantInvoice(emu, test.merchantKey, '4.00'); // B-1, not delivered
-    expect((await list(emu, test.partnerKey, 'limit=100')).data.map((d) => d.eventId)).toEqual([`${a.id}-2`]);
+    expect((await list(emu, test.partnerKey, { limit: 100 })).data.map((d) => d.eventId)).toEqual([`${a.id}-2`]);
 
     await putWebhook(emu, test.partnerKey, { url: r.url, enabled: true });
     await pay(emu, test.merchantKey, a.id); // A-4 (paid), delivered
@@ -747,7 +742,7 @@ describe('disabled or missing configuration', () => {
     const a4 = received.find((e) => e.id === `${a.id}-4`);
     expect(a4).toMatchObject({ type: 'invoice.paid', data: { sequence: 4, status: 'PAID', amountReceived: '10.00' } });
     expect(received.find((e) => e.id === `${b.id}-2`)).toMatchObject({ type: 'invoice.paid', data: { sequence: 2 } });
-    const deliveries = (await list(emu, test.partnerKey, 'limit=100')).data;
+    const deliveries = (await list(emu, test.partnerKey, { limit: 100 })).data;
     expect(deliveries.map((d) => d.eventId)).toEqual([`${b.id}-2`, `${a.id}-4`, `${a.id}-2`]);
     expect(deliveries.every((d) => d.status === 'succeeded')).toBe(true);
   });
@@ -771,7 +766,7 @@ describe('disabled or missing configuration', () => {
     await emu.advanceClock(300);
     const done = await detail(emu, test.partnerKey, first.id);
     expect(done).toMatchObject({ status: 'succeeded', attemptCount: 3, lastResponseStatus: 200, lastError: null });
-    expect(done.attempts.at(-1).startedAt).toBe(iso(T0 + 305_000));
+    expect(done.attempts.at(-1)!.startedAt).toBe(iso(T0 + 305_000));
     expect(r.requests).toHaveLength(2);
   });
 });
@@ -786,7 +781,7 @@ describe('isolation of a slow receiver', () => {
     const fast = await receiver();
     const { test } = emu.keys;
 
-    const other = ok(await emu.call('POST', '/__emulator/partners', { body: { name: 'Slow partner' } }), 201);
+    const other = dataOf(await emu.client.test.createPartner({ body: { name: 'Slow partner' } }), 201);
     const otherKey = other.test.partnerKey as string;
     await putWebhook(emu, otherKey, { url: hanging.url, secret: SECRET });
     const otherMerchant = (await createMerchant(emu, otherKey, 'tenant-slow')).merchantId as string;
@@ -804,11 +799,11 @@ describe('isolation of a slow receiver', () => {
       expect(envelopeOf(q!).id).toBe(`${invoice.id}-1`);
     }
     // Everything above happened while the slow partner's attempts were still hanging.
-    const stuck = (await list(emu, otherKey, 'limit=100')).data;
+    const stuck = (await list(emu, otherKey, { limit: 100 })).data;
     expect(stuck).toHaveLength(backlog);
     expect(stuck.every((d) => d.attemptCount === 0 && d.status === 'pending')).toBe(true);
     const mine = await waitUntil("the default partner's deliveries succeeded", async () => {
-      const { data } = await list(emu, test.partnerKey, 'limit=100');
+      const { data } = await list(emu, test.partnerKey, { limit: 100 });
       return data.every((d) => d.status === 'succeeded') ? data : undefined;
     });
     expect(mine).toHaveLength(5);
@@ -819,7 +814,7 @@ describe('isolation of a slow receiver', () => {
     const dead = await receiver({ status: 500 });
     const fast = await receiver();
     const { test } = emu.keys;
-    const other = ok(await emu.call('POST', '/__emulator/partners', { body: { name: 'Bursty partner' } }), 201);
+    const other = dataOf(await emu.client.test.createPartner({ body: { name: 'Bursty partner' } }), 201);
     const otherKey = other.test.partnerKey as string;
     await putWebhook(emu, otherKey, { url: dead.url, secret: SECRET });
     const otherMerchant = (await createMerchant(emu, otherKey, 'tenant-burst')).merchantId as string;
@@ -829,7 +824,7 @@ describe('isolation of a slow receiver', () => {
     }
     // Every first attempt failed fast at T0; all 1050 retries fall due together at T0 + 5 s.
     await dead.waitFor(backlog, 30_000);
-    await waitUntil('every first attempt written', async () => (await list(emu, otherKey, 'status=pending&limit=1')).data.length === 0);
+    await waitUntil('every first attempt written', async () => (await list(emu, otherKey, { status: 'pending', limit: 1 })).data.length === 0);
     await putWebhook(emu, test.partnerKey, { url: fast.url, secret: SECRET });
 
     dead.respond('hang');
@@ -862,7 +857,7 @@ describe('isolation of a slow receiver', () => {
     const cpu = process.cpuUsage(cpu0);
     const busy = ((cpu.user + cpu.system) / 1000 / (performance.now() - t0)) * 100;
     expect(busy, `CPU use while waiting on a dead receiver: ${busy.toFixed(1)} %`).toBeLessThan(10);
-    expect((await list(emu, test.partnerKey, 'limit=100')).data.every((d) => d.attemptCount === 0)).toBe(true);
+    expect((await list(emu, test.partnerKey, { limit: 100 })).data.every((d) => d.attemptCount === 0)).toBe(true);
   });
 });
 

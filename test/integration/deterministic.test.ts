@@ -6,6 +6,7 @@
 import net from 'node:net';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { dataOf } from '../helpers/client-result.js';
 import { ikey, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
 import { tempDir } from '../helpers/temp-dir.js';
@@ -28,7 +29,10 @@ afterEach(async () => {
 /** Live keys are random even in a seeded run (issue 22); the comparison of two runs leaves them out. */
 const withoutLiveKeys = (text: string) => text.replace(/\b(pt_)?live_[0-9A-Za-z]{32}\b/g, '<live key>');
 
-/** One scripted session; returns every response body (and what the receiver got), in order. */
+/**
+ * One scripted session; returns every response body (and what the receiver got), in order. Raw
+ * HTTP: the bytes of each answer are what two runs must share.
+ */
 async function session(receiver: Receiver, options: Parameters<typeof startTestEmulator>[0]): Promise<string[]> {
   // The same port each time, so that checkoutUrl and bindUrl do not differ by it.
   const emu = await startTestEmulator({ port: await port, ...options });
@@ -83,14 +87,15 @@ describe('--seed and --clock-start', () => {
     const run = async () => {
       const emu = await startTestEmulator({ seed: 7, clockStart: START });
       emulators.push(emu);
+      const api = emu.client.test;
       const listenerSecret = async (key: string) => {
-        await emu.call('PUT', '/__emulator/listener', { key, body: { forwardTo: 'http://localhost:3000/hooks' } });
-        return (await emu.call('GET', '/__emulator/listener/secret', { key })).body.secret as string;
+        await api.registerListener({ key, body: { forwardTo: 'http://localhost:3000/hooks' } });
+        return dataOf(await api.getListenerSecret({ key })).secret;
       };
-      const partner = (await emu.call('POST', '/__emulator/partners', { body: { name: 'Second' } })).body;
+      const partner = dataOf(await api.createPartner({ body: { name: 'Second' } }), 201);
       const out = {
         keys: emu.keys,
-        partner: { test: partner.test.partnerKey as string, live: partner.live.partnerKey as string },
+        partner: { test: partner.test.partnerKey, live: partner.live.partnerKey },
         testSecret: await listenerSecret(emu.keys.test.partnerKey),
         liveSecret: await listenerSecret(emu.keys.live.partnerKey),
       };
@@ -124,8 +129,7 @@ describe('--seed and --clock-start', () => {
       const emu = await startTestEmulator({ db, seed: 7, clockStart: START });
       const out = [] as string[];
       for (let i = 0; i < 3; i++) {
-        const res = await emu.call('POST', '/v1/invoices', { key: emu.keys.test.merchantKey, idempotencyKey: ikey(), body: { amount: '1.00' } });
-        out.push(res.body.id);
+        out.push(dataOf(await emu.client.test.createInvoice({ idempotencyKey: ikey(), body: { amount: '1.00' } }), 201).id);
       }
       const keys = emu.keys;
       await emu.stop();

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { dataOf } from '../helpers/client-result.js';
 import { ikey, startTestEmulator } from '../helpers/emulator.js';
 import { startReceiver } from '../helpers/receiver.js';
 import { tempDir } from '../helpers/temp-dir.js';
@@ -19,12 +20,12 @@ describe('expiry without a request', () => {
     const emu = await startTestEmulator({ config: { invoiceLifetimeSeconds: 1 } });
     const rx = await startReceiver();
     try {
-      const key = emu.keys.test.partnerKey;
-      await emu.call('PUT', '/v1/partner/webhook', { key, body: { url: rx.url, secret: 'whsec_timer_secret_1' } });
-      const inv = await emu.call('POST', '/v1/partner/invoices', { key, body: { merchantId: emu.keys.test.merchantId, amount: '1' }, idempotencyKey: ikey() });
-      const expiresAt = Date.parse(inv.body.expiresAt);
+      const api = emu.client.test;
+      await api.putWebhook({ body: { url: rx.url, secret: 'whsec_timer_secret_1' } });
+      const inv = dataOf(await api.createPartnerInvoice({ body: { merchantId: emu.keys.test.merchantId, amount: '1' }, idempotencyKey: ikey() }), 201);
+      const expiresAt = Date.parse(inv.expiresAt);
       // Reads never expire anything themselves: the status can only change through the timer.
-      await waitForStatus(async () => (await emu.call('GET', `/v1/partner/invoices/${inv.body.id}`, { key })).body.status, 'EXPIRED', 4000);
+      await waitForStatus(async () => dataOf(await api.getPartnerInvoice({ params: { id: inv.id } })).status, 'EXPIRED', 4000);
       expect(Date.now()).toBeGreaterThanOrEqual(expiresAt);
       const received = await rx.waitFor(2);
       expect(received.map((r) => JSON.parse(r.rawBody).type)).toEqual(['invoice.created', 'invoice.expired']);
@@ -37,18 +38,17 @@ describe('expiry without a request', () => {
   it('on start, invoices that fell due while the emulator was stopped expire at once', async () => {
     const db = path.join(tempDir(), 'catch-up.sqlite');
     const first = await startTestEmulator({ db, config: { invoiceLifetimeSeconds: 1 } });
-    const key = first.keys.test.partnerKey;
-    const inv = await first.call('POST', '/v1/partner/invoices', {
-      key,
-      body: { merchantId: first.keys.test.merchantId, amount: '1' },
-      idempotencyKey: ikey(),
-    });
+    const inv = dataOf(
+      await first.client.test.createPartnerInvoice({ body: { merchantId: first.keys.test.merchantId, amount: '1' }, idempotencyKey: ikey() }),
+      201,
+    );
     await first.stop();
     await new Promise((r) => setTimeout(r, 1300));
 
     const second = await startTestEmulator({ db, config: { invoiceLifetimeSeconds: 1 } });
     try {
-      const elapsed = await waitForStatus(async () => (await second.call('GET', `/v1/partner/invoices/${inv.body.id}`, { key })).body.status, 'EXPIRED', 2000);
+      // The same database, so the same default keys: the second emulator's client reads the first one's invoice.
+      const elapsed = await waitForStatus(async () => dataOf(await second.client.test.getPartnerInvoice({ params: { id: inv.id } })).status, 'EXPIRED', 2000);
       expect(elapsed).toBeLessThan(1000);
     } finally {
       await second.stop();
@@ -58,13 +58,12 @@ describe('expiry without a request', () => {
   it('clock/advance answers only after what fell due has run', async () => {
     const emu = await startTestEmulator();
     try {
-      const key = emu.keys.test.merchantKey;
+      const api = emu.client.test;
       const ids = [];
-      for (let i = 0; i < 5; i++) ids.push((await emu.call('POST', '/v1/invoices', { key, body: { amount: '1' }, idempotencyKey: ikey() })).body.id);
-      const res = await emu.call('POST', '/__emulator/clock/advance', { body: { seconds: 3600 } });
-      expect(res.status).toBe(200);
-      expect(res.body.expired).toBe(5);
-      for (const id of ids) expect((await emu.call('GET', `/v1/invoices/${id}`, { key })).body.status).toBe('EXPIRED');
+      for (let i = 0; i < 5; i++) ids.push(dataOf(await api.createInvoice({ body: { amount: '1' }, idempotencyKey: ikey() }), 201).id);
+      const res = dataOf(await api.advanceClock({ body: { seconds: 3600 } }));
+      expect(res.expired).toBe(5);
+      for (const id of ids) expect(dataOf(await api.getInvoice({ params: { id } })).status).toBe('EXPIRED');
     } finally {
       await emu.stop();
     }

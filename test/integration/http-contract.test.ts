@@ -4,6 +4,7 @@ import { ikey, startTestEmulator, type TestEmulator } from '../helpers/emulator.
 import { expectExactError } from '../helpers/api-response.js';
 
 /** Every row of CONTRACT §2's table, through real HTTP against an emulator on port 0. */
+// Raw HTTP on purpose: statuses, headers and bodies the typed client would hide or refuse to send are the subject.
 let emu: TestEmulator;
 let pt: string; // test partner key
 let mk: string; // test merchant key

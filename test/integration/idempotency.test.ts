@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manualClock } from '../../src/clock/clock.js';
+import { dataOf, expectRefused } from '../helpers/client-result.js';
 import { ikey, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 
 /** CONTRACT §2: replays, scope, concurrency and retention. */
@@ -12,6 +13,7 @@ afterAll(() => emu.stop());
 const count = (table: string) => (emu.store.sqlite.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n;
 
 describe('replays', () => {
+  // Raw HTTP here: the replay must be the same bytes, whatever the bytes of the request body.
   it('are byte-identical, whatever the key order and whitespace of the body', async () => {
     const key = ikey();
     const first = await emu.call('POST', '/v1/invoices', {
@@ -34,28 +36,26 @@ describe('replays', () => {
 
   it('only successful creates are remembered: a refused create can be retried with the same key', async () => {
     const key = ikey();
-    const bad = await emu.call('POST', '/v1/invoices', { key: emu.keys.test.merchantKey, body: { amount: '1', networkId: 1 }, idempotencyKey: key });
+    const bad = await emu.client.test.createInvoice({ body: { amount: '1', networkId: 1 }, idempotencyKey: key });
     expect(bad.status).toBe(400);
-    const good = await emu.call('POST', '/v1/invoices', { key: emu.keys.test.merchantKey, body: { amount: '1' }, idempotencyKey: key });
+    const good = await emu.client.test.createInvoice({ body: { amount: '1' }, idempotencyKey: key });
     expect(good.status).toBe(201);
   });
 
   it('are remembered for 24 hours of emulator time, then the key creates anew', async () => {
     const key = ikey();
     const body = { merchantId: emu.keys.test.merchantId, amount: '4.00' };
-    const first = await emu.call('POST', '/v1/partner/invoices', { key: emu.keys.test.partnerKey, body, idempotencyKey: key });
+    const first = dataOf(await emu.client.test.createPartnerInvoice({ body, idempotencyKey: key }), 201);
     await emu.advanceClock(24 * 3600 - 1);
-    const replay = await emu.call('POST', '/v1/partner/invoices', { key: emu.keys.test.partnerKey, body, idempotencyKey: key });
-    expect(replay.status).toBe(200);
-    expect(replay.body.id).toBe(first.body.id);
+    const replay = dataOf(await emu.client.test.createPartnerInvoice({ body, idempotencyKey: key }), 200);
+    expect(replay.id).toBe(first.id);
     await emu.advanceClock(1);
-    const fresh = await emu.call('POST', '/v1/partner/invoices', { key: emu.keys.test.partnerKey, body, idempotencyKey: key });
-    expect(fresh.status).toBe(201);
-    expect(fresh.body.id).not.toBe(first.body.id);
+    const fresh = dataOf(await emu.client.test.createPartnerInvoice({ body, idempotencyKey: key }), 201);
+    expect(fresh.id).not.toBe(first.id);
   });
 
   it('expired records are swept from the database, not only ignored', async () => {
-    await emu.call('POST', '/v1/invoices', { key: emu.keys.test.merchantKey, body: { amount: '1' }, idempotencyKey: ikey() });
+    await emu.client.test.createInvoice({ body: { amount: '1' }, idempotencyKey: ikey() });
     const before = count('idempotency_keys');
     expect(before).toBeGreaterThan(0);
     // Housekeeping runs at most hourly on the emulator clock; 25 h covers retention and a sweep.
@@ -65,20 +65,13 @@ describe('replays', () => {
 
   it('are scoped per endpoint: one key on two endpoints creates two resources', async () => {
     const key = ikey();
-    const a = await emu.call('POST', '/v1/partner/invoices', {
-      key: emu.keys.test.partnerKey,
-      body: { merchantId: emu.keys.test.merchantId, amount: '1' },
-      idempotencyKey: key,
-    });
-    const b = await emu.call('POST', '/v1/partner/merchants', {
-      key: emu.keys.test.partnerKey,
-      body: { externalTenantId: `ep-${key}`, name: 'n', email: 'n@example.com' },
-      idempotencyKey: key,
-    });
+    const a = await emu.client.test.createPartnerInvoice({ body: { merchantId: emu.keys.test.merchantId, amount: '1' }, idempotencyKey: key });
+    const b = await emu.client.test.createMerchant({ body: { externalTenantId: `ep-${key}`, name: 'n', email: 'n@example.com' }, idempotencyKey: key });
     expect([a.status, b.status]).toEqual([201, 201]);
   });
 });
 
+// Raw HTTP where a replay is compared byte for byte with the first answer.
 describe('create-merchant scope includes externalTenantId', () => {
   it('the same key with another tenant creates another merchant; with the same tenant it replays', async () => {
     const key = ikey();
@@ -90,16 +83,12 @@ describe('create-merchant scope includes externalTenantId', () => {
     expect(b.body.merchantId).not.toBe(a.body.merchantId);
     expect(a2.text).toBe(a.text);
     // Same key and tenant, different name: a different body under the same scope.
-    const changed = await emu.call('POST', '/v1/partner/merchants', {
-      key: emu.keys.test.partnerKey,
-      body: { ...body('scope-a'), name: 'Other' },
-      idempotencyKey: key,
-    });
-    expect(changed.status).toBe(422);
-    expect(changed.body.error.code).toBe('idempotency_key_reused');
+    const changed = await emu.client.test.createMerchant({ body: { ...body('scope-a'), name: 'Other' }, idempotencyKey: key });
+    expectRefused(changed, 422, 'idempotency_key_reused');
   });
 });
 
+// The first test stays raw HTTP: every replay is compared byte for byte with the one create.
 describe('concurrency', () => {
   it('50 concurrent requests with one key create exactly one resource', async () => {
     const key = ikey();
@@ -122,11 +111,7 @@ describe('concurrency', () => {
     const before = count('merchants');
     const responses = await Promise.all(
       Array.from({ length: 50 }, () =>
-        emu.call('POST', '/v1/partner/merchants', {
-          key: emu.keys.test.partnerKey,
-          body: { externalTenantId: 'race', name: 'Race', email: 'race@example.com' },
-          idempotencyKey: key,
-        }),
+        emu.client.test.createMerchant({ body: { externalTenantId: 'race', name: 'Race', email: 'race@example.com' }, idempotencyKey: key }),
       ),
     );
     expect(responses.filter((r) => r.status === 201)).toHaveLength(1);

@@ -2,6 +2,8 @@ import { createHash } from 'node:crypto';
 import { base58 } from '@scure/base';
 import { isAddress } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ClientInput } from '../../src/client/typed.js';
+import { dataOf } from '../helpers/client-result.js';
 import { ikey, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 
 /** The addresses the API returns, checked with independent decoders (CONTRACT §3). */
@@ -11,19 +13,10 @@ beforeAll(async () => {
 });
 afterAll(() => emu.stop());
 
-interface Address {
-  chainId: string;
-  chainName: string;
-  family: string;
-  networkId: number;
-  depositAddress: string;
-  tokens: { symbol: string; contractAddress: string; decimals: number }[];
-}
-
-const create = async (body: Record<string, unknown>, key = emu.keys.test.merchantKey) => {
-  const res = await emu.call('POST', '/v1/invoices', { key, body, idempotencyKey: ikey() });
-  expect(res.status, res.text).toBe(201);
-  return res.body as { id: string; addresses: Address[] };
+// `key` picks the environment: the test merchant's by default, the live one's where given.
+const create = async (body: ClientInput<'createInvoice'>['body'], key = emu.keys.test.merchantKey) => {
+  const res = await emu.client.test.createInvoice({ key, body, idempotencyKey: ikey() });
+  return dataOf(res, 201);
 };
 
 function decodeTron(address: string): Buffer {
@@ -56,8 +49,8 @@ describe('deposit addresses of created invoices', () => {
     const seen = new Set<string>();
     for (let i = 0; i < 20; i++) {
       const inv = await create({ amount: '1' });
-      const again = await emu.call('GET', `/v1/invoices/${inv.id}`, { key: emu.keys.test.merchantKey });
-      expect(again.body.addresses).toEqual(inv.addresses);
+      const again = dataOf(await emu.client.test.getInvoice({ params: { id: inv.id } }));
+      expect(again.addresses).toEqual(inv.addresses);
       for (const a of inv.addresses) seen.add(`${a.family}:${a.depositAddress}`);
     }
     // One EVM address (shared across EVM chains), one Tron and one Solana address per invoice.

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manualClock } from '../../src/clock/clock.js';
 import type { WebhookEvent } from '../../src/webhooks/envelope.js';
+import { dataOf, expectRefused } from '../helpers/client-result.js';
 import { ikey, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
 
@@ -13,7 +14,7 @@ beforeAll(async () => {
   emu = await startTestEmulator({ clock: manualClock() });
   rx = await startReceiver();
   pt = emu.keys.test.partnerKey;
-  await emu.call('PUT', '/v1/partner/webhook', { key: pt, body: { url: `${rx.url}/hooks`, secret: 'whsec_lifecycle_secret' } });
+  dataOf(await emu.client.test.putWebhook({ body: { url: `${rx.url}/hooks`, secret: 'whsec_lifecycle_secret' } }));
 });
 afterAll(async () => {
   await emu.stop();
@@ -21,21 +22,14 @@ afterAll(async () => {
 });
 
 async function invoice(amount = '10.00') {
-  const res = await emu.call('POST', '/v1/partner/invoices', { key: pt, body: { merchantId: emu.keys.test.merchantId, amount }, idempotencyKey: ikey() });
-  expect(res.status, res.text).toBe(201);
-  return res.body as { id: string; status: string; expiresAt: string };
+  return dataOf(await emu.client.test.createPartnerInvoice({ body: { merchantId: emu.keys.test.merchantId, amount }, idempotencyKey: ikey() }), 201);
 }
 
-const pay = async (id: string, body: Record<string, unknown> = {}, key = pt) => {
-  const res = await emu.call('POST', `/v1/test_helpers/invoices/${id}/payments`, { key, body });
-  expect(res.status, res.text).toBe(201);
-  return res.body as { payment: { id: string; confirmed: boolean; amount: string; token: string }; invoice: { status: string; amountReceived: string } };
-};
-const confirm = async (id: string, paymentId: string) => {
-  const res = await emu.call('POST', `/v1/test_helpers/invoices/${id}/payments/${paymentId}/confirm`, { key: pt });
-  expect(res.status, res.text).toBe(200);
-  return res.body;
-};
+type PaymentBody = { amount?: string; token?: string; networkId?: number; confirmed?: boolean };
+// Test helpers take either key (the merchant's first, in the client): these tests act as the partner unless told.
+const pay = async (id: string, body: PaymentBody = {}, key = pt) => dataOf(await emu.client.test.createTestPayment({ params: { id }, body, key }), 201);
+const confirm = async (id: string, paymentId: string) => dataOf(await emu.client.test.confirmTestPayment({ params: { id, paymentId }, key: pt }));
+const partnerInvoice = async (id: string) => dataOf(await emu.client.test.getPartnerInvoice({ params: { id } }));
 
 /** The events of one invoice, as its deliveries carried them to the receiver, in sequence order. */
 async function eventsOf(invoiceId: string, count: number): Promise<WebhookEvent[]> {
@@ -116,10 +110,10 @@ describe('transitions and their events', () => {
   it('expiry at expiresAt on the clock, then a late payment: expired, paid_late; status stays EXPIRED', async () => {
     const inv = await invoice('5.00');
     await emu.advanceClock(3599);
-    expect((await emu.call('GET', `/v1/partner/invoices/${inv.id}`, { key: pt })).body.status).toBe('CREATED');
+    expect((await partnerInvoice(inv.id)).status).toBe('CREATED');
     const report = await emu.advanceClock(1);
     expect(report.expired).toBeGreaterThanOrEqual(1);
-    expect((await emu.call('GET', `/v1/partner/invoices/${inv.id}`, { key: pt })).body.status).toBe('EXPIRED');
+    expect((await partnerInvoice(inv.id)).status).toBe('EXPIRED');
     const late = await pay(inv.id, { amount: '5.00' });
     expect(late.invoice).toMatchObject({ status: 'EXPIRED', amountReceived: '5.00' });
     expectSequence(await eventsOf(inv.id, 3), inv.id, [
@@ -144,7 +138,7 @@ describe('transitions and their events', () => {
     const inv = await invoice('5.00');
     const seen = await pay(inv.id, { amount: '2', confirmed: false });
     await emu.advanceClock(7200);
-    expect((await emu.call('GET', `/v1/partner/invoices/${inv.id}`, { key: pt })).body.status).toBe('CONFIRMING');
+    expect((await partnerInvoice(inv.id)).status).toBe('CONFIRMING');
     expect((await confirm(inv.id, seen.payment.id)).invoice).toMatchObject({ status: 'EXPIRED', amountReceived: '2.00' });
     expectSequence(await eventsOf(inv.id, 3), inv.id, [
       ['invoice.created', 'CREATED', '0.00', null],
@@ -162,16 +156,13 @@ describe('transitions and their events', () => {
 
   it('the expire helper: EXPIRED now with expiresAt moved; 409 invoice_not_expirable on PAID or EXPIRED', async () => {
     const inv = await invoice();
-    const res = await emu.call('POST', `/v1/test_helpers/invoices/${inv.id}/expire`, { key: pt });
-    expect(res.status).toBe(200);
-    expect(res.body.invoice.status).toBe('EXPIRED');
-    expect(Date.parse(res.body.invoice.expiresAt)).toBe(emu.clock.now());
-    const again = await emu.call('POST', `/v1/test_helpers/invoices/${inv.id}/expire`, { key: pt });
-    expect(again.status).toBe(409);
-    expect(again.body.error.code).toBe('invoice_not_expirable');
+    const res = dataOf(await emu.client.test.expireTestInvoice({ params: { id: inv.id }, key: pt }));
+    expect(res.invoice.status).toBe('EXPIRED');
+    expect(Date.parse(res.invoice.expiresAt)).toBe(emu.clock.now());
+    expectRefused(await emu.client.test.expireTestInvoice({ params: { id: inv.id }, key: pt }), 409, 'invoice_not_expirable');
     const paid = await invoice();
     await pay(paid.id);
-    expect((await emu.call('POST', `/v1/test_helpers/invoices/${paid.id}/expire`, { key: pt })).body.error.code).toBe('invoice_not_expirable');
+    expectRefused(await emu.client.test.expireTestInvoice({ params: { id: paid.id }, key: pt }), 409, 'invoice_not_expirable');
     expectSequence(await eventsOf(inv.id, 2), inv.id, [
       ['invoice.created', 'CREATED', '0.00', null],
       ['invoice.expired', 'EXPIRED', '0.00', null],
@@ -181,65 +172,55 @@ describe('transitions and their events', () => {
 
 describe('test helpers: who may call them', () => {
   it('live keys: 403 test_mode_only, before anything else', async () => {
-    const live = await emu.call('POST', '/v1/invoices', { key: emu.keys.live.merchantKey, body: { amount: '1' }, idempotencyKey: ikey() });
+    const live = dataOf(await emu.client.live.createInvoice({ body: { amount: '1' }, idempotencyKey: ikey() }), 201);
+    const id = live.id;
     for (const key of [emu.keys.live.partnerKey, emu.keys.live.merchantKey]) {
-      for (const path of [
-        `/v1/test_helpers/invoices/${live.body.id}/payments`,
-        `/v1/test_helpers/invoices/${live.body.id}/expire`,
-        `/v1/test_helpers/invoices/${live.body.id}/payments/x/confirm`,
+      for (const call of [
+        () => emu.client.live.createTestPayment({ params: { id }, body: {}, key }),
+        () => emu.client.live.expireTestInvoice({ params: { id }, key }),
+        () => emu.client.live.confirmTestPayment({ params: { id, paymentId: 'x' }, key }),
       ]) {
-        const res = await emu.call('POST', path, { key });
-        expect(res.status).toBe(403);
-        expect(res.body.error.code).toBe('test_mode_only');
+        expectRefused(await call(), 403, 'test_mode_only');
       }
     }
   });
 
   it("merchant keys act on their own invoices (merchant variant), partner keys on their merchants'", async () => {
-    const mine = await emu.call('POST', '/v1/invoices', { key: emu.keys.test.merchantKey, body: { amount: '3' }, idempotencyKey: ikey() });
-    const asMerchant = await pay(mine.body.id, { amount: '1' }, emu.keys.test.merchantKey);
+    const mine = dataOf(await emu.client.test.createInvoice({ body: { amount: '3' }, idempotencyKey: ikey() }), 201);
+    const asMerchant = await pay(mine.id, { amount: '1' }, emu.keys.test.merchantKey);
     expect(asMerchant.invoice).not.toHaveProperty('merchantId');
-    const asPartner = await pay(mine.body.id, { amount: '1' });
+    const asPartner = await pay(mine.id, { amount: '1' });
     expect(asPartner.invoice).toHaveProperty('merchantId', emu.keys.test.merchantId);
 
-    const other = await emu.call('POST', '/__emulator/partners', { body: {} });
-    const theirs = await emu.call('POST', `/v1/test_helpers/invoices/${mine.body.id}/payments`, { key: other.body.test.partnerKey });
-    expect(theirs.status).toBe(404);
-    expect(theirs.body.error.code).toBe('invoice_not_found');
-    const m = await emu.call('POST', '/v1/partner/merchants', {
-      key: pt,
-      body: { externalTenantId: 'helper-other', name: 'o', email: 'o@example.com' },
-      idempotencyKey: ikey(),
-    });
-    const otherKey = (await emu.call('POST', `/__emulator/merchants/${m.body.merchantId}/keys`)).body.merchantKey;
-    expect((await emu.call('POST', `/v1/test_helpers/invoices/${mine.body.id}/expire`, { key: otherKey })).status).toBe(404);
+    const other = dataOf(await emu.client.test.createPartner({ body: {} }), 201);
+    expectRefused(await emu.client.test.createTestPayment({ params: { id: mine.id }, body: {}, key: other.test.partnerKey }), 404, 'invoice_not_found');
+    const m = dataOf(
+      await emu.client.test.createMerchant({ body: { externalTenantId: 'helper-other', name: 'o', email: 'o@example.com' }, idempotencyKey: ikey() }),
+      201,
+    );
+    const otherKey = dataOf(await emu.client.test.createMerchantKey({ params: { id: m.merchantId } }), 201).merchantKey;
+    expect((await emu.client.test.expireTestInvoice({ params: { id: mine.id }, key: otherKey })).status).toBe(404);
   });
 
   it('payment routes must be ones the invoice offers; bad input is a clear 4xx', async () => {
-    const locked = await emu.call('POST', '/v1/invoices', { key: emu.keys.test.merchantKey, body: { amount: '3', networkId: 84532 }, idempotencyKey: ikey() });
-    const id = locked.body.id;
-    const wrong = await emu.call('POST', `/v1/test_helpers/invoices/${id}/payments`, { key: pt, body: { networkId: 11155111 } });
-    expect(wrong.status).toBe(400);
-    expect(wrong.body.error).toMatchObject({ code: 'route_not_available', param: 'networkId' });
-    const token = await emu.call('POST', `/v1/test_helpers/invoices/${id}/payments`, { key: pt, body: { token: 'USDT' } });
-    expect(token.body.error).toMatchObject({ code: 'route_not_available', param: 'token' });
+    const locked = dataOf(await emu.client.test.createInvoice({ body: { amount: '3', networkId: 84532 }, idempotencyKey: ikey() }), 201);
+    const id = locked.id;
+    expectRefused(await emu.client.test.createTestPayment({ params: { id }, key: pt, body: { networkId: 11155111 } }), 400, 'route_not_available', 'networkId');
+    expectRefused(await emu.client.test.createTestPayment({ params: { id }, key: pt, body: { token: 'USDT' } }), 400, 'route_not_available', 'token');
     const ok = await pay(id, { amount: '1' });
     expect(ok.payment).toMatchObject({ token: 'USDC' });
-    const amount = await emu.call('POST', `/v1/test_helpers/invoices/${id}/payments`, { key: pt, body: { amount: 1 } });
-    expect(amount.body.error).toMatchObject({ code: 'validation_failed', param: 'amount' });
-    expect((await emu.call('POST', `/v1/test_helpers/invoices/${id}/payments/00000000-0000-4000-8000-000000000000/confirm`, { key: pt })).body.error.code).toBe(
-      'payment_not_found',
-    );
-    expect((await emu.call('POST', `/v1/test_helpers/invoices/${id}/payments/${ok.payment.id}/confirm`, { key: pt })).body.error.code).toBe(
-      'payment_already_confirmed',
-    );
+    // @ts-expect-error: an amount is a decimal string, and the client's type says so; the emulator must refuse a number too
+    const amount = await emu.client.test.createTestPayment({ params: { id }, key: pt, body: { amount: 1 } });
+    expectRefused(amount, 400, 'validation_failed', 'amount');
+    const missing = await emu.client.test.confirmTestPayment({ params: { id, paymentId: '00000000-0000-4000-8000-000000000000' }, key: pt });
+    expect(!missing.ok && missing.error.code).toBe('payment_not_found');
+    const twice = await emu.client.test.confirmTestPayment({ params: { id, paymentId: ok.payment.id }, key: pt });
+    expect(!twice.ok && twice.error.code).toBe('payment_already_confirmed');
   });
 
   it('a fully paid invoice has no default amount', async () => {
     const inv = await invoice('1.00');
     await pay(inv.id);
-    const res = await emu.call('POST', `/v1/test_helpers/invoices/${inv.id}/payments`, { key: pt });
-    expect(res.status).toBe(400);
-    expect(res.body.error).toMatchObject({ code: 'validation_failed', param: 'amount' });
+    expectRefused(await emu.client.test.createTestPayment({ params: { id: inv.id }, body: {}, key: pt }), 400, 'validation_failed', 'amount');
   });
 });

@@ -2,6 +2,7 @@
  * The OpenAPI document agrees with the behaviour: what its request schemas say is invalid is
  * refused as CONTRACT §2 says, its minimum bodies are accepted with a documented status, and its
  * security and idempotency are what the emulator does.
+ * Raw HTTP on purpose: the requests are built from the document, not from the typed client.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ikey, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';

@@ -3,6 +3,7 @@
  * is the single source (the served document is the one built from it), errors are typed per
  * operation and status, every status the emulator can answer is declared, the webhooks and both
  * keys are described, and the control plane has response bodies.
+ * Raw HTTP: `/openapi.json` is not an operation of the typed client.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERRORS } from '../../src/contract/errors.js';

@@ -2,6 +2,7 @@
  * `GET /openapi.json` from a running emulator: valid OpenAPI 3.1 by an independent parser
  * (@readme/openapi-parser), faithful to the interface document and CONTRACT §3/§7 about what is an
  * extension (openapi-behaviour.test.ts checks it against what the emulator does).
+ * Raw HTTP: `/openapi.json` is not an operation of the typed client.
  */
 import { compileErrors, validate } from '@readme/openapi-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

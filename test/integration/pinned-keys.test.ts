@@ -7,7 +7,6 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { generateKey } from '../../src/domain/keys.js';
 import { startEmulator, type Emulator, type StartEmulatorOptions } from '../../src/server/start.js';
-import { request } from '../helpers/emulator.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 const dir = tempDir('svc-pinned-');
@@ -23,8 +22,8 @@ afterEach(async () => {
 
 /** The status of a request made with `key` (merchant keys list invoices, partner keys merchants). */
 async function statusWith(emu: Emulator, key: string): Promise<number> {
-  const route = key.startsWith('pt_') ? '/v1/partner/merchants' : '/v1/invoices';
-  return (await request(emu.url, 'GET', route, { key })).status;
+  const api = emu.client.test;
+  return (await (key.startsWith('pt_') ? api.listMerchants({ key }) : api.listInvoices({ key }))).status;
 }
 
 describe('a pinned key that changes', () => {
@@ -32,7 +31,8 @@ describe('a pinned key that changes', () => {
     const db = path.join(dir, 'emulator.sqlite');
     const first = await start({ db });
     const generated = first.keys.test;
-    const issued = (await request(first.url, 'POST', `/__emulator/merchants/${generated.merchantId}/keys`)).body.merchantKey as string;
+    const issued = await first.client.test.createMerchantKey({ params: { id: generated.merchantId } });
+    if (!issued.ok) throw new Error(issued.error.message);
     await first.stop();
 
     const a = { partnerKey: generateKey('partner', 'test'), merchantKey: generateKey('merchant', 'test') };
@@ -52,7 +52,7 @@ describe('a pinned key that changes', () => {
     expect(await statusWith(third, a.merchantKey)).toBe(401);
     // Untouched: the live keys (not pinned) and a key issued through the control plane.
     expect(await statusWith(third, first.keys.live.merchantKey)).toBe(200);
-    expect(await statusWith(third, issued)).toBe(200);
+    expect(await statusWith(third, issued.data.merchantKey)).toBe(200);
     await third.stop();
 
     // Dropping the pin keeps the last pinned key: it is the default identity now.

@@ -22,16 +22,14 @@ beforeAll(async () => {
     return prepare(source);
   }) as typeof emu.store.sqlite.prepare;
 
+  const api = emu.client.test;
   const pt = emu.keys.test.partnerKey;
-  await emu.call('PUT', '/v1/partner/webhook', { key: pt, body: { url: rx.url, secret: 'whsec_query_plans_1' } });
-  await emu.call('PUT', '/__emulator/listener', { key: pt, body: { forwardTo: 'http://localhost:1/h' } });
+  await api.putWebhook({ body: { url: rx.url, secret: 'whsec_query_plans_1' } });
+  await api.registerListener({ body: { forwardTo: 'http://localhost:1/h' } });
   for (let i = 0; i < 3; i++) {
-    const inv = await emu.call('POST', '/v1/partner/invoices', {
-      key: pt,
-      body: { merchantId: emu.keys.test.merchantId, amount: '2' },
-      idempotencyKey: ikey(),
-    });
-    await emu.call('POST', `/v1/test_helpers/invoices/${inv.body.id}/payments`, { key: pt, body: { amount: '1' } });
+    const inv = await api.createPartnerInvoice({ body: { merchantId: emu.keys.test.merchantId, amount: '2' }, idempotencyKey: ikey() });
+    if (!inv.ok) throw new Error(inv.error.message);
+    await api.createTestPayment({ key: pt, params: { id: inv.data.id }, body: { amount: '1' } });
   }
   await emu.advanceClock(3600 * 24);
 });

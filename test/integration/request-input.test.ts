@@ -2,6 +2,7 @@
  * Request input that used to slip through (issue 10): bodies sent to endpoints that take none
  * (CONTRACT §2), bodies holding too many JSON values (§8 "Bounded work per request"), asset names
  * that are Object.prototype keys, and HEAD requests refused by Node's parser.
+ * Raw HTTP on purpose: the bodies, methods and framing are ones the typed client never sends.
  */
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

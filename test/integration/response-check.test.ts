@@ -2,6 +2,7 @@
  * The response checker (test/helpers/response-checker.ts) that the integration project's setup
  * installs catches drift between a handler and the document: a handler that answers a wrong shape,
  * an undeclared status or an undeclared error code is reported, through real HTTP.
+ * Raw HTTP on purpose: most answers here come from handlers made to drift from the document, which the typed client cannot describe.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildOpenApi } from '../../src/contract/openapi/build.js';

@@ -9,9 +9,11 @@ import { manualClock } from '../../src/clock/clock.js';
 import { generateKey } from '../../src/domain/keys.js';
 import { internalsOf } from '../../src/server/internals.js';
 import { startEmulator, type Emulator, type StartEmulatorOptions } from '../../src/server/start.js';
+import { createClient } from '../../src/client/typed.js';
 import { ikey, request, type ApiResponse } from '../helpers/emulator.js';
 import { tempDir } from '../helpers/temp-dir.js';
 import { expectError } from '../helpers/api-response.js';
+import { dataOf, expectRefused } from '../helpers/client-result.js';
 
 const dir = tempDir('svc-restart-');
 let fileCounter = 0;
@@ -30,6 +32,12 @@ afterEach(async () => {
 /** Straight to the listening port (emu.url is the public URL when one is given). */
 const call = (emu: Emulator, method: string, p: string, options: Parameters<typeof request>[3] = {}) =>
   request(`http://127.0.0.1:${emu.port}`, method, p, options);
+/**
+ * The typed client, straight to the listening port too; no keys of its own, as these tests name the
+ * key of each call (keys change across restarts and pins). Raw `call` stays where a replay is
+ * compared byte for byte with its first answer.
+ */
+const api = (emu: Emulator) => createClient({ baseUrl: `http://127.0.0.1:${emu.port}` });
 
 describe('restart on the same file', () => {
   it('keeps merchants, invoices, webhook configs, merchant chains, keys, idempotency replays and the clock offset', async () => {
@@ -45,8 +53,7 @@ describe('restart on the same file', () => {
     expect(merchant.status, merchant.text).toBe(201);
     const merchantId = merchant.body.merchantId as string;
 
-    const chains = await call(a, 'PUT', `/__emulator/merchants/${merchantId}/chains`, { body: { networkIds: [84532, 103] } });
-    expect(chains.status).toBe(200);
+    dataOf(await api(a).setMerchantChains({ params: { id: merchantId }, body: { networkIds: [84532, 103] } }));
 
     const partnerInvoiceBody = { merchantId, amount: '12.50', referenceId: 'order-1' };
     const partnerInvoice = await call(a, 'POST', '/v1/partner/invoices', { key: keys.test.partnerKey, idempotencyKey: 'pinv-1', body: partnerInvoiceBody });
@@ -57,21 +64,18 @@ describe('restart on the same file', () => {
     const merchantInvoice = await call(a, 'POST', '/v1/invoices', { key: keys.live.merchantKey, idempotencyKey: 'minv-1', body: merchantInvoiceBody });
     expect(merchantInvoice.status, merchantInvoice.text).toBe(201);
 
-    const hookTest = await call(a, 'PUT', '/v1/partner/webhook', {
-      key: keys.test.partnerKey,
-      body: { url: 'http://127.0.0.1:9/hooks', secret: 'test-secret-0123456789', customHeaders: { 'X-Tenant': 'abc' } },
-    });
-    expect(hookTest.status, hookTest.text).toBe(200);
-    const hookLive = await call(a, 'PUT', '/v1/partner/webhook', {
-      key: keys.live.partnerKey,
-      body: { url: 'https://hooks.example.com/svc', secret: 'live-secret-0123456789', enabled: false },
-    });
-    expect(hookLive.status, hookLive.text).toBe(200);
+    const hookTest = dataOf(
+      await api(a).putWebhook({
+        key: keys.test.partnerKey,
+        body: { url: 'http://127.0.0.1:9/hooks', secret: 'test-secret-0123456789', customHeaders: { 'X-Tenant': 'abc' } },
+      }),
+    );
+    dataOf(
+      await api(a).putWebhook({ key: keys.live.partnerKey, body: { url: 'https://hooks.example.com/svc', secret: 'live-secret-0123456789', enabled: false } }),
+    );
 
-    const other = await call(a, 'POST', '/__emulator/partners', { body: { name: 'Other' } });
-    expect(other.status).toBe(201);
-    const newMerchantKey = await call(a, 'POST', `/__emulator/merchants/${merchantId}/keys`);
-    expect(newMerchantKey.status).toBe(201);
+    const other = dataOf(await api(a).createPartner({ body: { name: 'Other' } }), 201);
+    const newMerchantKey = dataOf(await api(a).createMerchantKey({ params: { id: merchantId } }), 201);
 
     // Less than the invoice lifetime, so that nothing falls due across the restart.
     await a.advanceClock(600);
@@ -79,34 +83,37 @@ describe('restart on the same file', () => {
     // An advance moves the clock by exactly what was asked, however long it takes (issue 23).
     expect(offsetBefore).toBe(600_000);
 
-    const reads = async (emu: Emulator) => ({
-      merchant: (await call(emu, 'GET', `/v1/partner/merchants/${merchantId}`, { key: keys.test.partnerKey })).body,
-      merchants: (await call(emu, 'GET', '/v1/partner/merchants', { key: keys.test.partnerKey })).body,
-      partnerInvoice: (await call(emu, 'GET', `/v1/partner/invoices/${partnerInvoice.body.id}`, { key: keys.test.partnerKey })).body,
-      merchantInvoice: (await call(emu, 'GET', `/v1/invoices/${merchantInvoice.body.id}`, { key: keys.live.merchantKey })).body,
-      invoices: (await call(emu, 'GET', '/v1/partner/invoices', { key: keys.test.partnerKey })).body,
-      hookTest: (await call(emu, 'GET', '/v1/partner/webhook', { key: keys.test.partnerKey })).body,
-      hookLive: (await call(emu, 'GET', '/v1/partner/webhook', { key: keys.live.partnerKey })).body,
-    });
+    const reads = async (emu: Emulator) => {
+      const c = api(emu);
+      return {
+        merchant: dataOf(await c.getMerchant({ key: keys.test.partnerKey, params: { id: merchantId } })),
+        merchants: dataOf(await c.listMerchants({ key: keys.test.partnerKey })),
+        partnerInvoice: dataOf(await c.getPartnerInvoice({ key: keys.test.partnerKey, params: { id: partnerInvoice.body.id } })),
+        merchantInvoice: dataOf(await c.getInvoice({ key: keys.live.merchantKey, params: { id: merchantInvoice.body.id } })),
+        invoices: dataOf(await c.listPartnerInvoices({ key: keys.test.partnerKey })),
+        hookTest: dataOf(await c.getWebhook({ key: keys.test.partnerKey })),
+        hookLive: dataOf(await c.getWebhook({ key: keys.live.partnerKey })),
+      };
+    };
     const before = await reads(a);
     // (updatedAt moved when the chains were set.)
     expect({ ...before.merchant, updatedAt: null }).toEqual({ ...merchant.body, updatedAt: null });
-    expect(before.hookTest).toEqual(hookTest.body);
+    expect(before.hookTest).toEqual(hookTest);
     await a.stop();
 
     const b = await start({ db: file, publicUrl });
     expect(JSON.parse(JSON.stringify(b.keys))).toEqual(keys);
-    expect((await call(b, 'GET', '/__emulator/keys')).body).toEqual(keys);
+    expect(dataOf(await api(b).getDefaultKeys())).toEqual(keys);
     expect(await reads(b)).toEqual(before);
     expect(before.partnerInvoice).toEqual(partnerInvoice.body);
 
     // Clock: the offset was persisted; emulator time did not fall back to the wall clock.
     expect(b.clock.offset()).toBe(offsetBefore);
     const wallBefore = Date.now();
-    const clock = await call(b, 'GET', '/__emulator/clock');
-    expect(clock.body.offsetSeconds).toBe(Math.round(offsetBefore / 1000));
+    const clock = dataOf(await api(b).getClock());
+    expect(clock.offsetSeconds).toBe(Math.round(offsetBefore / 1000));
     // Bounded by wall time read before the request, not after it: no allowance a slow machine exceeds.
-    expect(Date.parse(clock.body.now) - wallBefore).toBeGreaterThanOrEqual(600_000);
+    expect(Date.parse(clock.now) - wallBefore).toBeGreaterThanOrEqual(600_000);
 
     // Idempotent replays replay, byte for byte, with the header.
     const replays: [string, string, string, string, unknown, ApiResponse][] = [
@@ -127,28 +134,23 @@ describe('restart on the same file', () => {
       );
     }
     // Nothing was created by the replays.
-    expect((await call(b, 'GET', '/v1/partner/merchants', { key: keys.test.partnerKey })).body).toEqual(before.merchants);
-    expect((await call(b, 'GET', '/v1/partner/invoices', { key: keys.test.partnerKey })).body).toEqual(before.invoices);
+    const typed = api(b);
+    expect(dataOf(await typed.listMerchants({ key: keys.test.partnerKey }))).toEqual(before.merchants);
+    expect(dataOf(await typed.listPartnerInvoices({ key: keys.test.partnerKey }))).toEqual(before.invoices);
 
     // The tenant is still taken; the merchant's chains still apply; keys issued later still work.
-    expectError(
-      await call(b, 'POST', '/v1/partner/merchants', { key: keys.test.partnerKey, idempotencyKey: ikey(), body: merchantBody }),
-      409,
-      'external_tenant_id_taken',
-    );
-    const narrowed = await call(b, 'POST', '/v1/partner/invoices', { key: keys.test.partnerKey, idempotencyKey: ikey(), body: { merchantId, amount: '1' } });
-    expect(narrowed.body.addresses.map((x: { networkId: number }) => x.networkId).sort((x: number, y: number) => x - y)).toEqual([103, 84532]);
-    expect((await call(b, 'GET', '/v1/partner/merchants', { key: other.body.test.partnerKey })).status).toBe(200);
-    expect((await call(b, 'GET', '/v1/partner/merchants', { key: other.body.live.partnerKey })).status).toBe(200);
-    const viaNewKey = await call(b, 'GET', `/v1/invoices/${partnerInvoice.body.id}`, { key: newMerchantKey.body.merchantKey });
-    expect(viaNewKey.status, viaNewKey.text).toBe(200);
+    expectRefused(await typed.createMerchant({ key: keys.test.partnerKey, idempotencyKey: ikey(), body: merchantBody }), 409, 'external_tenant_id_taken');
+    const narrowed = dataOf(await typed.createPartnerInvoice({ key: keys.test.partnerKey, idempotencyKey: ikey(), body: { merchantId, amount: '1' } }), 201);
+    expect(narrowed.addresses.map((x) => x.networkId).sort((x, y) => x - y)).toEqual([103, 84532]);
+    expect((await typed.listMerchants({ key: other.test.partnerKey })).status).toBe(200);
+    expect((await typed.listMerchants({ key: other.live.partnerKey })).status).toBe(200);
+    dataOf(await typed.getInvoice({ key: newMerchantKey.merchantKey, params: { id: partnerInvoice.body.id } }));
   });
 
   it('persists a clock advanced through the control plane, and a second restart keeps everything again', async () => {
     const file = freshFile();
     const a = await start({ db: file });
-    const adv = await call(a, 'POST', '/__emulator/clock/advance', { body: { seconds: 7200 } });
-    expect(adv.status).toBe(200);
+    dataOf(await api(a).advanceClock({ body: { seconds: 7200 } }));
     await a.stop();
     const b = await start({ db: file });
     expect(b.clock.offset()).toBe(a.clock.offset());
@@ -167,7 +169,7 @@ describe('restart on the same file', () => {
     await a.stop();
     const b = await start({ db: file });
     expect(b.clock.offset()).toBe(0);
-    expect((await call(b, 'GET', '/__emulator/clock')).body.offsetSeconds).toBe(0);
+    expect(dataOf(await api(b).getClock()).offsetSeconds).toBe(0);
   });
 });
 
@@ -183,26 +185,26 @@ describe('pinned keys', () => {
     for (const env of ['test', 'live'] as const) {
       expect(emu.keys[env].partnerKey).toBe(keys[env].partnerKey);
       expect(emu.keys[env].merchantKey).toBe(keys[env].merchantKey);
-      const list = await call(emu, 'GET', '/v1/partner/merchants', { key: keys[env].partnerKey });
-      expect(list.status, list.text).toBe(200);
-      expect(list.body.data.map((m: { merchantId: string }) => m.merchantId)).toEqual([emu.keys[env].merchantId]);
-      const invoice = await call(emu, 'POST', '/v1/invoices', { key: keys[env].merchantKey, idempotencyKey: ikey(), body: { amount: '1' } });
-      expect(invoice.status, invoice.text).toBe(201);
-      expect(invoice.body.environment).toBe(env);
+      const list = dataOf(await api(emu).listMerchants({ key: keys[env].partnerKey }));
+      expect(list.data.map((m) => m.merchantId)).toEqual([emu.keys[env].merchantId]);
+      const invoice = dataOf(await api(emu).createInvoice({ key: keys[env].merchantKey, idempotencyKey: ikey(), body: { amount: '1' } }), 201);
+      expect(invoice.environment).toBe(env);
     }
-    expect((await call(emu, 'GET', '/__emulator/keys')).body).toEqual(JSON.parse(JSON.stringify(emu.keys)));
+    expect(dataOf(await api(emu).getDefaultKeys())).toEqual(JSON.parse(JSON.stringify(emu.keys)));
   });
 
   it('are applied to an existing database on restart, for the same default partner and merchants', async () => {
     const file = freshFile();
     const a = await start({ db: file });
     const original = JSON.parse(JSON.stringify(a.keys));
-    const merchant = await call(a, 'POST', '/v1/partner/merchants', {
-      key: original.test.partnerKey,
-      idempotencyKey: ikey(),
-      body: { externalTenantId: 'kept', email: 'k@example.com', name: 'Kept' },
-    });
-    expect(merchant.status).toBe(201);
+    const merchant = dataOf(
+      await api(a).createMerchant({
+        key: original.test.partnerKey,
+        idempotencyKey: ikey(),
+        body: { externalTenantId: 'kept', email: 'k@example.com', name: 'Kept' },
+      }),
+      201,
+    );
     await a.stop();
 
     const keys = pinned();
@@ -211,13 +213,11 @@ describe('pinned keys', () => {
     expect(b.keys.test).toEqual({ ...keys.test, merchantId: original.test.merchantId });
     // Only what is pinned changes.
     expect(b.keys.live).toEqual({ ...original.live, partnerKey: keys.live.partnerKey });
-    const list = await call(b, 'GET', '/v1/partner/merchants', { key: keys.test.partnerKey });
-    expect(list.status, list.text).toBe(200);
-    expect(list.body.data.map((m: { merchantId: string }) => m.merchantId)).toContain(merchant.body.merchantId);
-    const own = await call(b, 'GET', '/v1/invoices', { key: keys.test.merchantKey });
-    expect(own.status, own.text).toBe(200);
-    expect((await call(b, 'GET', '/v1/partner/merchants', { key: keys.live.partnerKey })).status).toBe(200);
-    expect((await call(b, 'GET', '/__emulator/keys')).body).toEqual(JSON.parse(JSON.stringify(b.keys)));
+    const list = dataOf(await api(b).listMerchants({ key: keys.test.partnerKey }));
+    expect(list.data.map((m) => m.merchantId)).toContain(merchant.merchantId);
+    dataOf(await api(b).listInvoices({ key: keys.test.merchantKey }));
+    expect((await api(b).listMerchants({ key: keys.live.partnerKey })).status).toBe(200);
+    expect(dataOf(await api(b).getDefaultKeys())).toEqual(JSON.parse(JSON.stringify(b.keys)));
   });
 });
 
@@ -241,43 +241,43 @@ function expectOnlyDefaults(emu: Emulator): void {
 describe('reset', () => {
   async function seed(emu: Emulator) {
     const keys = emu.keys;
-    const merchant = await call(emu, 'POST', '/v1/partner/merchants', {
-      key: keys.test.partnerKey,
-      idempotencyKey: 'seed-merchant',
-      body: { externalTenantId: 'seed', email: 's@example.com', name: 'Seed' },
-    });
-    expect(merchant.status).toBe(201);
-    const invoice = await call(emu, 'POST', '/v1/invoices', { key: keys.test.merchantKey, idempotencyKey: ikey(), body: { amount: '1.00' } });
-    expect(invoice.status).toBe(201);
-    const hook = await call(emu, 'PUT', '/v1/partner/webhook', { key: keys.test.partnerKey, body: { url: 'http://127.0.0.1:9/h', secret: 'z'.repeat(16) } });
-    expect(hook.status).toBe(200);
-    await call(emu, 'PUT', `/__emulator/merchants/${keys.test.merchantId}/chains`, { body: { networkIds: [84532] } });
-    const other = await call(emu, 'POST', '/__emulator/partners', { body: {} });
-    return { merchant: merchant.body, invoice: invoice.body, otherKey: other.body.test.partnerKey as string };
+    const c = api(emu);
+    const merchant = dataOf(
+      await c.createMerchant({
+        key: keys.test.partnerKey,
+        idempotencyKey: 'seed-merchant',
+        body: { externalTenantId: 'seed', email: 's@example.com', name: 'Seed' },
+      }),
+      201,
+    );
+    const invoice = dataOf(await c.createInvoice({ key: keys.test.merchantKey, idempotencyKey: ikey(), body: { amount: '1.00' } }), 201);
+    dataOf(await c.putWebhook({ key: keys.test.partnerKey, body: { url: 'http://127.0.0.1:9/h', secret: 'z'.repeat(16) } }));
+    await c.setMerchantChains({ params: { id: keys.test.merchantId }, body: { networkIds: [84532] } });
+    const other = dataOf(await c.createPartner({ body: {} }), 201);
+    return { merchant, invoice, otherKey: other.test.partnerKey };
   }
 
   async function expectEmpty(emu: Emulator, keys: Emulator['keys'], seeded: Awaited<ReturnType<typeof seed>>) {
     expect(JSON.parse(JSON.stringify(emu.keys))).toEqual(JSON.parse(JSON.stringify(keys)));
+    const c = api(emu);
     for (const env of ['test', 'live'] as const) {
-      const list = await call(emu, 'GET', '/v1/partner/merchants', { key: keys[env].partnerKey });
-      expect(list.status, list.text).toBe(200);
-      expect(list.body.data.map((m: { merchantId: string }) => m.merchantId)).toEqual([keys[env].merchantId]);
-      expect((await call(emu, 'GET', '/v1/partner/invoices', { key: keys[env].partnerKey })).body).toEqual({ data: [], hasMore: false });
-      expectError(await call(emu, 'GET', '/v1/partner/webhook', { key: keys[env].partnerKey }), 404, 'webhook_not_configured');
+      const list = dataOf(await c.listMerchants({ key: keys[env].partnerKey }));
+      expect(list.data.map((m) => m.merchantId)).toEqual([keys[env].merchantId]);
+      expect(dataOf(await c.listPartnerInvoices({ key: keys[env].partnerKey }))).toEqual({ data: [], hasMore: false });
+      expectRefused(await c.getWebhook({ key: keys[env].partnerKey }), 404, 'webhook_not_configured');
     }
-    expectError(await call(emu, 'GET', `/v1/invoices/${seeded.invoice.id}`, { key: keys.test.merchantKey }), 404, 'invoice_not_found');
-    expectError(await call(emu, 'GET', '/v1/partner/merchants', { key: seeded.otherKey }), 401, 'unauthorized');
+    expectRefused(await c.getInvoice({ key: keys.test.merchantKey, params: { id: seeded.invoice.id } }), 404, 'invoice_not_found');
+    expectRefused(await c.listMerchants({ key: seeded.otherKey }), 401, 'unauthorized');
     // The default merchant's chain settings were data too.
-    const invoice = await call(emu, 'POST', '/v1/invoices', { key: keys.test.merchantKey, idempotencyKey: ikey(), body: { amount: '1.00' } });
-    expect(invoice.body.addresses.length).toBeGreaterThan(1);
+    const invoice = dataOf(await c.createInvoice({ key: keys.test.merchantKey, idempotencyKey: ikey(), body: { amount: '1.00' } }), 201);
+    expect(invoice.addresses.length).toBeGreaterThan(1);
     // Idempotency memory is gone: the same key and body create a new merchant.
-    const again = await call(emu, 'POST', '/v1/partner/merchants', {
+    const again = await c.createMerchant({
       key: keys.test.partnerKey,
       idempotencyKey: 'seed-merchant',
       body: { externalTenantId: 'seed', email: 's@example.com', name: 'Seed' },
     });
-    expect(again.status, again.text).toBe(201);
-    expect(again.body.merchantId).not.toBe(seeded.merchant.merchantId);
+    expect(dataOf(again, 201).merchantId).not.toBe(seeded.merchant.merchantId);
   }
 
   it('emulator.reset() empties the data, keeps the default keys, and that survives a restart', async () => {
@@ -307,8 +307,8 @@ describe('reset', () => {
 
     // Without reset, the data written after the reset start is kept as usual.
     const c = await start({ db: file });
-    const list = await call(c, 'GET', '/v1/partner/merchants', { key: keys.test.partnerKey });
-    expect(list.body.data).toHaveLength(2);
+    const list = dataOf(await api(c).listMerchants({ key: keys.test.partnerKey }));
+    expect(list.data).toHaveLength(2);
   });
 
   it('reset: true keeps the pinned keys of the config', async () => {
@@ -319,8 +319,7 @@ describe('reset', () => {
     await a.stop();
     const b = await start({ db: file, reset: true, config: { keys: { test: { partnerKey: pinnedKey }, live: {} } } });
     expect(b.keys.test.partnerKey).toBe(pinnedKey);
-    const list = await call(b, 'GET', '/v1/partner/merchants', { key: pinnedKey });
-    expect(list.status).toBe(200);
-    expect(list.body.data).toHaveLength(1);
+    const list = dataOf(await api(b).listMerchants({ key: pinnedKey }));
+    expect(list.data).toHaveLength(1);
   });
 });

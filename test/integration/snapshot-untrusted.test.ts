@@ -11,6 +11,7 @@ import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { manualClock } from '../../src/clock/clock.js';
 import { migrate } from '../../src/store/migrate.js';
+import { dataOf } from '../helpers/client-result.js';
 import { ikey, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
 import { tempDir } from '../helpers/temp-dir.js';
@@ -36,12 +37,13 @@ async function emulator(options: Parameters<typeof startTestEmulator>[0] = {}): 
  */
 async function exportedFile(r: Receiver, craft?: (db: Database.Database) => void): Promise<string> {
   const emu = await emulator();
-  expect((await emu.call('PUT', '/v1/partner/webhook', { key: emu.keys.test.partnerKey, body: { url: r.url, secret: SECRET } })).status).toBe(200);
-  const created = await emu.call('POST', '/v1/invoices', { key: emu.keys.test.merchantKey, idempotencyKey: ikey(), body: { amount: '10.00' } });
+  expect((await emu.client.test.putWebhook({ body: { url: r.url, secret: SECRET } })).status).toBe(200);
+  const created = await emu.client.test.createInvoice({ idempotencyKey: ikey(), body: { amount: '10.00' } });
   expect(created.status).toBe(201);
   await r.waitFor(1);
   await emu.snapshot('share');
   const file = path.join(tempDir(), 'bug-report.sqlite');
+  // Raw HTTP: the exported file is a download, which the typed client does not offer.
   fs.writeFileSync(file, Buffer.from(await (await fetch(`${emu.url}/__emulator/snapshots/share/file`)).arrayBuffer()));
   if (craft) {
     const db = new Database(file);
@@ -71,14 +73,13 @@ describe('what an imported file carries is not sent', () => {
     const emu = await emulator({ snapshot: file });
     expect(emu.imported).toEqual({ webhookUrls: [r.url], heldDeliveries: 1 });
     // Moves the clock and runs what falls due before it answers: a scheduled attempt would be sent by now.
-    expect((await emu.call('POST', '/__emulator/clock/advance', { body: { seconds: 600 } })).status).toBe(200);
+    expect((await emu.client.test.advanceClock({ body: { seconds: 600 } })).status).toBe(200);
     expect(r.requests.length).toBe(before);
-    const [held] = (await emu.call('GET', '/v1/partner/webhook/deliveries', { key: emu.keys.test.partnerKey })).body.data;
+    const held = dataOf(await emu.client.test.listDeliveries()).data[0]!;
     expect(held).toMatchObject({ status: 'pending', nextAttemptAt: null, url: r.url });
 
-    const resent = await emu.call('POST', `/v1/partner/webhook/deliveries/${held.id}/resend`, { key: emu.keys.test.partnerKey });
-    expect(resent.status, resent.text).toBe(200);
-    expect(resent.body.status).toBe('succeeded');
+    const resent = dataOf(await emu.client.test.resendDelivery({ params: { id: held.id } }));
+    expect(resent.status).toBe('succeeded');
     expect(r.requests.length).toBe(before + 1);
   });
 
@@ -90,7 +91,7 @@ describe('what an imported file carries is not sent', () => {
     fs.mkdirSync(path.join(dir, 'own.sqlite-snapshots'));
     fs.copyFileSync(await exportedFile(r, pendingAgain), path.join(dir, 'own.sqlite-snapshots', 'mine.sqlite'));
     const before = r.requests.length;
-    expect((await emu.call('POST', '/__emulator/snapshots/mine/restore')).status).toBe(200);
+    expect((await emu.client.test.restoreSnapshot({ params: { name: 'mine' } })).status).toBe(200);
     await r.waitFor(before + 1);
   });
 });
@@ -141,14 +142,15 @@ describe('a schema svc did not write is refused, nothing changed', () => {
     receivers.push(r);
     const dir = tempDir();
     const emu = await emulator({ db: path.join(dir, 'own.sqlite') });
-    const kept = await emu.call('POST', '/v1/invoices', { key: emu.keys.test.merchantKey, idempotencyKey: ikey(), body: { amount: '3.00' } });
+    const kept = dataOf(await emu.client.test.createInvoice({ idempotencyKey: ikey(), body: { amount: '3.00' } }), 201);
     fs.mkdirSync(path.join(dir, 'own.sqlite-snapshots'));
     fs.copyFileSync(await exportedFile(r, craft), path.join(dir, 'own.sqlite-snapshots', 'dropped-in.sqlite'));
-    const res = await emu.call('POST', '/__emulator/snapshots/dropped-in/restore');
-    expect(res.status, res.text).toBe(422);
-    expect(res.body.error.code).toBe('snapshot_invalid');
-    expect(res.body.error.message).toMatch(why);
-    expect((await emu.call('GET', `/v1/invoices/${kept.body.id}`, { key: emu.keys.test.merchantKey })).status).toBe(200);
+    const res = await emu.client.test.restoreSnapshot({ params: { name: 'dropped-in' } });
+    expect(res.status, JSON.stringify(res)).toBe(422);
+    if (res.ok) return;
+    expect(res.error.code).toBe('snapshot_invalid');
+    expect(res.error.message).toMatch(why);
+    expect((await emu.client.test.getInvoice({ params: { id: kept.id } })).status).toBe(200);
   });
 });
 
@@ -169,7 +171,7 @@ describe('a file from an earlier svc', () => {
   it('is checked against the schema of its own version, then migrated', async () => {
     const emu = await emulator({ snapshot: await earlier('0005-due-index-url') });
     expect(emu.imported).toEqual({ webhookUrls: [], heldDeliveries: 0 });
-    expect((await emu.call('GET', '/v1/invoices', { key: emu.keys.test.merchantKey })).status).toBe(200);
+    expect((await emu.client.test.listInvoices()).status).toBe(200);
   });
 
   it('with a trigger added is refused before any migration runs on it', async () => {

@@ -57,7 +57,7 @@ describe('stream fan-out', () => {
     const changesBefore = { ...streams.changes.stats };
     const writes = 5;
     for (let i = 0; i < writes; i++) {
-      const res = await emu.call('POST', '/v1/invoices', { key: emu.keys.test.merchantKey, idempotencyKey: ikey(), body: { amount: '1.00' } });
+      const res = await emu.client.test.createInvoice({ idempotencyKey: ikey(), body: { amount: '1.00' } });
       expect(res.status).toBe(201);
     }
     await until(() => requests.every((r) => r.count === writes) && changes.every((r) => r.count === writes), 'every reader got every write');
@@ -100,6 +100,7 @@ describe('stream fan-out', () => {
     socket.pause();
     // Creates with 12 KiB bodies until the server itself holds unsent data for this reader (the
     // socket's buffers are full), and stop well below the 1 MiB bound.
+    // Raw HTTP below: `pad` is an unknown field (ignored, with a Warning) that the client's types refuse.
     const pad = 'p'.repeat(12 * 1024);
     let creates = 0;
     for (; creates < 2000 && sseTotals.unsentBytes < 64 * 1024; creates++) {

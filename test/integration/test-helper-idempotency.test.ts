@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dataOf, expectRefused } from '../helpers/client-result.js';
 import { ikey, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 
 /**
  * The test helpers take an optional Idempotency-Key (an extension, used by `svc fixtures apply` so a
  * re-run changes nothing): with one, the same call on the same path replays its first answer.
+ * Through the typed client, except where a replay is compared byte for byte with the first answer.
  */
 let emu: TestEmulator;
 let key: string;
@@ -15,8 +17,7 @@ beforeAll(async () => {
 afterAll(() => emu.stop());
 
 async function invoice(amount = '10.00'): Promise<string> {
-  const res = await emu.call('POST', '/v1/partner/invoices', { key, idempotencyKey: ikey(), body: { merchantId: emu.keys.test.merchantId, amount } });
-  return res.body.id;
+  return dataOf(await emu.client.test.createPartnerInvoice({ idempotencyKey: ikey(), body: { merchantId: emu.keys.test.merchantId, amount } }), 201).id;
 }
 
 describe('test helpers with an Idempotency-Key', () => {
@@ -29,25 +30,23 @@ describe('test helpers with an Idempotency-Key', () => {
     expect(again.status).toBe(200);
     expect(again.headers.get('idempotent-replayed')).toBe('true');
     expect(again.text).toBe(first.text);
-    const read = await emu.call('GET', `/v1/partner/invoices/${id}`, { key });
-    expect(read.body.amountReceived).toBe('4.00');
+    expect(dataOf(await emu.client.test.getPartnerInvoice({ params: { id } })).amountReceived).toBe('4.00');
   });
 
   it('the same key with another body is 422; on another invoice it is another request', async () => {
     const a = await invoice();
     const b = await invoice();
     const k = ikey();
-    expect((await emu.call('POST', `/v1/test_helpers/invoices/${a}/payments`, { key, idempotencyKey: k, body: { amount: '1.00' } })).status).toBe(201);
-    const reused = await emu.call('POST', `/v1/test_helpers/invoices/${a}/payments`, { key, idempotencyKey: k, body: { amount: '2.00' } });
-    expect(reused.status).toBe(422);
-    expect(reused.body.error.code).toBe('idempotency_key_reused');
-    expect((await emu.call('POST', `/v1/test_helpers/invoices/${b}/payments`, { key, idempotencyKey: k, body: { amount: '1.00' } })).status).toBe(201);
+    const pay = (id: string, amount: string) => emu.client.test.createTestPayment({ params: { id }, key, idempotencyKey: k, body: { amount } });
+    expect((await pay(a, '1.00')).status).toBe(201);
+    expectRefused(await pay(a, '2.00'), 422, 'idempotency_key_reused');
+    expect((await pay(b, '1.00')).status).toBe(201);
   });
 
   it('confirm and expire replay instead of answering 409 the second time', async () => {
     const id = await invoice();
-    const pending = await emu.call('POST', `/v1/test_helpers/invoices/${id}/payments`, { key, body: { amount: '1.00', confirmed: false } });
-    const paymentId = pending.body.payment.id;
+    const pending = dataOf(await emu.client.test.createTestPayment({ params: { id }, key, body: { amount: '1.00', confirmed: false } }), 201);
+    const paymentId = pending.payment.id;
     const k = ikey();
     const confirm = () => emu.call('POST', `/v1/test_helpers/invoices/${id}/payments/${paymentId}/confirm`, { key, idempotencyKey: k });
     const first = await confirm();
@@ -59,24 +58,22 @@ describe('test helpers with an Idempotency-Key', () => {
 
     const other = await invoice();
     const e = ikey();
-    const expire = () => emu.call('POST', `/v1/test_helpers/invoices/${other}/expire`, { key, idempotencyKey: e });
+    const expire = () => emu.client.test.expireTestInvoice({ params: { id: other }, key, idempotencyKey: e });
     expect((await expire()).status).toBe(200);
-    expect((await expire()).headers.get('idempotent-replayed')).toBe('true');
+    expect(await expire()).toMatchObject({ ok: true, replayed: true });
     // Without a key it acts, and an expired invoice cannot expire again.
-    expect((await emu.call('POST', `/v1/test_helpers/invoices/${other}/expire`, { key })).status).toBe(409);
+    expect((await emu.client.test.expireTestInvoice({ params: { id: other }, key })).status).toBe(409);
   });
 
   it('without a key every call acts, as CONTRACT §6 describes', async () => {
     const id = await invoice();
-    await emu.call('POST', `/v1/test_helpers/invoices/${id}/payments`, { key, body: { amount: '1.00' } });
-    await emu.call('POST', `/v1/test_helpers/invoices/${id}/payments`, { key, body: { amount: '1.00' } });
-    expect((await emu.call('GET', `/v1/partner/invoices/${id}`, { key })).body.amountReceived).toBe('2.00');
+    await emu.client.test.createTestPayment({ params: { id }, key, body: { amount: '1.00' } });
+    await emu.client.test.createTestPayment({ params: { id }, key, body: { amount: '1.00' } });
+    expect(dataOf(await emu.client.test.getPartnerInvoice({ params: { id } })).amountReceived).toBe('2.00');
   });
 
   it('an empty key is still refused, as on creates', async () => {
     const id = await invoice();
-    const res = await emu.call('POST', `/v1/test_helpers/invoices/${id}/payments`, { key, idempotencyKey: '', body: {} });
-    expect(res.status).toBe(400);
-    expect(res.body.error.code).toBe('idempotency_key_invalid');
+    expectRefused(await emu.client.test.createTestPayment({ params: { id }, key, idempotencyKey: '', body: {} }), 400, 'idempotency_key_invalid');
   });
 });

@@ -6,7 +6,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { verifyWebhook, type WebhookVerificationError } from '../../src/webhooks/signature.js';
 import { ikey, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
-import { ok } from '../helpers/api-response.js';
+import { type ClientInput, createClient } from '../../src/client/typed.js';
+import { dataOf } from '../helpers/client-result.js';
 
 const SECRET = 'whsec_chaos_test_secret_0123456';
 const emulators: TestEmulator[] = [];
@@ -20,18 +21,20 @@ async function setup() {
   emulators.push(emu);
   const receiver = await startReceiver();
   receivers.push(receiver);
-  ok(await emu.call('PUT', '/v1/partner/webhook', { key: emu.keys.test.partnerKey, body: { url: receiver.url, secret: SECRET } }));
-  const chaos = (body: unknown) => emu.call('PUT', '/__emulator/webhook-chaos', { key: emu.keys.test.partnerKey, body });
+  const api = emu.client.test;
+  dataOf(await api.putWebhook({ body: { url: receiver.url, secret: SECRET } }));
+  const chaos = (body: ClientInput<'putWebhookChaos'>['body']) => api.putWebhookChaos({ body });
+  // Raw HTTP for bodies the client's types do not let a user write.
+  const rawChaos = (body: unknown) => emu.call('PUT', '/__emulator/webhook-chaos', { key: emu.keys.test.partnerKey, body });
   const invoices = async (n: number) => {
-    for (let i = 0; i < n; i++)
-      ok(await emu.call('POST', '/v1/invoices', { key: emu.keys.test.merchantKey, idempotencyKey: ikey(), body: { amount: '1.00' } }), 201);
+    for (let i = 0; i < n; i++) dataOf(await api.createInvoice({ idempotencyKey: ikey(), body: { amount: '1.00' } }), 201);
   };
   const attempts = async () => {
-    const list = ok(await emu.call('GET', '/v1/partner/webhook/deliveries?limit=100', { key: emu.keys.test.partnerKey })).data;
-    const details = await Promise.all(list.map((d: any) => emu.call('GET', `/v1/partner/webhook/deliveries/${d.id}`, { key: emu.keys.test.partnerKey })));
-    return details.flatMap((d) => d.body.attempts);
+    const list = dataOf(await api.listDeliveries({ query: { limit: 100 } })).data;
+    const details = await Promise.all(list.map(async (d) => dataOf(await api.getDelivery({ params: { id: d.id } }))));
+    return details.flatMap((d) => d.attempts);
   };
-  return { emu, receiver, chaos, invoices, attempts };
+  return { emu, receiver, chaos, rawChaos, invoices, attempts };
 }
 
 const verdict = (raw: string, header: string) => {
@@ -46,7 +49,7 @@ const verdict = (raw: string, header: string) => {
 describe('PUT /__emulator/webhook-chaos', () => {
   it('duplicates send the same envelope id twice, and the attempt records it', async () => {
     const { emu, receiver, chaos, invoices, attempts } = await setup();
-    expect(ok(await chaos({ duplicate: 1, seed: 3 }))).toEqual({ partnerId: emu.keys.partnerId, environment: 'test', active: true, duplicate: 1, seed: 3 });
+    expect(dataOf(await chaos({ duplicate: 1, seed: 3 }))).toEqual({ partnerId: emu.keys.partnerId, environment: 'test', active: true, duplicate: 1, seed: 3 });
     await invoices(2);
     const got = await receiver.waitFor(4);
     const ids = got.map((r) => JSON.parse(r.rawBody).id).sort();
@@ -59,11 +62,11 @@ describe('PUT /__emulator/webhook-chaos', () => {
 
   it('bad and stale signatures fail verification as a receiver must make them fail; delays hold attempts back', async () => {
     const { receiver, chaos, invoices, attempts, emu } = await setup();
-    ok(await chaos({ badSignature: 1 }));
+    dataOf(await chaos({ badSignature: 1 }));
     await invoices(1);
     const [bad] = await receiver.waitFor(1);
     expect(verdict(bad!.rawBody, String(bad!.headers['x-service-signature']))).toBe('signature_mismatch');
-    ok(await chaos({ staleTimestamp: 1, delayMs: [150, 150] }));
+    dataOf(await chaos({ staleTimestamp: 1, delayMs: [150, 150] }));
     const started = Date.now();
     await invoices(1);
     const [, stale] = await receiver.waitFor(2);
@@ -76,7 +79,7 @@ describe('PUT /__emulator/webhook-chaos', () => {
   it('is deterministic by seed: the same seed and events make the same decisions', async () => {
     const run = async (seed: number) => {
       const { chaos, invoices, attempts, emu, receiver } = await setup();
-      ok(await chaos({ duplicate: 0.5, badSignature: 0.3, seed }));
+      dataOf(await chaos({ duplicate: 0.5, badSignature: 0.3, seed }));
       for (let i = 0; i < 12; i++) await invoices(1);
       await receiver.waitFor(12);
       await emu.advanceClock(0);
@@ -90,7 +93,7 @@ describe('PUT /__emulator/webhook-chaos', () => {
   });
 
   it('GET shows it, DELETE ends it; bad input names the field and changes nothing', async () => {
-    const { emu, chaos } = await setup();
+    const { emu, chaos, rawChaos } = await setup();
     const key = emu.keys.test.partnerKey;
     for (const [body, param] of [
       [{ duplicate: 1.5 }, 'duplicate'],
@@ -98,18 +101,19 @@ describe('PUT /__emulator/webhook-chaos', () => {
       [{ delayMs: [500, 100] }, 'delayMs'],
       [{ reorder: 'yes' }, 'reorder'],
     ] as const) {
-      const res = await chaos(body);
+      const res = await rawChaos(body);
       expect(res.status).toBe(400);
       expect(res.body.error).toMatchObject({ code: 'validation_failed' });
       expect(String(res.body.error.param).startsWith(param)).toBe(true);
     }
-    expect(ok(await emu.call('GET', '/__emulator/webhook-chaos', { key })).active).toBe(false);
-    ok(await chaos({ reorder: true }));
-    expect(ok(await emu.call('GET', '/__emulator/webhook-chaos', { key }))).toMatchObject({ active: true, reorder: true });
-    expect(ok(await emu.call('GET', '/__emulator/webhook-chaos', { key: emu.keys.live.partnerKey })).active).toBe(false);
-    expect((await emu.call('DELETE', '/__emulator/webhook-chaos', { key })).status).toBe(204);
-    expect(ok(await emu.call('GET', '/__emulator/webhook-chaos', { key })).active).toBe(false);
-    expect((await emu.call('GET', '/__emulator/webhook-chaos')).status).toBe(401);
+    const api = emu.client.test;
+    expect(dataOf(await api.getWebhookChaos({ key })).active).toBe(false);
+    dataOf(await chaos({ reorder: true }));
+    expect(dataOf(await api.getWebhookChaos({ key }))).toMatchObject({ active: true, reorder: true });
+    expect(dataOf(await emu.client.live.getWebhookChaos()).active).toBe(false);
+    expect((await api.deleteWebhookChaos({ key })).status).toBe(204);
+    expect(dataOf(await api.getWebhookChaos({ key })).active).toBe(false);
+    expect((await createClient({ baseUrl: emu.url }).getWebhookChaos()).status).toBe(401);
   });
 
   it('in-process: emulator.webhookChaos', async () => {
