@@ -123,7 +123,7 @@ function builder(key: string | null): QueryBuilder {
  */
 class Statement<Row> implements Prepared<Row> {
   private compiled: { sql: string; bind: (args: Args) => unknown[] } | undefined;
-  private statements: WeakMap<BetterSqlite3.Database, BetterSqlite3.Statement> | undefined;
+  private statements: WeakMap<BetterSqlite3.Database, BetterSqlite3.Statement<unknown[], Row>> | undefined;
 
   constructor(
     private readonly key: string | null,
@@ -133,13 +133,15 @@ class Statement<Row> implements Prepared<Row> {
     if (key && !COMPILED) registry.set(key, () => compile(build(builder(key))));
   }
 
-  private statement(store: Store): BetterSqlite3.Statement {
+  private statement(store: Store): BetterSqlite3.Statement<unknown[], Row> {
     const key = this.key;
     this.compiled ??= binder((key ? COMPILED?.statements[key] : undefined) ?? compile(this.build(builder(key))));
     this.statements ??= new WeakMap();
     let stmt = this.statements.get(store.sqlite);
     if (!stmt) {
-      stmt = store.sqlite.prepare(this.compiled.sql);
+      // The row type is the builder's (kysely's typed tables), and its SQL is that builder's: the
+      // tables it reads were checked against the schema svc wrote when the database was opened.
+      stmt = store.sqlite.prepare<unknown[], Row>(this.compiled.sql);
       this.statements.set(store.sqlite, stmt);
     }
     return stmt;
@@ -149,7 +151,7 @@ class Statement<Row> implements Prepared<Row> {
   all(store: Store, args: Args = {}): Row[] {
     const stmt = this.statement(store);
     try {
-      return stmt.all(...this.compiled!.bind(args)) as Row[];
+      return stmt.all(...this.compiled!.bind(args));
     } catch (error) {
       store.health.failed(error);
       throw error;
@@ -158,7 +160,7 @@ class Statement<Row> implements Prepared<Row> {
 
   get(store: Store, args: Args = {}): Row | undefined {
     const stmt = this.statement(store);
-    return stmt.get(...this.compiled!.bind(args)) as Row | undefined;
+    return stmt.get(...this.compiled!.bind(args));
   }
 
   run(store: Store, args: Args = {}): BetterSqlite3.RunResult {
