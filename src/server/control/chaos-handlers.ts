@@ -1,11 +1,10 @@
 import type { Handlers } from '../handler.js';
-import type { ChaosSpec } from '../../webhooks/chaos.js';
 
 /** CONTRACT §9 webhook chaos, for the key's partner and environment. */
 export const chaosHandlers = {
   putWebhookChaos: (input, deps) => {
     const { partnerId, environment } = input.principal;
-    const spec = deps.runtime.chaos.set(partnerId, environment, input.body as ChaosSpec);
+    const spec = deps.runtime.chaos.set(partnerId, environment, input.body);
     return { status: 200, body: { partnerId, environment, active: true, ...spec } };
   },
   getWebhookChaos: (input, deps) => {
