@@ -85,7 +85,8 @@ export interface ByShape<Row, Flag extends string> {
   all(store: Store, shape: Record<Flag, boolean>, args: Args): Row[];
 }
 
-type BuildShape<Row, Flag extends string> = (qb: QueryBuilder, on: Record<Flag, boolean>) => Compilable<Row>;
+/** `on` names the filters in use; a flag left out is off. */
+type BuildShape<Row, Flag extends string> = (qb: QueryBuilder, on: Partial<Record<Flag, boolean>>) => Compilable<Row>;
 
 export function preparedByShape<Row, Flag extends string>(flags: readonly Flag[], build: BuildShape<Row, Flag>): ByShape<Row, Flag>;
 export function preparedByShape<Row, Flag extends string>(key: string, flags: readonly Flag[], build: BuildShape<Row, Flag>): ByShape<Row, Flag>;
@@ -93,10 +94,14 @@ export function preparedByShape<Row, Flag extends string>(
   ...input: [readonly Flag[], BuildShape<Row, Flag>] | [string, readonly Flag[], BuildShape<Row, Flag>]
 ): ByShape<Row, Flag> {
   const [key, flags, build] = input.length === 3 ? input : [null, ...input];
-  const shape = (mask: number) =>
-    new Statement<Row>(key && `${key}/${mask}`, (qb) =>
-      build(qb, Object.fromEntries(flags.map((flag, i) => [flag, (mask & (1 << i)) !== 0])) as Record<Flag, boolean>),
-    );
+  const flagsOf = (mask: number) => {
+    const on: Partial<Record<Flag, boolean>> = {};
+    flags.forEach((flag, i) => {
+      on[flag] = (mask & (1 << i)) !== 0;
+    });
+    return on;
+  };
+  const shape = (mask: number) => new Statement<Row>(key && `${key}/${mask}`, (qb) => build(qb, flagsOf(mask)));
   // Each shape is made on first use; the build's compiler makes them all.
   const shapes: (Statement<Row> | undefined)[] = [];
   if (!COMPILED) for (let mask = 0; mask < 1 << flags.length; mask++) shapes[mask] = shape(mask);
