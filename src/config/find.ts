@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { ConfigError } from '../errors.js';
 import { SEARCH_PLACES } from './search-places.js';
+import { errorCode, errorMessage, errorString } from '../domain/caught.js';
 
 /** What a search found: the file's contents as cosmiconfig loaded them, or null. */
 export interface FoundConfig {
@@ -76,12 +77,12 @@ export async function findConfig(cwd: string, explicitPath?: string): Promise<Fi
       const found = await explorer.search(dir);
       if (found) return { found, warnings };
     } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
+      const code = errorCode(error);
       if (code === 'EACCES' || code === 'EPERM') {
         warnings.push(`${dir} cannot be read (permission denied); its config files were skipped`);
         continue;
       }
-      const file = (error as { filepath?: string }).filepath ?? dir;
+      const file = errorString(error, 'filepath') ?? dir; // cosmiconfig names the file it failed on
       throw await unreadable(path.relative(cwd, file) || file, file, error);
     }
   }
@@ -103,7 +104,7 @@ async function unreadable(shown: string, file: string, error: unknown): Promise<
   }
   const syntax = source === undefined ? null : (await import('./problems.js')).syntaxProblem(file, source);
   if (syntax) return new ConfigError(syntax.at ? `${shown}:${syntax.at}` : shown, '', syntax.reason);
-  return new ConfigError(shown, '', `cannot be read: ${(error as Error).message}`);
+  return new ConfigError(shown, '', `cannot be read: ${errorMessage(error)}`);
 }
 
 /**
@@ -133,7 +134,7 @@ function folderAccess(dir: string): 'ok' | 'missing' | 'denied' {
     fs.accessSync(dir, fs.constants.R_OK | fs.constants.X_OK);
     return 'ok';
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
+    const code = errorCode(error);
     return code === 'EACCES' || code === 'EPERM' ? 'denied' : 'missing';
   }
 }

@@ -1,6 +1,7 @@
 import { isNode, LineCounter, parseDocument } from 'yaml';
 import type * as z from 'zod';
 import { ConfigError } from '../errors.js';
+import { errorMessage } from '../domain/caught.js';
 
 /** One thing wrong in a config file: where (file, line, field) and what. */
 export interface ConfigProblem {
@@ -90,7 +91,7 @@ export function syntaxProblem(file: string, source: string): { at: string; reaso
       JSON.parse(source);
       return null;
     } catch (error) {
-      const message = (error as Error).message;
+      const message = errorMessage(error);
       const at = /at position (\d+)/.exec(message);
       const where = at ? position(source, Number(at[1])) : position(source, source.length);
       const reason = message.replace(/ in JSON at position \d+.*$/s, '').replace(/,? ".*" is not valid JSON$/s, '');

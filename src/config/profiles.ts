@@ -24,7 +24,7 @@ export async function loadProfiles(cwd: string, explicitPath?: string): Promise<
   const { found: result } = await findConfig(cwd, explicitPath);
   if (!result || result.isEmpty) return { profiles: {}, defaultProfile: undefined, filepath: result?.filepath ?? null };
   const shown = path.relative(cwd, result.filepath) || result.filepath;
-  const raw = (result.config ?? {}) as Record<string, unknown>;
+  const raw = isObject(result.config) ? result.config : {};
   const profiles: Record<string, ProfileValues> = {};
   if (raw.profiles !== undefined) {
     if (!isObject(raw.profiles)) throw new ConfigError(shown, 'profiles', 'must be an object of profile name to settings');

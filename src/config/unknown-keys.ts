@@ -4,15 +4,15 @@ import * as z from 'zod';
  * Keys of `value` that `schema` does not know, as dotted paths. The schema strips them silently;
  * listing them lets the CLI warn about a typo (`prot` for `port`) instead of ignoring it.
  */
-export function unknownKeys(schema: z.ZodType, value: unknown, prefix = ''): string[] {
+export function unknownKeys(schema: z.core.SomeType, value: unknown, prefix = ''): string[] {
   const inner = unwrap(schema);
   if (!(inner instanceof z.ZodObject) || !isPlainObject(value)) {
     if (inner instanceof z.ZodRecord && isPlainObject(value)) {
-      return Object.entries(value).flatMap(([k, v]) => unknownKeys(inner.valueType as z.ZodType, v, `${prefix}${k}.`));
+      return Object.entries(value).flatMap(([k, v]) => unknownKeys(inner.valueType, v, `${prefix}${k}.`));
     }
     return [];
   }
-  const shape = inner.shape as Record<string, z.ZodType>;
+  const shape: Readonly<Record<string, z.core.SomeType>> = inner.shape;
   return Object.entries(value).flatMap(([key, child]) => {
     const childSchema = shape[key];
     if (!childSchema) return [`${prefix}${key}`];
@@ -20,10 +20,10 @@ export function unknownKeys(schema: z.ZodType, value: unknown, prefix = ''): str
   });
 }
 
-function unwrap(schema: z.ZodType): z.ZodType {
-  let s: z.ZodType = schema;
+function unwrap(schema: z.core.SomeType): z.core.SomeType {
+  let s: z.core.SomeType = schema;
   while (s instanceof z.ZodOptional || s instanceof z.ZodNullable || s instanceof z.ZodDefault) {
-    s = s.unwrap() as z.ZodType;
+    s = s.unwrap();
   }
   return s;
 }

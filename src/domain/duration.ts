@@ -1,3 +1,11 @@
+const UNIT_MS = new Map([
+  ['ms', 1],
+  ['s', 1000],
+  ['m', 60_000],
+  ['h', 3_600_000],
+  ['d', 86_400_000],
+]);
+
 /**
  * Durations as people write them: `90s`, `15m`, `2h`, `1d`, `500ms`, or a bare number of seconds.
  * Returns milliseconds, or null when the text is not a duration.
@@ -7,8 +15,8 @@ export function parseDuration(input: string | number): number | null {
   const m = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h|d)?\s*$/.exec(input);
   if (!m) return null;
   const n = Number(m[1]);
-  const unit = m[2] ?? 's';
-  const factor = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }[unit as 'ms' | 's' | 'm' | 'h' | 'd'];
+  const factor = UNIT_MS.get(m[2] ?? 's');
+  if (factor === undefined) return null; // the pattern admits only the units below
   return Math.round(n * factor);
 }
 

@@ -17,7 +17,7 @@ const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 export function parseKey(key: string): ParsedKey | null {
   const m = KEY_PATTERN.exec(key);
   if (!m) return null;
-  return { kind: m[1] ? 'partner' : 'merchant', environment: m[2] as Environment };
+  return { kind: m[1] ? 'partner' : 'merchant', environment: m[2] === 'live' ? 'live' : 'test' }; // the pattern admits only these two
 }
 
 export function keyPrefix(kind: KeyKind, environment: Environment): string {

@@ -69,7 +69,7 @@ export function createForwarder(): Forwarder {
       const res = await agent.request({
         origin: url.origin,
         path: url.pathname + url.search,
-        method: req.method as 'POST',
+        method: req.method,
         headers: req.headers,
         body: req.body,
         signal: controller.signal,

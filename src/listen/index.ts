@@ -9,6 +9,7 @@ import { UsageError, UserError } from '../errors.js';
 import type { Emit, ListenEvent, ListenMode } from './events.js';
 import { ReconnectGaveUpError, runLocal, type LocalListenOptions } from './local.js';
 import { runRemote, type RemoteListenOptions } from './remote.js';
+import { errorMessage, errorString } from '../domain/caught.js';
 
 export type { ListenEvent, ListenMode } from './events.js';
 export type TunnelChoice = 'auto' | 'cloudflared' | 'none';
@@ -63,12 +64,12 @@ export function toFatal(error: unknown): Extract<ListenEvent, { type: 'fatal' }>
   }
   if (error instanceof UsageError) return { type: 'fatal', message: error.message, code: error.code, exitCode: 2 };
   if (error instanceof UserError) return { type: 'fatal', message: error.message, code: error.code, ...(error.hint ? { hint: error.hint } : {}), exitCode: 1 };
-  const e = error as Error;
+  const stack = errorString(error, 'stack');
   return {
     type: 'fatal',
-    message: `unexpected error: ${e?.message ?? String(error)}`,
+    message: `unexpected error: ${errorMessage(error)}`,
     code: 'internal_error',
-    ...(e?.stack ? { hint: e.stack } : {}),
+    ...(stack ? { hint: stack } : {}),
     exitCode: 1,
   };
 }

@@ -25,6 +25,7 @@ import type { Emit } from './events.js';
 import { createForwarder } from './forward.js';
 import type { ListenOptions } from './options.js';
 import { sameTargetWarning } from './same-target.js';
+import { errorCause, errorCode, errorMessage } from '../domain/caught.js';
 
 export interface LocalListenOptions extends ListenOptions {
   /** Backoff and give-up limit (default: the CLI's policy; SVC_RECONNECT_TIMEOUT changes the limit). */
@@ -129,7 +130,9 @@ export async function runLocal(o: LocalListenOptions, { signal, emit }: RunConte
     if (message.event !== 'delivery') return;
     let msg: DeliveryMessage;
     try {
-      msg = JSON.parse(message.data) as DeliveryMessage;
+      const parsed = deliveryMessageOf(JSON.parse(message.data));
+      if (!parsed) throw new Error('not a delivery message');
+      msg = parsed;
     } catch {
       emit({ type: 'warning', message: `ignored a malformed delivery message from the emulator: ${message.data.slice(0, 200)}` });
       return;
@@ -198,13 +201,35 @@ async function unregister(o: LocalListenOptions, emit: Emit): Promise<void> {
 export function describe(error: unknown): string {
   if (error instanceof ApiRefusedError) return `${error.status} ${error.error.code}: ${error.error.message}`;
   if (error instanceof ServiceUnreachableError) return error.reason;
-  const e = error as { message?: string; code?: string; cause?: { code?: string; message?: string } };
-  const code = e?.cause?.code ?? e?.code;
-  const message = e?.message ?? String(error);
+  const code = errorCode(errorCause(error)) ?? errorCode(error);
+  const message = errorMessage(error);
   return code && !message.includes(code) ? `${message} (${code})` : message;
 }
 
 /** --events were checked when parsed (target.ts); this tells the compiler so, dropping nothing. */
 function isEventType(type: string): type is InvoiceEventType {
   return (INVOICE_EVENT_TYPES as readonly string[]).includes(type);
+}
+
+/** A delivery message off the stream, checked: the CLI may talk to another version of the emulator. */
+function deliveryMessageOf(value: unknown): DeliveryMessage | null {
+  if (typeof value !== 'object' || value === null) return null;
+  const field = (key: string): unknown => Reflect.get(value, key);
+  const [requestId, deliveryId, eventId, eventType, attempt, headers, body] = [
+    'requestId',
+    'deliveryId',
+    'eventId',
+    'eventType',
+    'attempt',
+    'headers',
+    'body',
+  ].map(field);
+  if (typeof requestId !== 'string' || typeof deliveryId !== 'string' || typeof eventId !== 'string' || typeof eventType !== 'string') return null;
+  if (typeof attempt !== 'number' || typeof body !== 'string' || typeof headers !== 'object' || headers === null) return null;
+  const headerRecord: Record<string, string> = {};
+  for (const [name, v] of Object.entries(headers)) {
+    if (typeof v !== 'string') return null;
+    headerRecord[name] = v;
+  }
+  return { requestId, deliveryId, eventId, eventType, attempt, headers: headerRecord, body };
 }

@@ -7,7 +7,6 @@
  * carrying the reason. Events outside `--events` are answered 200 without forwarding.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Emit } from './events.js';
 import type { Forwarder } from './forward.js';
 
@@ -102,7 +101,9 @@ export async function startRelay(o: RelayOptions): Promise<Relay> {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => resolve());
   });
-  const { port } = server.address() as AddressInfo;
+  const address = server.address();
+  if (typeof address !== 'object' || address === null) throw new Error('the relay is not listening on a TCP port');
+  const { port } = address;
   return {
     url: `http://127.0.0.1:${port}`,
     close: () =>
@@ -131,10 +132,13 @@ function readBody(req: IncomingMessage): Promise<Buffer | null> {
 /** The envelope's id and type, if the body is one (anything else is still forwarded). */
 function peek(body: Buffer): { id?: string; type?: string } {
   try {
-    const parsed = JSON.parse(body.toString('utf8')) as { id?: unknown; type?: unknown };
+    const parsed: unknown = JSON.parse(body.toString('utf8'));
+    if (typeof parsed !== 'object' || parsed === null) return {};
+    const id: unknown = Reflect.get(parsed, 'id');
+    const type: unknown = Reflect.get(parsed, 'type');
     return {
-      ...(typeof parsed.id === 'string' ? { id: parsed.id } : {}),
-      ...(typeof parsed.type === 'string' ? { type: parsed.type } : {}),
+      ...(typeof id === 'string' ? { id } : {}),
+      ...(typeof type === 'string' ? { type } : {}),
     };
   } catch {
     return {};

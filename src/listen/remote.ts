@@ -33,6 +33,7 @@ import {
   writeRestoreRecord,
   type RestoreRecord,
 } from './restore.js';
+import { errorMessage } from '../domain/caught.js';
 
 export interface RemoteListenOptions extends ListenOptions {
   /** `cloudflared`: a quick tunnel to the relay. `none`: the relay's own URL is registered. */
@@ -172,7 +173,7 @@ async function pointAndWait(o: RemoteListenOptions, { signal, emit }: RunContext
     await restoreWebhook(o.client, record, 'exit', emit, { quiet: !pointed });
     removeRestoreRecord(p.file);
   } catch (error) {
-    const message = `could not restore the webhook (${(error as Error).message}); the next \`svc webhook listen\` here will, or set it back with \`svc webhook set\``;
+    const message = `could not restore the webhook (${errorMessage(error)}); the next \`svc webhook listen\` here will, or set it back with \`svc webhook set\``;
     if (failure) emit({ type: 'warning', message });
     else failure = new UserError(message, 'restore_failed');
   }

@@ -64,7 +64,7 @@ export function writeRestoreRecord(file: string, record: RestoreRecord): void {
 
 export function readRestoreRecord(file: string): RestoreRecord | null {
   try {
-    return JSON.parse(fs.readFileSync(file, 'utf8')) as RestoreRecord;
+    return restoreRecordOf(JSON.parse(fs.readFileSync(file, 'utf8')));
   } catch {
     return null;
   }
@@ -92,8 +92,7 @@ export function otherLeftovers(stateDir: string, except: string): RestoreRecord[
 export async function readWebhook(client: ThrowingClient): Promise<SavedWebhook | null> {
   try {
     const { data } = await client.getWebhook();
-    const w = data as SavedWebhook;
-    return { url: w.url, enabled: w.enabled, customHeaders: w.customHeaders ?? {} };
+    return { url: data.url, enabled: data.enabled, customHeaders: data.customHeaders ?? {} };
   } catch (error) {
     if (error instanceof ApiRefusedError && error.status === 404) return null;
     throw error;
@@ -155,4 +154,32 @@ async function withRetries(work: () => Promise<void>, tries = 3): Promise<void> 
       await new Promise((r) => setTimeout(r, 500 * i));
     }
   }
+}
+
+/** A restore file as read back, checked field by field (hand-edited or from an older svc: then ignored, like a torn one). */
+function restoreRecordOf(value: unknown): RestoreRecord | null {
+  if (typeof value !== 'object' || value === null) return null;
+  const field = (key: string): unknown => Reflect.get(value, key);
+  const [version, baseUrl, keyHash, pid, createdAt, listenUrl] = ['version', 'baseUrl', 'keyHash', 'pid', 'createdAt', 'listenUrl'].map(field);
+  if (version !== 1 || typeof pid !== 'number') return null;
+  if (typeof baseUrl !== 'string' || typeof keyHash !== 'string' || typeof createdAt !== 'string' || typeof listenUrl !== 'string') return null;
+  const previous = savedWebhookOf(field('previous'));
+  if (previous === undefined) return null;
+  return { version, baseUrl, keyHash, pid, createdAt, listenUrl, previous };
+}
+
+/** The saved configuration, null when there was none, undefined when the value is not one. */
+function savedWebhookOf(value: unknown): SavedWebhook | null | undefined {
+  if (value === null) return null;
+  if (typeof value !== 'object') return undefined;
+  const url: unknown = Reflect.get(value, 'url');
+  const enabled: unknown = Reflect.get(value, 'enabled');
+  const headers: unknown = Reflect.get(value, 'customHeaders');
+  if (typeof url !== 'string' || typeof enabled !== 'boolean' || typeof headers !== 'object' || headers === null) return undefined;
+  const customHeaders: Record<string, string> = {};
+  for (const [name, v] of Object.entries(headers)) {
+    if (typeof v !== 'string') return undefined;
+    customHeaders[name] = v;
+  }
+  return { url, enabled, customHeaders };
 }

@@ -55,7 +55,7 @@ export function parseEvents(value: unknown): string[] | null {
     ),
   ];
   if (!types.length) throw new UsageError('--events needs at least one event type, e.g. invoice.paid,invoice.expired', '--events');
-  const known = INVOICE_EVENT_TYPES as readonly string[];
+  const known: readonly string[] = INVOICE_EVENT_TYPES;
   const unknown = types.filter((t) => !known.includes(t));
   if (unknown.length) {
     const hint = unknown.length === 1 ? didYouMean(unknown[0]!, known) : '';
@@ -67,7 +67,9 @@ export function parseEvents(value: unknown): string[] | null {
 /** `--header 'Name: value'` lines to an object; names are HTTP tokens, the delivery's own are refused. */
 export function parseHeaders(lines: unknown): Record<string, string> {
   const headers: Record<string, string> = {};
-  for (const line of (lines as string[] | undefined) ?? []) {
+  // commander gives a repeatable option as an array; anything else is read as one line.
+  const list: unknown[] = Array.isArray(lines) ? lines : lines === undefined ? [] : [lines];
+  for (const line of list.map(String)) {
     const colon = line.indexOf(':');
     const name = colon > 0 ? line.slice(0, colon).trim() : '';
     if (!HEADER_NAME.test(name)) throw new UsageError(`--header must look like 'Name: value', not ${JSON.stringify(line)}`, '--header');

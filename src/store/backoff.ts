@@ -1,3 +1,5 @@
+import { errorMessage } from '../domain/caught.js';
+
 /**
  * How long background work waits before trying again after a database error (a lock held by another
  * program, a full disk): 50 ms, doubling up to 5 s, back to the start after a success.
@@ -58,7 +60,7 @@ export class RetryLater {
   failed(error: unknown): void {
     if (this.timer) return;
     const delay = this.backoff.next();
-    this.report(new Error(`${this.label}: ${(error as Error)?.message ?? String(error)}; trying again in ${delay} ms`, { cause: error }));
+    this.report(new Error(`${this.label}: ${errorMessage(error)}; trying again in ${delay} ms`, { cause: error }));
     this.timer = setTimeout(() => {
       this.timer = undefined;
       this.retry();

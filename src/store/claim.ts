@@ -3,6 +3,7 @@ import path from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
 import { DatabaseFileError, DatabaseInUseError, isBusy, shownPath } from './errors.js';
 import { openSqlite } from './sqlite.js';
+import { errorCode, errorMessage } from '../domain/caught.js';
 import { isAlive } from '../pid.js';
 
 /** Who holds a database, as a second emulator reads it to say so. */
@@ -53,8 +54,8 @@ export function claimDatabase(file: string, by: string): Claim {
     // descriptor would drop the locks SQLite holds on it in this process).
     fs.closeSync(fs.openSync(lockFile, 'wx', 0o600));
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') {
-      throw new DatabaseFileError(file, `cannot be claimed: ${lockFile} cannot be created (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+    if (errorCode(error) !== 'EEXIST') {
+      throw new DatabaseFileError(file, `cannot be claimed: ${lockFile} cannot be created (${errorCode(error) ?? String(error)})`);
     }
   }
   let lock: BetterSqlite3.Database | undefined;
@@ -65,7 +66,7 @@ export function claimDatabase(file: string, by: string): Claim {
   } catch (error) {
     lock?.close();
     if (isBusy(error)) throw new DatabaseInUseError(file, awaitOwner(infoFile));
-    throw new DatabaseFileError(file, `cannot be claimed: ${lockFile}: ${(error as Error).message}`);
+    throw new DatabaseFileError(file, `cannot be claimed: ${lockFile}: ${errorMessage(error)}`);
   }
 
   let heldFile: BetterSqlite3.Database;
@@ -133,8 +134,8 @@ function holdDatabaseFile(file: string): BetterSqlite3.Database {
   try {
     fs.closeSync(fs.openSync(file, 'wx', 0o600));
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') {
-      throw new DatabaseFileError(file, `cannot be created (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+    if (errorCode(error) !== 'EEXIST') {
+      throw new DatabaseFileError(file, `cannot be created (${errorCode(error) ?? String(error)})`);
     }
   }
   let held: BetterSqlite3.Database | undefined;
@@ -158,7 +159,7 @@ function holdDatabaseFile(file: string): BetterSqlite3.Database {
       // that has the file open (a claim cannot tell them apart). Say both.
       throw new DatabaseFileError(file, `is in use by another process (${UNKNOWN_HOLDER})`, 'database_in_use');
     }
-    throw new DatabaseFileError(file, `cannot be claimed: ${(error as Error).message}`);
+    throw new DatabaseFileError(file, `cannot be claimed: ${errorMessage(error)}`);
   }
 }
 
@@ -195,7 +196,7 @@ function findOwnerElsewhere(file: string): ClaimOwner | null {
 
 /** Why a small file could not be written, in words: a full disk first. */
 function writeFailure(error: unknown): string {
-  const code = (error as NodeJS.ErrnoException).code;
+  const code = errorCode(error);
   if (code === 'ENOSPC') return 'the disk is full';
   if (code === 'EDQUOT') return 'the disk quota is exhausted';
   if (code === 'EROFS') return 'the file system is read-only';
@@ -219,9 +220,23 @@ function awaitOwner(find: string | (() => ClaimOwner | null), waitMs = 2000): Cl
 
 function readOwner(infoFile: string): ClaimOwner | null {
   try {
-    const owner = JSON.parse(fs.readFileSync(infoFile, 'utf8')) as ClaimOwner;
-    return typeof owner.pid === 'number' && isAlive(owner.pid) ? owner : null;
+    const owner = claimOwnerFrom(JSON.parse(fs.readFileSync(infoFile, 'utf8')));
+    return owner && isAlive(owner.pid) ? owner : null;
   } catch {
     return null;
   }
+}
+
+/**
+ * An owner file as read back: another process wrote it, so its shape is checked, not assumed. Only
+ * `pid` is needed to trust it (as before this check); the words of the message fall back when absent.
+ * Hand-written rather than zod: this runs on `svc dev`'s start-up path, which does not load zod.
+ */
+function claimOwnerFrom(value: unknown): ClaimOwner | null {
+  if (typeof value !== 'object' || value === null || !('pid' in value) || typeof value.pid !== 'number') return null;
+  const text = (key: string): string | undefined => {
+    const field: unknown = Reflect.get(value, key);
+    return typeof field === 'string' ? field : undefined;
+  };
+  return { by: text('by') ?? 'another emulator', pid: value.pid, url: text('url') ?? null, startedAt: text('startedAt') ?? '' };
 }

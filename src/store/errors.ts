@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { errorCode } from '../domain/caught.js';
 import { UserError } from '../errors.js';
 
 /**
@@ -40,8 +41,8 @@ export function shownPath(file: string): string {
 
 /** The SQLite result code of an error from better-sqlite3 (`SQLITE_BUSY`, `SQLITE_FULL`, …), if any. */
 export function sqliteCode(error: unknown): string | undefined {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' && code.startsWith('SQLITE_') ? code : undefined;
+  const code = errorCode(error);
+  return code?.startsWith('SQLITE_') ? code : undefined;
 }
 
 /** Another connection holds the write lock (after the wait), or it is recovering the log. */

@@ -1,6 +1,7 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import { MIGRATION_TABLE, migrate } from './migrate.js';
 import { openSqlite } from './sqlite.js';
+import { nullableTextColumn, textColumn } from './row.js';
 
 /** One row of `sqlite_schema`: a table, index, view or trigger. */
 export interface SchemaObject {
@@ -42,7 +43,17 @@ const key = (o: SchemaObject) => JSON.stringify([o.type, o.name, o.tbl_name, o.s
 export function readSchema(db: BetterSqlite3.Database, schema = 'main'): SchemaObject[] {
   // `schema` is one of our own two literals (main, or the name we ATTACH a file under), never a file's.
   if (!/^[a-z]+$/.test(schema)) throw new Error(`bad schema name ${schema}`);
-  const rows = db.prepare(`SELECT type, name, tbl_name, sql FROM "${schema}".sqlite_schema`).all() as SchemaObject[];
+  const rows = db
+    .prepare(`SELECT type, name, tbl_name, sql FROM "${schema}".sqlite_schema`)
+    .all()
+    .map(
+      (r): SchemaObject => ({
+        type: textColumn(r, 'type'),
+        name: textColumn(r, 'name'),
+        tbl_name: textColumn(r, 'tbl_name'),
+        sql: nullableTextColumn(r, 'sql'),
+      }),
+    );
   return rows.filter((r) => !(r.type === 'table' && SQLITE_OWN.has(r.name)));
 }
 

@@ -5,6 +5,8 @@ import { DatabaseFileError, sqliteCode } from './errors.js';
 import { MIGRATION_TABLE, recorded } from './migrate.js';
 import { migrations, SVC_APPLICATION_ID } from './migrations/index.js';
 import { openSqlite } from './sqlite.js';
+import { errorCode, errorMessage } from '../domain/caught.js';
+import { textColumn } from './row.js';
 
 /** Every table any svc release created; a database holding only these (and no application id) is ours. */
 const SVC_TABLES = new Set([
@@ -43,7 +45,7 @@ export function checkDatabaseFile(file: string): FileState {
   try {
     stat = fs.statSync(file);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
+    const code = errorCode(error);
     if (code === 'ENOENT') return checkFolder(file);
     if (code === 'ENOTDIR') throw new DatabaseFileError(file, 'cannot be created: a parent of it is a file, not a folder');
     throw new DatabaseFileError(file, `cannot be read (${describeErrno(error)})`);
@@ -61,15 +63,17 @@ export function checkDatabaseFile(file: string): FileState {
   const removeSidecars = sidecarsCreatedBy(file);
   try {
     db = openReadOnly(file);
-    const applicationId = db.pragma('application_id', { simple: true }) as number;
-    const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").all() as { name: string }[]).map(
-      (r) => r.name,
-    );
+    const applicationId = Number(db.pragma('application_id', { simple: true }));
+    const tables = db
+      .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+      .all()
+      .map((r) => textColumn(r, 'name'));
     if (applicationId !== SVC_APPLICATION_ID) refuseForeign(file, applicationId, tables);
     const unknown = recorded(db).filter((name) => !(name in migrations));
     if (unknown.length) throw new DatabaseFileError(file, `was made by a newer version of svc (unknown migrations: ${unknown.join(', ')}); upgrade svc`);
     if (stat.size <= QUICK_CHECK_MAX_BYTES) {
-      const problems = (db.pragma('quick_check') as { quick_check: string }[]).map((r) => r.quick_check);
+      const result = db.pragma('quick_check');
+      const problems = Array.isArray(result) ? result.map((r) => textColumn(r, 'quick_check')) : [String(result)];
       if (problems[0] !== 'ok') throw new DatabaseFileError(file, `is corrupt (${problems[0]})`, 'database_corrupt');
     }
     return 'ours';
@@ -163,9 +167,9 @@ function canAccess(file: string, mode: number): boolean {
 }
 
 function describeErrno(error: unknown): string {
-  const code = (error as NodeJS.ErrnoException).code;
+  const code = errorCode(error);
   if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
-  return code ?? (error as Error).message;
+  return code ?? errorMessage(error);
 }
 
 /** The cause, in words, of a failure to read a database file. */
@@ -177,7 +181,7 @@ export function describeSqliteFailure(error: unknown): string {
     case 'SQLITE_CORRUPT_VTAB':
     case 'SQLITE_CORRUPT_SEQUENCE':
     case 'SQLITE_CORRUPT_INDEX':
-      return `is corrupt (${(error as Error).message})`;
+      return `is corrupt (${errorMessage(error)})`;
     case 'SQLITE_CANTOPEN':
       return 'cannot be opened (permission denied, or its folder is not accessible)';
     case 'SQLITE_READONLY':
@@ -188,7 +192,7 @@ export function describeSqliteFailure(error: unknown): string {
     case 'SQLITE_IOERR_SHORT_READ':
       return 'is truncated (it ends before its last page)';
     default:
-      return `cannot be used: ${(error as Error)?.message ?? String(error)}`;
+      return `cannot be used: ${errorMessage(error)}`;
   }
 }
 

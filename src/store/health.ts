@@ -1,4 +1,5 @@
 import { isStorageFull } from './errors.js';
+import { errorCode, errorMessage } from '../domain/caught.js';
 
 /**
  * Whether writes are being stored. A disk that fills up makes every write fail while reads still
@@ -16,8 +17,7 @@ export class StorageHealth {
   /** A write failed: only storage failures change the health (a constraint or a busy lock does not). */
   failed(error: unknown): void {
     if (!isStorageFull(error)) return;
-    const code = (error as { code: string }).code;
-    this.reason = `the database cannot be written (${code}: ${(error as Error).message}); free disk space, then retry`;
+    this.reason = `the database cannot be written (${errorCode(error)}: ${errorMessage(error)}); free disk space, then retry`;
   }
 
   /** A transaction committed: writes are stored again. */

@@ -2,6 +2,8 @@ import type BetterSqlite3 from 'better-sqlite3';
 import type { Kysely, Migration } from 'kysely';
 import { COMPILED } from './compiled.js';
 import { migrations as registry } from './migrations/index.js';
+import { errorMessage } from '../domain/caught.js';
+import { textColumn } from './row.js';
 
 /**
  * Where applied migrations are recorded: kysely's Migrator's own table, so that databases migrated
@@ -92,7 +94,7 @@ export class MigrationError extends Error {
     readonly migration: string,
     cause: unknown,
   ) {
-    super(`migration ${migration} failed: ${(cause as Error)?.message ?? String(cause)}`, { cause });
+    super(`migration ${migration} failed: ${errorMessage(cause)}`, { cause });
   }
 }
 
@@ -100,5 +102,8 @@ export class MigrationError extends Error {
 export function recorded(sqlite: BetterSqlite3.Database): string[] {
   const table = sqlite.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(MIGRATION_TABLE);
   if (!table) return [];
-  return (sqlite.prepare(`SELECT name FROM ${MIGRATION_TABLE} ORDER BY name`).all() as { name: string }[]).map((r) => r.name);
+  return sqlite
+    .prepare(`SELECT name FROM ${MIGRATION_TABLE} ORDER BY name`)
+    .all()
+    .map((r) => textColumn(r, 'name'));
 }

@@ -85,7 +85,8 @@ export interface ByShape<Row, Flag extends string> {
   all(store: Store, shape: Record<Flag, boolean>, args: Args): Row[];
 }
 
-type BuildShape<Row, Flag extends string> = (qb: QueryBuilder, on: Record<Flag, boolean>) => Compilable<Row>;
+/** `on` names the filters in use; a flag left out is off. */
+type BuildShape<Row, Flag extends string> = (qb: QueryBuilder, on: Partial<Record<Flag, boolean>>) => Compilable<Row>;
 
 export function preparedByShape<Row, Flag extends string>(flags: readonly Flag[], build: BuildShape<Row, Flag>): ByShape<Row, Flag>;
 export function preparedByShape<Row, Flag extends string>(key: string, flags: readonly Flag[], build: BuildShape<Row, Flag>): ByShape<Row, Flag>;
@@ -93,10 +94,14 @@ export function preparedByShape<Row, Flag extends string>(
   ...input: [readonly Flag[], BuildShape<Row, Flag>] | [string, readonly Flag[], BuildShape<Row, Flag>]
 ): ByShape<Row, Flag> {
   const [key, flags, build] = input.length === 3 ? input : [null, ...input];
-  const shape = (mask: number) =>
-    new Statement<Row>(key && `${key}/${mask}`, (qb) =>
-      build(qb, Object.fromEntries(flags.map((flag, i) => [flag, (mask & (1 << i)) !== 0])) as Record<Flag, boolean>),
-    );
+  const flagsOf = (mask: number) => {
+    const on: Partial<Record<Flag, boolean>> = {};
+    flags.forEach((flag, i) => {
+      on[flag] = (mask & (1 << i)) !== 0;
+    });
+    return on;
+  };
+  const shape = (mask: number) => new Statement<Row>(key && `${key}/${mask}`, (qb) => build(qb, flagsOf(mask)));
   // Each shape is made on first use; the build's compiler makes them all.
   const shapes: (Statement<Row> | undefined)[] = [];
   if (!COMPILED) for (let mask = 0; mask < 1 << flags.length; mask++) shapes[mask] = shape(mask);
@@ -123,7 +128,7 @@ function builder(key: string | null): QueryBuilder {
  */
 class Statement<Row> implements Prepared<Row> {
   private compiled: { sql: string; bind: (args: Args) => unknown[] } | undefined;
-  private statements: WeakMap<BetterSqlite3.Database, BetterSqlite3.Statement> | undefined;
+  private statements: WeakMap<BetterSqlite3.Database, BetterSqlite3.Statement<unknown[], Row>> | undefined;
 
   constructor(
     private readonly key: string | null,
@@ -133,13 +138,15 @@ class Statement<Row> implements Prepared<Row> {
     if (key && !COMPILED) registry.set(key, () => compile(build(builder(key))));
   }
 
-  private statement(store: Store): BetterSqlite3.Statement {
+  private statement(store: Store): BetterSqlite3.Statement<unknown[], Row> {
     const key = this.key;
     this.compiled ??= binder((key ? COMPILED?.statements[key] : undefined) ?? compile(this.build(builder(key))));
     this.statements ??= new WeakMap();
     let stmt = this.statements.get(store.sqlite);
     if (!stmt) {
-      stmt = store.sqlite.prepare(this.compiled.sql);
+      // The row type is the builder's (kysely's typed tables), and its SQL is that builder's: the
+      // tables it reads were checked against the schema svc wrote when the database was opened.
+      stmt = store.sqlite.prepare<unknown[], Row>(this.compiled.sql);
       this.statements.set(store.sqlite, stmt);
     }
     return stmt;
@@ -149,7 +156,7 @@ class Statement<Row> implements Prepared<Row> {
   all(store: Store, args: Args = {}): Row[] {
     const stmt = this.statement(store);
     try {
-      return stmt.all(...this.compiled!.bind(args)) as Row[];
+      return stmt.all(...this.compiled!.bind(args));
     } catch (error) {
       store.health.failed(error);
       throw error;
@@ -158,7 +165,7 @@ class Statement<Row> implements Prepared<Row> {
 
   get(store: Store, args: Args = {}): Row | undefined {
     const stmt = this.statement(store);
-    return stmt.get(...this.compiled!.bind(args)) as Row | undefined;
+    return stmt.get(...this.compiled!.bind(args));
   }
 
   run(store: Store, args: Args = {}): BetterSqlite3.RunResult {

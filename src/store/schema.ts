@@ -70,7 +70,7 @@ export interface InvoicesTable {
   merchant_id: string;
   partner_id: string;
   environment: Environment;
-  status: string;
+  status: InvoiceStatus;
   amount: string;
   amount_received: string;
   reference_id: string | null;
@@ -143,7 +143,7 @@ export interface EventsTable {
 
 // The closed lists are the contract's (src/contract/enums.ts).
 export type { DeliveryStatus, DeliveryTarget } from '../contract/enums.js';
-import type { DeliveryStatus, DeliveryTarget } from '../contract/enums.js';
+import type { DeliveryStatus, DeliveryTarget, InvoiceStatus } from '../contract/enums.js';
 
 export interface DeliveriesTable {
   seq: Generated<number>;

@@ -9,6 +9,7 @@ import { StorageHealth } from './health.js';
 import { openSqlite } from './sqlite.js';
 import { migrate, MigrationError, UnknownMigrationsError } from './migrate.js';
 import { loadQueryBuilder } from './query.js';
+import { errorCode } from '../domain/caught.js';
 
 /** How long a write waits for another connection's lock before it answers 503 (CONTRACT §8). */
 export const LOCK_WAIT_MS = 5000;
@@ -164,6 +165,6 @@ function createPrivate(file: string): void {
   try {
     fs.closeSync(fs.openSync(file, 'wx', 0o600));
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw new DatabaseFileError(file, `cannot be created (${(error as NodeJS.ErrnoException).code})`);
+    if (errorCode(error) !== 'EEXIST') throw new DatabaseFileError(file, `cannot be created (${errorCode(error)})`);
   }
 }

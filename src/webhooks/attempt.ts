@@ -8,6 +8,7 @@ import { performance } from 'node:perf_hooks';
 import type { Readable } from 'node:stream';
 import type { Agent, Dispatcher } from 'undici';
 import { checkLiteralHost, guardedLookup, plainLookup, type LookupFn } from './ssrf.js';
+import { errorProperty, errorString } from '../domain/caught.js';
 
 export type { LookupFn } from './ssrf.js';
 
@@ -113,9 +114,9 @@ export function readCapped(body: Readable, sink: BodySink): Promise<void> {
 /** Every error in a cause chain (undici wraps) and in an AggregateError (happy-eyeballs connects). */
 function* errorChain(err: unknown, depth = 0): Generator<NodeJS.ErrnoException> {
   if (!(err instanceof Error) || depth > 5) return;
-  yield err as NodeJS.ErrnoException;
+  yield err; // an Error is an ErrnoException whose errno fields may be absent
   if (err instanceof AggregateError) for (const inner of err.errors) yield* errorChain(inner, depth + 1);
-  yield* errorChain((err as { cause?: unknown }).cause, depth + 1);
+  yield* errorChain(err.cause, depth + 1);
 }
 
 const DNS_CODES = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_NONAME', 'EAI_FAIL', 'EAI_NODATA', 'EAI_ADDRFAMILY']);
@@ -136,12 +137,16 @@ export function classify(err: unknown, url: URL, gotHeaders: boolean): Failure {
   if (blocked) return ['address_blocked', blocked.message];
   const dns = find((c) => DNS_CODES.has(c));
   if (dns) return ['dns_error', `cannot resolve ${url.hostname}${dns.code === 'EAI_AGAIN' ? ' (temporary DNS failure)' : ''}`];
-  const refused = find((c) => c === 'ECONNREFUSED') as (NodeJS.ErrnoException & { address?: string; port?: number }) | undefined;
-  if (refused) return ['connection_refused', refused.address ? `${refused.address}:${refused.port ?? port}` : `${url.hostname}:${port}`];
+  const refused = find((c) => c === 'ECONNREFUSED');
+  if (refused) {
+    const address = errorString(refused, 'address');
+    const refusedPort = errorProperty(refused, 'port');
+    return ['connection_refused', address ? `${address}:${typeof refusedPort === 'number' ? refusedPort : port}` : `${url.hostname}:${port}`];
+  }
   if (find((c) => TIMEOUT_CODES.has(c))) return ['timeout', `${chain[0]?.message ?? 'timed out'}`];
   const tls = find((c) => TLS_CODE.test(c));
   // OpenSSL messages are multi-line dumps; its `reason` ("wrong version number") is the useful part.
-  if (tls) return ['tls_error', `${(tls as { reason?: string }).reason ?? tls.message} (${tls.code})`];
+  if (tls) return ['tls_error', `${errorString(tls, 'reason') ?? tls.message} (${tls.code})`];
   if (find((c) => RESET_CODES.has(c))) {
     return ['connection_reset', gotHeaders ? 'the connection was reset while reading the response body' : 'the connection was reset'];
   }
@@ -155,7 +160,7 @@ export function statusFailure(status: number, statusText: string, headers: Dispa
   const phrase = statusText || STATUS_CODES[status] || '';
   const line = phrase ? `${status} ${phrase}` : `${status}`;
   if (status < 300 || status >= 400) return ['http_status', line];
-  const location = ([] as (string | undefined)[]).concat(headers.location)[0];
+  const location = [headers.location].flat()[0];
   if (location === undefined) return ['redirect', `${line} without a Location header (redirects are not followed)`];
   // Relative Locations are shown as the absolute URL they mean; URL.canParse avoids a throw.
   const target = URL.canParse(location, url.href) ? new URL(location, url).href : location;

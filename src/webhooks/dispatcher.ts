@@ -19,6 +19,7 @@ import type { DeliveryEvent } from './delivery-events.js';
 import { STALE_SECONDS, type WebhookChaos } from './chaos.js';
 import { type Completion, recordCompletion, type Trigger } from './completion.js';
 import { deliveryHeaders } from './delivery-headers.js';
+import { parseCustomHeaders } from '../store/json-columns.js';
 
 /** Attempts running at once, in all; and per receiver URL, so a dead one cannot take every slot. */
 const MAX_IN_FLIGHT = 1024;
@@ -283,7 +284,7 @@ export class Dispatcher {
         url = webhook.url;
         const secret = chaos?.badSignature ? `${webhook.secret}-chaos` : webhook.secret;
         const at = wallClockSeconds() - (chaos?.staleTimestamp ? STALE_SECONDS : 0);
-        const headers = deliveryHeaders(event.payload, secret, JSON.parse(webhook.custom_headers) as Record<string, string>, version, at);
+        const headers = deliveryHeaders(event.payload, secret, parseCustomHeaders(webhook.custom_headers), version, at);
         sent(url);
         const request = {
           url,

@@ -20,6 +20,7 @@ import type { Store } from '../store/store.js';
 import type { AttemptResult } from './attempt.js';
 import { deliveryHeaders } from './delivery-headers.js';
 import type { InvoiceEventType } from './envelope.js';
+import { parseEventTypes } from '../store/json-columns.js';
 
 /** What a listener reports back after forwarding one delivery to the developer's app. */
 export interface ListenerResult {
@@ -126,7 +127,7 @@ export class ListenerHub {
     this.deps.store.tx(() => {
       saveListener(
         this.deps.store,
-        { partnerId, environment, secret: existing.secret, events: parseEvents(existing.events), forwardTo: existing.forward_to, active: false },
+        { partnerId, environment, secret: existing.secret, events: parseEventTypes(existing.events), forwardTo: existing.forward_to, active: false },
         now,
       );
       endListenerDeliveries(this.deps.store, partnerId, environment, now, reason);
@@ -155,7 +156,7 @@ export class ListenerHub {
         id: environment,
         environment,
         forwardTo: row.forward_to,
-        events: parseEvents(row.events),
+        events: parseEventTypes(row.events),
         connected,
         removeAt: connected ? null : new Date(row.updated_at + RECONNECT_WINDOW_MS).toISOString(),
         updatedAt: new Date(row.updated_at).toISOString(),
@@ -180,7 +181,7 @@ export class ListenerHub {
   targets(partnerId: string, environment: Environment, type: InvoiceEventType): { url: string }[] {
     const row = this.live(partnerId, environment);
     if (!row) return [];
-    const events = parseEvents(row.events);
+    const events = parseEventTypes(row.events);
     return events && !events.includes(type) ? [] : [{ url: row.forward_to }];
   }
 
@@ -302,10 +303,6 @@ export class ListenerHub {
 }
 
 const keyOf = (partnerId: string, environment: Environment) => `${partnerId}:${environment}`;
-
-function parseEvents(text: string | null): InvoiceEventType[] | null {
-  return text ? (JSON.parse(text) as InvoiceEventType[]) : null;
-}
 
 function failed(error: string, durationMs = 0): AttemptResult {
   return { ok: false, responseStatus: null, responseBody: null, error, errorKind: null, durationMs };

@@ -46,7 +46,8 @@ const systemResolve: LookupFn = async (hostname) => (await dns.lookup(hostname, 
  * only what `isIP` accepts, and `parseIp`'s inet_aton forms (`127.1`) go to the resolver instead.
  */
 function familyOf(address: string): 0 | 4 | 6 {
-  return isIP(address) as 0 | 4 | 6;
+  const family = isIP(address);
+  return family === 4 || family === 6 ? family : 0;
 }
 
 /** The first non-public address of `addresses`, with its class, or null when all are public. */
@@ -61,11 +62,7 @@ function firstNonPublic(addresses: readonly string[]): { address: string; range:
 
 function notFound(hostname: string, family: number): NodeJS.ErrnoException {
   const suffix = family === 4 || family === 6 ? ` (no IPv${family} address)` : '';
-  const err: NodeJS.ErrnoException = new Error(`getaddrinfo ENOTFOUND ${hostname}${suffix}`);
-  err.code = 'ENOTFOUND';
-  err.syscall = 'getaddrinfo';
-  (err as NodeJS.ErrnoException & { hostname: string }).hostname = hostname;
-  return err;
+  return Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}${suffix}`), { code: 'ENOTFOUND', syscall: 'getaddrinfo', hostname });
 }
 
 /**
@@ -75,7 +72,7 @@ function notFound(hostname: string, family: number): NodeJS.ErrnoException {
 function adapt(resolve: LookupFn, check: ((hostname: string, addresses: string[]) => Error | null) | null): NetLookup {
   return (hostname, options, callback) => {
     // `options.family` may be 0, 4, 6 or (from some callers) 'IPv4'/'IPv6'.
-    const raw = (options as { family?: number | string }).family;
+    const raw: number | string | undefined = options.family;
     const family = raw === 4 || raw === 'IPv4' ? 4 : raw === 6 || raw === 'IPv6' ? 6 : 0;
     // An IP literal needs no resolution, and must not be sent to a resolver that might remap it.
     const literal = familyOf(hostname) !== 0;
@@ -96,7 +93,7 @@ function adapt(resolve: LookupFn, check: ((hostname: string, addresses: string[]
         else callback(null, first.address, first.family);
       },
       (err: unknown) => {
-        const error = err instanceof Error ? (err as NodeJS.ErrnoException) : notFound(hostname, family);
+        const error = err instanceof Error ? err : notFound(hostname, family);
         callback(error, options.all ? [] : '', 0);
       },
     );

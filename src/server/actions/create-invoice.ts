@@ -27,7 +27,7 @@ export function createInvoice(deps: AppDeps, merchant: MerchantRow, input: NewIn
     merchant_id: merchant.id,
     partner_id: merchant.partner_id,
     environment: merchant.environment,
-    status: 'CREATED',
+    status: 'CREATED' as const,
     amount: input.amount,
     amount_received: zeroLike(input.amount),
     reference_id: input.referenceId ?? null,

@@ -11,16 +11,16 @@ import {
 } from '../../domain/invoice-state.js';
 import { addAmounts, compareAmounts, remainingAmount } from '../../domain/money.js';
 import type { DepositAddress } from '../../domain/addresses.js';
-import type { InvoiceStatus } from '../../webhooks/envelope.js';
 import { recordEvents, type RecordedEvent } from '../../webhooks/outbox.js';
 import { findInvoice, invoicesDueForExpiry, saveInvoiceState, type InvoiceRow } from '../../store/repos/invoices.js';
 import { findPayment, insertPayment, lastConfirmedTokenOf, markConfirmed, pendingPaymentsOf, type PaymentRow } from '../../store/repos/payments.js';
 import { ApiError } from '../api-error.js';
 import type { AppDeps } from '../route.js';
+import { parseDepositAddresses } from '../../store/json-columns.js';
 
 export function stateOf(row: InvoiceRow): InvoiceState {
   return {
-    status: row.status as InvoiceStatus,
+    status: row.status,
     amount: row.amount,
     amountReceived: row.amount_received,
     pending: row.pending_payments,
@@ -142,7 +142,7 @@ interface Route {
 
 /** A payment's route must be one the invoice offers (its lock, the merchant's chains). */
 function chooseRoute(row: InvoiceRow, networkId?: number, token?: string): Route {
-  const addresses = JSON.parse(row.addresses) as DepositAddress[];
+  const addresses = parseDepositAddresses(row.addresses);
   const candidates = addresses.filter(
     (a) => (networkId === undefined || a.networkId === networkId) && (token === undefined || a.tokens.some((t) => t.symbol === token)),
   );

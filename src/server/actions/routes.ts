@@ -1,16 +1,16 @@
 import type { EmulatorConfig } from '../../config/defaults.js';
 import { chainsFor, type ChainInfo } from '../../domain/chains.js';
-import type { Environment } from '../../domain/environment.js';
 import type { MerchantRow } from '../../store/repos/merchants.js';
 import { ApiError } from '../api-error.js';
+import { parseNetworkIds } from '../../store/json-columns.js';
 
 /** Chains a merchant may be paid on: the environment's enabled chains, narrowed by the merchant's own. */
 export function merchantChains(config: EmulatorConfig, merchant: MerchantRow): ChainInfo[] {
-  const env = merchant.environment as Environment;
+  const env = merchant.environment;
   const allowed = config.chains[env];
   let chains = chainsFor(env).filter((c) => allowed === 'all' || allowed.includes(c.networkId));
   if (merchant.network_ids) {
-    const own = JSON.parse(merchant.network_ids) as number[];
+    const own = parseNetworkIds(merchant.network_ids);
     chains = chains.filter((c) => own.includes(c.networkId));
   }
   return chains;

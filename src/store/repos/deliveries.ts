@@ -1,3 +1,4 @@
+import type BetterSqlite3 from 'better-sqlite3';
 import type { Insertable, Selectable } from 'kysely';
 import type { Environment } from '../../domain/environment.js';
 import { DUE_DELIVERY, param, prepared, preparedByShape } from '../query.js';
@@ -78,16 +79,16 @@ export function insertDelivery(store: Store, row: NewDelivery): void {
 }
 
 export function findDelivery(store: Store, id: string): DeliveryRow | undefined {
-  return byId.get(store, { id }) as DeliveryRow | undefined;
+  return byId.get(store, { id });
 }
 
 export function attemptsOfDelivery(store: Store, id: string): AttemptRow[] {
-  return attemptsOf.all(store, { id }) as AttemptRow[];
+  return attemptsOf.all(store, { id });
 }
 
 /** When the next delivery falls due, or null. */
 export function nextDeliveryDueAt(store: Store): number | null {
-  return (nextDue.get(store)?.at as number | null | undefined) ?? null;
+  return nextDue.get(store)?.at ?? null;
 }
 
 const nextDueAfter = prepared((qb) =>
@@ -100,7 +101,7 @@ const nextDueAfter = prepared((qb) =>
 
 /** The first due instant strictly after `now`, or null. */
 export function nextDeliveryDueAfter(store: Store, now: number): number | null {
-  return (nextDueAfter.get(store, { now })?.at as number | null | undefined) ?? null;
+  return nextDueAfter.get(store, { now })?.at ?? null;
 }
 
 const releaseOne = prepared((qb) => qb.updateTable('deliveries').set({ in_flight: 0 }).where('id', '=', param('id')).where('in_flight', '=', 1));
@@ -134,7 +135,7 @@ export function claimDue(store: Store, now: number, limit: number, perUrl: numbe
     scan: Math.min(1024, Math.max(64, limit * 4)),
     busy: JSON.stringify(Object.fromEntries(busy)),
     saturated: JSON.stringify(saturated),
-  }) as DeliveryRow[];
+  });
 }
 
 const CLAIM_SQL = `
@@ -179,17 +180,19 @@ const claimForUrl = prepared((qb) =>
 
 /** Claims up to `limit` due deliveries of one receiver URL (a slot of that receiver was freed). */
 export function claimDueForUrl(store: Store, url: string, now: number, limit: number): DeliveryRow[] {
-  return claimForUrl.all(store, { url, now, limit }) as DeliveryRow[];
+  return claimForUrl.all(store, { url, now, limit });
 }
 
-type Statement = ReturnType<Store['sqlite']['prepare']>;
+type ClaimArgs = { now: number; limit: number; perUrl: number; scan: number; busy: string; saturated: string };
+// `RETURNING *` of the deliveries table: its rows are DeliveryRow (the table's kysely type).
+type Statement = BetterSqlite3.Statement<[ClaimArgs], DeliveryRow>;
 // A window function and CTEs are beyond what the query builder expresses cleanly: plain SQL, prepared once.
 const claimStatements = new WeakMap<Store['sqlite'], Statement>();
 
 function claimStatementFor(store: Store): Statement {
   let statement = claimStatements.get(store.sqlite);
   if (!statement) {
-    statement = store.sqlite.prepare(CLAIM_SQL);
+    statement = store.sqlite.prepare<[ClaimArgs], DeliveryRow>(CLAIM_SQL);
     claimStatements.set(store.sqlite, statement);
   }
   return statement;

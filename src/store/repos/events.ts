@@ -26,9 +26,9 @@ export function insertEvent(store: Store, row: Omit<Insertable<EventsTable>, 'se
 }
 
 export function findEvent(store: Store, id: string): EventRow | undefined {
-  return byId.get(store, { id }) as EventRow | undefined;
+  return byId.get(store, { id });
 }
 
 export function eventsOfInvoice(store: Store, invoiceId: string): EventRow[] {
-  return byInvoice.all(store, { invoice_id: invoiceId }) as EventRow[];
+  return byInvoice.all(store, { invoice_id: invoiceId });
 }

@@ -35,7 +35,7 @@ export function insertInvoice(store: Store, row: NewInvoice): void {
 
 /** Any invoice by id; callers check the owner and answer 404 when it is not theirs. */
 export function findInvoice(store: Store, id: string): InvoiceRow | undefined {
-  return byId.get(store, { id }) as InvoiceRow | undefined;
+  return byId.get(store, { id });
 }
 
 export interface InvoiceFilter {
@@ -107,10 +107,10 @@ const nextExpiry = prepared((qb) =>
 
 /** Open invoices whose expiresAt has passed, oldest first (uses the partial expiry index). */
 export function invoicesDueForExpiry(store: Store, now: number, limit: number): InvoiceRow[] {
-  return dueForExpiry.all(store, { now, limit }) as InvoiceRow[];
+  return dueForExpiry.all(store, { now, limit });
 }
 
 /** When the next open invoice expires, or null. */
 export function nextExpiryAt(store: Store): number | null {
-  return (nextExpiry.get(store)?.at as number | null | undefined) ?? null;
+  return nextExpiry.get(store)?.at ?? null;
 }

@@ -52,7 +52,7 @@ export function insertMerchant(store: Store, row: NewMerchant): void {
 
 /** Any merchant by id, whoever owns it: callers check ownership (and answer 404 if it differs). */
 export function findMerchant(store: Store, id: string): MerchantRow | undefined {
-  return byId.get(store, { id }) as MerchantRow | undefined;
+  return byId.get(store, { id });
 }
 
 export function findMerchantIdByTenant(store: Store, partnerId: string, environment: Environment, externalTenantId: string): string | undefined {

@@ -42,7 +42,7 @@ export function insertPayment(store: Store, row: Omit<Insertable<PaymentsTable>,
 }
 
 export function findPayment(store: Store, id: string): PaymentRow | undefined {
-  return byId.get(store, { id }) as PaymentRow | undefined;
+  return byId.get(store, { id });
 }
 
 /** Marks a payment confirmed; false when it already was. */
@@ -61,12 +61,12 @@ const pendingOf = prepared((qb) =>
 
 /** Payments seen but not confirmed yet, oldest first. */
 export function pendingPaymentsOf(store: Store, invoiceId: string): PaymentRow[] {
-  return pendingOf.all(store, { invoice_id: invoiceId }) as PaymentRow[];
+  return pendingOf.all(store, { invoice_id: invoiceId });
 }
 
 const allOf = prepared((qb) => qb.selectFrom('payments').selectAll().where('invoice_id', '=', param('invoice_id')).orderBy('seq'));
 
 /** Every payment of an invoice, confirmed or not, in the order they were seen. */
 export function paymentsOf(store: Store, invoiceId: string): PaymentRow[] {
-  return allOf.all(store, { invoice_id: invoiceId }) as PaymentRow[];
+  return allOf.all(store, { invoice_id: invoiceId });
 }
