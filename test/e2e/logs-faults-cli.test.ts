@@ -51,14 +51,17 @@ describe('svc logs tail', () => {
     const mine = spawnCli(['logs', 'tail', '--base-url', emu.url, '--json'], { cwd: tempDir(), env: NO_TARGET });
     const all = spawnCli(['logs', 'tail', '--base-url', emu.url, '--json', '--all'], { cwd: tempDir(), env: NO_TARGET });
     running.push(mine, all);
-    const posts = (p: LiveCli) => p.lines.filter((l) => JSON.parse(l).method === 'POST').length;
-    // Neither says when it follows the stream (--json): send pairs until both have printed one.
-    for (let i = 0; i < 100 && (posts(mine) === 0 || posts(all) === 0); i++) {
+    const seen = (p: LiveCli) => p.lines.map((l) => JSON.parse(l) as { method: string; fromDashboard: boolean });
+    const posts = (p: LiveCli) => seen(p).filter((e) => e.method === 'POST').length;
+    const dashboardReads = (p: LiveCli) => seen(p).filter((e) => e.method === 'GET' && e.fromDashboard).length;
+    // Neither says when it follows the stream (--json): send pairs (a dashboard read, then a create)
+    // until `mine` printed a create and `all` printed a dashboard read. Waiting for `all`'s create
+    // instead raced: it could connect between a pair's read and its create, and see only the create.
+    for (let i = 0; i < 100 && (posts(mine) === 0 || dashboardReads(all) === 0); i++) {
       await request(emu.url, 'GET', '/v1/partner/invoices?limit=1', { key: emu.keys.test.partnerKey, headers: { 'svc-client': 'dashboard' } });
       await create(emu);
       await new Promise((r) => setTimeout(r, 50));
     }
-    const seen = (p: LiveCli) => p.lines.map((l) => JSON.parse(l) as { method: string; fromDashboard: boolean });
     expect(seen(mine).length).toBeGreaterThan(0);
     expect(seen(mine).every((e) => e.method === 'POST' && e.fromDashboard === false)).toBe(true);
     expect(seen(all).some((e) => e.method === 'GET' && e.fromDashboard === true)).toBe(true);
