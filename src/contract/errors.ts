@@ -33,6 +33,7 @@ export const ERRORS = {
   payment_not_found: { status: 404, description: 'No such payment on this invoice.' },
   fault_not_found: { status: 404, description: 'No such fault (it was cleared, or used up its `times`).' },
   snapshot_not_found: { status: 404, description: 'No snapshot has this name.' },
+  request_not_found: { status: 404, description: 'The request journal has no entry with this request id (not an API request, rotated out, or cleared).' },
   method_not_allowed: { status: 405, description: 'The path exists, not with this method; `Allow` lists the methods.' },
   request_timeout: { status: 408, description: 'The request body did not arrive within 10 s.' },
   idempotency_key_in_progress: { status: 409, description: 'A request with this `Idempotency-Key` is still being processed.' },

@@ -53,6 +53,13 @@ export const TAGS = {
 } as const;
 export type Tag = keyof typeof TAGS;
 
+/**
+ * Where the API's own operations live (the interface document's `/v1/…`); every other operation is
+ * the emulator's control plane. The request journal and API faults cover this prefix only, unknown
+ * paths under it included, so the server tests a request's path against it before routing.
+ */
+export const API_PATH_PREFIX = '/v1/';
+
 /** Keeps every literal (ids, paths, error codes) so that the types can see them. */
 export function defineOperations<const T extends Record<string, OperationSpec>>(operations: T): T {
   return operations;

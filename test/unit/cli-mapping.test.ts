@@ -186,6 +186,7 @@ const ROWS: [string, string, Record<string, string | readonly string[] | undefin
     {},
     { method: 'POST', path: '/v1/invoices', status: 400, invoice: 'i-1' },
   ],
+  ['logs get req_3f9c1a2b4d5e0000000001', 'logs get', { requestId: 'req_3f9c1a2b4d5e0000000001' }, {}],
   [
     'faults add --path /v1/invoices --method POST --status 503 --code busy --retry-after 2 --when after_commit --times 1',
     'faults add',

@@ -18,6 +18,38 @@ export function requestLine(c: ChalkInstance, e: JournalEntry): string {
   return line;
 }
 
+/**
+ * One entry as `svc logs get` prints it: the `svc logs tail` line, who sent it, then both bodies,
+ * pretty-printed when they are JSON (escaped: they are the client's bytes, CONTRACT §8).
+ */
+export function requestDetail(c: ChalkInstance, e: JournalEntry): string {
+  const facts = [
+    e.key ? `key ${e.key}` : '',
+    e.idempotencyKey ? `Idempotency-Key ${esc(e.idempotencyKey)}` : '',
+    e.fromDashboard ? 'sent by the dashboard' : '',
+    e.truncated ? 'bodies cut at 16 KiB' : '',
+  ].filter(Boolean);
+  return [
+    requestLine(c, e),
+    ...(facts.length ? [c.dim(facts.join('  ·  '))] : []),
+    '',
+    c.bold('Request body'),
+    bodyText(e.requestBody),
+    '',
+    c.bold('Response body'),
+    bodyText(e.responseBody),
+  ].join('\n');
+}
+
+function bodyText(body: string | null): string {
+  if (body === null || body === '') return '(none)';
+  try {
+    return esc(JSON.stringify(JSON.parse(body), null, 2), { multiline: true });
+  } catch {
+    return esc(body, { multiline: true });
+  }
+}
+
 function errorOf(body: string | null): string | null {
   if (!body) return null;
   try {

@@ -99,6 +99,9 @@ export function buildOpenApi(version: string, serverUrl: string = DEFAULT_SERVER
   };
 }
 
+/** A `Request-Id` as the emulator writes them (src/server/app.ts): `req_` and lowercase hex. */
+const REQUEST_ID = { type: 'string', pattern: '^req_[0-9a-f]+$' };
+
 function operationObject(
   id: string,
   op: OperationSpec,
@@ -109,8 +112,8 @@ function operationObject(
     name: m[1],
     in: 'path',
     required: true,
-    // Every path parameter is a resource's UUID, except a snapshot's name.
-    schema: m[1] === 'name' ? { type: 'string', pattern: SNAPSHOT_NAME.source } : { type: 'string', format: 'uuid' },
+    // Every path parameter is a resource's UUID, except a snapshot's name and a journal entry's request id.
+    schema: m[1] === 'name' ? { type: 'string', pattern: SNAPSHOT_NAME.source } : m[1] === 'requestId' ? REQUEST_ID : { type: 'string', format: 'uuid' },
   }));
   if (op.query) parameters.push(...queryParameters(REQUEST_SCHEMAS[op.query], schemas));
   if (op.idempotency) parameters.push(idempotencyHeader(op.idempotency.optional === true));

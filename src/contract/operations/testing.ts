@@ -34,6 +34,18 @@ export const testingOperations = defineOperations({
       200: { stream: true, description: 'Server-sent events: `event: ready` once, then `event: request` with a JournalEntry per request answered.' },
     },
   },
+  // Declared after streamRequests: the router takes the first route that matches, so
+  // `/__emulator/requests/stream` must come before the `{requestId}` template that would match it too.
+  getRequest: {
+    ...control,
+    method: 'GET',
+    path: '/__emulator/requests/{requestId}',
+    summary: 'One entry of the request journal, by the `Request-Id` its answer carried',
+    description:
+      'The entry `listRequests` would show for that request. 404 `request_not_found` when the journal has none: not an API request (`/v1/…`), rotated out of the ring, or cleared.',
+    responses: { 200: 'JournalEntry' },
+    errors: ['request_not_found'],
+  },
   createFault: {
     ...control,
     method: 'POST',

@@ -35,6 +35,17 @@ export const testingHandlers = {
       },
     };
   },
+  getRequest: (input, deps) => {
+    const entry = deps.journal.get(input.params.requestId);
+    if (!entry) {
+      throw new ApiError(
+        404,
+        'request_not_found',
+        `The request journal has no entry ${input.params.requestId}: only API requests (/v1/…) are kept, the last ${deps.journal.capacity} of them, until cleared.`,
+      );
+    }
+    return { status: 200, body: entry };
+  },
   createFault: (input, deps) => ({ status: 201, body: presentFault(deps.faults.add(input.body)) }),
   listFaults: (_input, deps) => ({ status: 200, body: { data: deps.faults.list().map(presentFault) } }),
   clearFaults: (_input, deps) => ({ status: 200, body: { deleted: deps.faults.clear() } }),
@@ -42,4 +53,4 @@ export const testingHandlers = {
     if (deps.faults.clear(input.params.id) === 0) throw new ApiError(404, 'fault_not_found', `No fault ${input.params.id} is in force (cleared, or used up).`);
     return { status: 204 };
   },
-} satisfies Handlers<'listRequests' | 'clearRequests' | 'streamRequests' | 'createFault' | 'listFaults' | 'clearFaults' | 'deleteFault'>;
+} satisfies Handlers<'listRequests' | 'getRequest' | 'clearRequests' | 'streamRequests' | 'createFault' | 'listFaults' | 'clearFaults' | 'deleteFault'>;

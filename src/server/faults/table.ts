@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
-import type { OperationSpec } from '../../contract/operation.js';
+import { API_PATH_PREFIX, type OperationSpec } from '../../contract/operation.js';
 import { operationEntries } from '../../contract/operations/index.js';
 import { ApiError } from '../api-error.js';
 import type { Fault, FaultAction, FaultMatch, FaultSpec } from '../../contract/testing-types.js';
@@ -42,7 +42,7 @@ export class FaultTable {
   ) {
     // The API's routes (never the control plane: it must stay reachable to clear a fault).
     this.templates = operationEntries()
-      .filter(([, op]) => op.path.startsWith('/v1/'))
+      .filter(([, op]) => op.path.startsWith(API_PATH_PREFIX))
       .map(([, op]) => ({ method: op.method, segments: split(op.path) }));
   }
 

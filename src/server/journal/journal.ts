@@ -104,6 +104,12 @@ export class Journal {
     return started ? { data, hasMore: false } : null;
   }
 
+  /** The entry with this request id, or null when the ring does not hold it (never journaled, evicted, cleared). */
+  get(id: string): JournalEntry | null {
+    for (const record of this.newestFirst()) if (record.id === id) return present(record);
+    return null;
+  }
+
   /** Empties the ring; returns how many entries it held. */
   clear(): number {
     const had = this.count;

@@ -2,6 +2,7 @@ import { dropConnection, sendFault } from '../faults/answer.js';
 import type { ActiveFault } from '../faults/table.js';
 import type { Stage } from './compose.js';
 import type { RequestContext, RoutedContext } from './context.js';
+import { API_PATH_PREFIX } from '../../contract/operation.js';
 
 /**
  * API faults (CONTRACT §9). After the key, so that a fault can match the environment; never on the
@@ -11,7 +12,7 @@ import type { RequestContext, RoutedContext } from './context.js';
  */
 export const faults: Stage<RoutedContext> = (ctx, next) => {
   const { deps } = ctx;
-  if (deps.faults.size === 0 || !ctx.path.startsWith('/v1/')) return next();
+  if (deps.faults.size === 0 || !ctx.path.startsWith(API_PATH_PREFIX)) return next();
   const fault = deps.faults.match(ctx.route.method, ctx.path, ctx.principal?.environment);
   if (fault?.when !== 'before') {
     ctx.fault = fault;

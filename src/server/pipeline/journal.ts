@@ -4,6 +4,7 @@ import type { JournalRecord } from '../journal/journal.js';
 import { maskAuthorization } from '../journal/mask.js';
 import type { Stage } from './compose.js';
 import type { RequestContext } from './context.js';
+import { API_PATH_PREFIX } from '../../contract/operation.js';
 
 /**
  * The request journal (CONTRACT §9) keeps the API's requests only (/v1/…, not the control plane),
@@ -12,7 +13,7 @@ import type { RequestContext } from './context.js';
  */
 export const journal: Stage<RequestContext> = (ctx, next) => {
   const { deps, res } = ctx;
-  if (deps.journal.capacity > 0 && ctx.path.startsWith('/v1/')) {
+  if (deps.journal.capacity > 0 && ctx.path.startsWith(API_PATH_PREFIX)) {
     const record = journalRecord(ctx.req, ctx, deps.clock.now());
     ctx.record = record;
     const done = () => {

@@ -15,4 +15,16 @@ export const tailLogsSpec = defineCommand({
   stopsOnSignal: true,
 });
 
-export const logsCommands = [withHandler(tailLogsSpec, async () => (await import('./tail.js')).tailLogsCommand)];
+export const getLogSpec = defineCommand({
+  name: 'logs get',
+  summary: 'show one API request the emulator answered, with both bodies (a request-journal entry)',
+  description:
+    'The request id is the Request-Id header of its answer (also in `svc logs tail` lines and --verbose errors). Exit 1 with request_not_found when the journal no longer holds it (rotated out of the journalSize ring, or cleared).',
+  args: [{ name: 'requestId', description: 'the Request-Id of the answer, e.g. req_3f9c1a2b4d5e0000000001' }],
+  examples: ['svc logs get req_3f9c1a2b4d5e0000000001', 'svc logs get req_3f9c1a2b4d5e0000000001 --json'],
+});
+
+export const logsCommands = [
+  withHandler(tailLogsSpec, async () => (await import('./tail.js')).tailLogsCommand),
+  withHandler(getLogSpec, async () => (await import('./get.js')).getLogCommand),
+];
