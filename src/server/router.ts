@@ -27,17 +27,35 @@ export class Router<R> {
     bucket.push({ method, segments, route });
   }
 
+  /**
+   * The route of the most specific pattern that matches: a literal segment beats a parameter at the
+   * first place they differ (`/requests/stream` beats `/requests/:requestId` whatever the order they
+   * were added in). `allowed` lists the methods of that pattern only.
+   */
   lookup(method: string, path: string): Lookup<R> {
     const segments = split(path);
-    const allowed: string[] = [];
+    let best: { entry: Entry<R>; params: Record<string, string> }[] = [];
     for (const entry of this.buckets.get(bucketKey(segments)) ?? []) {
       const params = matchSegments(entry.segments, segments);
       if (!params) continue;
-      if (entry.method === method) return { match: { route: entry.route, params } };
-      allowed.push(entry.method);
+      const order = best[0] ? specificity(entry.segments, best[0].entry.segments) : 1;
+      if (order > 0) best = [{ entry, params }];
+      else if (order === 0) best.push({ entry, params });
     }
-    return allowed.length ? { allowed } : null;
+    const hit = best.find((b) => b.entry.method === method);
+    if (hit) return { match: { route: hit.entry.route, params: hit.params } };
+    return best.length ? { allowed: best.map((b) => b.entry.method) } : null;
   }
+}
+
+/** > 0 when `a` is the more specific pattern of two that match one path, < 0 when `b` is, 0 when alike. */
+function specificity(a: string[], b: string[]): number {
+  for (let i = 0; i < a.length; i++) {
+    const literalA = !a[i]!.startsWith(':');
+    const literalB = !b[i]!.startsWith(':');
+    if (literalA !== literalB) return literalA ? 1 : -1;
+  }
+  return 0;
 }
 
 // Every route's first segment is a literal (`v1`, `__emulator`, `checkout`, …), so it can index.

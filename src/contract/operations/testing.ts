@@ -34,8 +34,7 @@ export const testingOperations = defineOperations({
       200: { stream: true, description: 'Server-sent events: `event: ready` once, then `event: request` with a JournalEntry per request answered.' },
     },
   },
-  // Declared after streamRequests: the router takes the first route that matches, so
-  // `/__emulator/requests/stream` must come before the `{requestId}` template that would match it too.
+  // `/__emulator/requests/stream` matches this template too: the router prefers the literal segment.
   getRequest: {
     ...control,
     method: 'GET',
