@@ -18,7 +18,6 @@ import { createClient, type Client } from '../client/typed.js';
 import { attachInternals } from './internals.js';
 import type { Imported } from './snapshots/files.js';
 import { createSnapshots, type Snapshots } from './snapshots/snapshots.js';
-import type { ChaosSpec as WebhookChaosSpec } from '../contract/testing-types.js';
 import { createWork, type Work } from './background.js';
 import { parseWith } from './validation/parse.js';
 import { loadSchemas, schemas } from './validation/schemas.js';
@@ -289,7 +288,7 @@ function emulatorOf(parts: Parts, deps: AppDeps, server: Server, bound: { port: 
     faults: faultControl(faults),
     webhookChaos: {
       set: (spec, environment = 'test') => {
-        work.chaos.set(keys.current.partnerId, environment, parseWith(schemas().REQUEST_SCHEMAS.WebhookChaosRequest, spec) as WebhookChaosSpec);
+        work.chaos.set(keys.current.partnerId, environment, parseWith(schemas().REQUEST_SCHEMAS.WebhookChaosRequest, spec));
       },
       get: (environment = 'test') => work.chaos.get(keys.current.partnerId, environment),
       clear: (environment = 'test') => {
