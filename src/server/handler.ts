@@ -81,6 +81,6 @@ export function operationRoutes(handlers: Handlers<OperationId>): RouteDef[] {
       auth: op.auth,
       handle: handlers[id],
     };
-    return route as RouteDef;
+    return route;
   });
 }
