@@ -56,6 +56,8 @@ export const ERRORS = {
 } as const satisfies Record<string, { status: number; description: string }>;
 
 export type ErrorCode = keyof typeof ERRORS;
+/** Whether a string is one of the contract's error codes (`Object.keys(ERRORS)` gives plain strings). */
+export const isErrorCode = (value: string): value is ErrorCode => Object.hasOwn(ERRORS, value);
 export type ErrorStatus = (typeof ERRORS)[ErrorCode]['status'];
 /** The codes a status can carry. */
 export type CodeOfStatus<S extends number> = { [C in ErrorCode]: (typeof ERRORS)[C]['status'] extends S ? C : never }[ErrorCode];

@@ -14,6 +14,13 @@ export type { DefaultKeys, EnvironmentKeys } from '../contract/default-keys.js';
 
 const META_KEY = 'default_identity';
 
+const hasStrings = (value: unknown, keys: readonly string[]): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && keys.every((k) => typeof Reflect.get(value, k) === 'string');
+const isEnvironmentKeys = (value: unknown): value is EnvironmentKeys => hasStrings(value, ['partnerKey', 'merchantKey', 'merchantId']);
+/** The stored identity, checked: a restored snapshot carries it (CONTRACT §8, untrusted). */
+const isDefaultKeys = (value: unknown): value is DefaultKeys =>
+  hasStrings(value, ['partnerId']) && isEnvironmentKeys(value.test) && isEnvironmentKeys(value.live);
+
 /**
  * Makes sure the default partner, its merchant in each environment and their keys exist. The
  * identity (ids and keys) is kept in `meta`, the only place keys are readable, so that a reset
@@ -23,7 +30,7 @@ const META_KEY = 'default_identity';
  */
 export function ensureDefaults(store: Store, config: EmulatorConfig, now: number, random: Random): DefaultKeys {
   return store.tx(() => {
-    const stored = getMeta<DefaultKeys>(store, META_KEY);
+    const stored = getMeta(store, META_KEY, isDefaultKeys);
     const identity: DefaultKeys = stored ?? {
       partnerId: random.uuid(),
       test: freshKeys('test', random),

@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import type { OperationSpec } from '../contract/operation.js';
-import { OPERATIONS, type OperationId, type Operations } from '../contract/operations/index.js';
+import { OPERATIONS, type OperationId, type Operations, operationIds } from '../contract/operations/index.js';
 import type { BodyOf, HandlerStatusOf, IsStream, Json, ParamsOf, QueryOf, ResponseOf } from '../contract/types.js';
 import type { AppDeps, Principal, RouteDef } from './route.js';
 import { schemas } from './validation/schemas.js';
@@ -45,7 +45,7 @@ const routerPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
  * once per emulator; each request schema is built when a request first needs it.
  */
 export function operationRoutes(handlers: Handlers<OperationId>): RouteDef[] {
-  return (Object.keys(OPERATIONS) as OperationId[]).map((id) => {
+  return operationIds().map((id) => {
     const op: OperationSpec = OPERATIONS[id];
     const bodyName = op.body;
     const queryName = op.query;
@@ -81,6 +81,6 @@ export function operationRoutes(handlers: Handlers<OperationId>): RouteDef[] {
       auth: op.auth,
       handle: handlers[id],
     };
-    return route as RouteDef;
+    return route;
   });
 }

@@ -1,6 +1,6 @@
-import type { IntegrationStatus, InvoiceEventType, InvoiceStatus } from '../contract/enums.js';
 import type { Delivery, DeliveryDetail, Invoice, Merchant, PartnerInvoice, Payment, WebhookConfiguration } from '../contract/schemas/responses.js';
 import type { Json } from '../contract/types.js';
+import { parseCustomHeaders, parseDepositAddresses } from '../store/json-columns.js';
 import type { AttemptRow, DeliveryRow } from '../store/repos/deliveries.js';
 import type { InvoiceRow } from '../store/repos/invoices.js';
 import type { MerchantRow } from '../store/repos/merchants.js';
@@ -10,7 +10,8 @@ import type { WebhookConfigRow } from '../store/repos/webhook-configs.js';
 /**
  * Rows become API shapes here, and only here. Each presenter returns the contract's response type
  * (src/contract/schemas/), so a field added to or missing from a response is a compile error here.
- * Rows keep closed lists as TEXT (status, integration status): narrowed where they are read.
+ * Closed lists (status, integration status, event type) are typed in the table (store/schema.ts);
+ * JSON columns are parsed by store/json-columns.ts, which checks them (a restored file is untrusted).
  */
 export const iso = (ms: number): string => new Date(ms).toISOString();
 
@@ -22,7 +23,7 @@ export function presentMerchant(row: MerchantRow, baseUrl: string): Merchant {
     externalTenantId: row.external_tenant_id,
     name: row.name,
     email: row.email,
-    integrationStatus: row.integration_status as IntegrationStatus,
+    integrationStatus: row.integration_status,
     dashboardAccess: row.dashboard_access === 1,
     autoPayoutEnabled: row.auto_payout_enabled === 1,
     bindUrl: `${baseUrl}/bind/${row.id}`,
@@ -40,15 +41,17 @@ type InvoiceHead<V extends InvoiceVariant> = Omit<InvoiceOf<V>, 'addresses'>;
 /**
  * Every invoice field but `addresses`, in the interface document's order; the partner variant
  * carries merchantId right after id, the merchant variant does not (interface §2.2). Two literals,
- * not a spread: this runs on every create and read (bench #1, #2).
+ * not a spread: this runs on every create and read (bench #1, #2). Overloads rather than a generic
+ * `V`: the compiler narrows a literal argument, never a type parameter, so a generic needed a cast.
  */
-function invoiceHead<V extends InvoiceVariant>(row: InvoiceRow, variant: V, baseUrl: string): InvoiceHead<V> {
-  const status = row.status as InvoiceStatus;
+function invoiceHead(row: InvoiceRow, variant: 'partner', baseUrl: string): InvoiceHead<'partner'>;
+function invoiceHead(row: InvoiceRow, variant: 'merchant', baseUrl: string): InvoiceHead<'merchant'>;
+function invoiceHead(row: InvoiceRow, variant: InvoiceVariant, baseUrl: string): InvoiceHead<'partner'> | InvoiceHead<'merchant'> {
   if (variant === 'partner') {
-    const head: InvoiceHead<'partner'> = {
+    return {
       id: row.id,
       merchantId: row.merchant_id,
-      status,
+      status: row.status,
       environment: row.environment,
       amount: row.amount,
       amountReceived: row.amount_received,
@@ -56,11 +59,10 @@ function invoiceHead<V extends InvoiceVariant>(row: InvoiceRow, variant: V, base
       checkoutUrl: `${baseUrl}/checkout/${row.id}`,
       expiresAt: iso(row.expires_at),
     };
-    return head as InvoiceHead<V>;
   }
-  const head: InvoiceHead<'merchant'> = {
+  return {
     id: row.id,
-    status,
+    status: row.status,
     environment: row.environment,
     amount: row.amount,
     amountReceived: row.amount_received,
@@ -68,13 +70,15 @@ function invoiceHead<V extends InvoiceVariant>(row: InvoiceRow, variant: V, base
     checkoutUrl: `${baseUrl}/checkout/${row.id}`,
     expiresAt: iso(row.expires_at),
   };
-  return head as InvoiceHead<V>;
 }
 
-export function presentInvoice<V extends InvoiceVariant>(row: InvoiceRow, variant: V, baseUrl: string): InvoiceOf<V> {
+export function presentInvoice(row: InvoiceRow, variant: 'partner', baseUrl: string): PartnerInvoice;
+export function presentInvoice(row: InvoiceRow, variant: 'merchant', baseUrl: string): Invoice;
+export function presentInvoice(row: InvoiceRow, variant: InvoiceVariant, baseUrl: string): PartnerInvoice | Invoice;
+export function presentInvoice(row: InvoiceRow, variant: InvoiceVariant, baseUrl: string): PartnerInvoice | Invoice {
   // The stored `addresses` column is the contract's Address[] as JSON, written by createInvoice.
-  const addresses: Invoice['addresses'] = JSON.parse(row.addresses);
-  return { ...invoiceHead(row, variant, baseUrl), addresses } as InvoiceOf<V>;
+  const addresses = parseDepositAddresses(row.addresses);
+  return variant === 'partner' ? { ...invoiceHead(row, 'partner', baseUrl), addresses } : { ...invoiceHead(row, 'merchant', baseUrl), addresses };
 }
 
 /**
@@ -82,8 +86,13 @@ export function presentInvoice<V extends InvoiceVariant>(row: InvoiceRow, varian
  * and stringified again (it is most of the bytes, and every create and read returns it). The head is
  * typed against the contract; the splice is held to `presentInvoice` byte for byte by a unit test.
  */
-export function presentInvoiceJson<V extends InvoiceVariant>(row: InvoiceRow, variant: V, baseUrl: string): Json<InvoiceOf<V>> {
-  return `${JSON.stringify(invoiceHead(row, variant, baseUrl)).slice(0, -1)},"addresses":${row.addresses}}` as Json<InvoiceOf<V>>;
+export function presentInvoiceJson(row: InvoiceRow, variant: 'partner', baseUrl: string): Json<PartnerInvoice>;
+export function presentInvoiceJson(row: InvoiceRow, variant: 'merchant', baseUrl: string): Json<Invoice>;
+export function presentInvoiceJson(row: InvoiceRow, variant: InvoiceVariant, baseUrl: string): Json<PartnerInvoice> | Json<Invoice>;
+export function presentInvoiceJson(row: InvoiceRow, variant: InvoiceVariant, baseUrl: string): Json<PartnerInvoice> | Json<Invoice> {
+  const head = variant === 'partner' ? invoiceHead(row, 'partner', baseUrl) : invoiceHead(row, 'merchant', baseUrl);
+  // The brand is the one cast: Json<T> exists so that only this splice can claim to be an invoice's text.
+  return `${JSON.stringify(head).slice(0, -1)},"addresses":${row.addresses}}` as Json<PartnerInvoice>;
 }
 
 export function presentWebhookConfig(row: WebhookConfigRow): WebhookConfiguration {
@@ -91,7 +100,7 @@ export function presentWebhookConfig(row: WebhookConfigRow): WebhookConfiguratio
     id: row.id,
     environment: row.environment,
     url: row.url,
-    customHeaders: JSON.parse(row.custom_headers) as Record<string, string>,
+    customHeaders: parseCustomHeaders(row.custom_headers),
     enabled: row.enabled === 1,
     secretConfigured: row.secret.length > 0,
     createdAt: iso(row.created_at),
@@ -120,7 +129,7 @@ export function presentDelivery(row: DeliveryRow): Delivery {
   return {
     id: row.id,
     eventId: row.event_id,
-    eventType: row.event_type as InvoiceEventType,
+    eventType: row.event_type,
     invoiceId: row.invoice_id,
     merchantId: row.merchant_id,
     environment: row.environment,

@@ -39,11 +39,12 @@ export function watchResponse(res: ServerResponse, method: string, path: string,
   const seen: Seen = { operationId: undefined };
   let body: string | undefined;
   const end = res.end;
+  // Node's `end` is overloaded; a rest-parameter wrapper passing everything on fits every overload.
   res.end = function (this: ServerResponse, ...args: unknown[]) {
     const chunk = args[0];
     if (typeof chunk === 'string' || Buffer.isBuffer(chunk)) body = chunk.toString();
-    return (end as (...a: unknown[]) => ServerResponse).apply(this, args);
-  } as typeof res.end;
+    return Reflect.apply(end, this, args);
+  };
   let reported = false;
   const report = () => {
     if (reported || !res.headersSent) return;

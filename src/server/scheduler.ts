@@ -1,4 +1,5 @@
 import { advanceBy, type Clock } from '../clock/clock.js';
+import { errorMessage } from '../domain/caught.js';
 import { nextExpiryAt } from '../store/repos/invoices.js';
 import type { Dispatcher } from '../webhooks/dispatcher.js';
 import type { Store } from '../store/store.js';
@@ -170,7 +171,7 @@ export class Scheduler {
       // A timer callback must not throw (it would take the process down): reported, and tried
       // again after a backoff delay (the emulator clock may not move while the database refuses).
       const delay = this.backoff.next();
-      this.deps.onError?.(new Error(`${(error as Error)?.message ?? String(error)}; trying again in ${delay} ms`, { cause: error }));
+      this.deps.onError?.(new Error(`${errorMessage(error)}; trying again in ${delay} ms`, { cause: error }));
       next = now + delay;
     } finally {
       this.arm(next === null ? Infinity : Math.max(next, now + 1));

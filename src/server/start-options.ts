@@ -1,7 +1,7 @@
 import { defaultConfig, type EmulatorConfig } from '../config/defaults.js';
 import { allowedHostProblem } from '../domain/allowed-hosts.js';
 import { cryptoRandom, type Random, seededRandom } from '../domain/random.js';
-import { getMeta, setMeta } from '../store/repos/meta.js';
+import { getMeta, isFiniteNumber, setMeta } from '../store/repos/meta.js';
 import type { Store } from '../store/store.js';
 import type { EmulatorConfigInput, StartEmulatorOptions } from './emulator-api.js';
 import { MAX_JOURNAL_SIZE } from './journal/journal.js';
@@ -62,7 +62,7 @@ const RANDOM_EPOCH = 'random_epoch';
 export function randomFor(store: Store, seed: number | null | undefined): Random {
   if (seed === undefined || seed === null) return cryptoRandom();
   if (!Number.isSafeInteger(seed) || seed < 0) throw new TypeError(`seed must be a whole number from 0 to ${Number.MAX_SAFE_INTEGER}, not ${seed}`);
-  const epoch = getMeta<number>(store, RANDOM_EPOCH) ?? 0;
+  const epoch = getMeta(store, RANDOM_EPOCH, isFiniteNumber) ?? 0;
   store.tx(() => setMeta(store, RANDOM_EPOCH, epoch + 1));
   return seededRandom(seed, epoch);
 }

@@ -3,7 +3,7 @@ import { type Clock, manualClock, systemClock } from '../clock/clock.js';
 import type { EmulatorConfig } from '../config/defaults.js';
 import type { Random } from '../domain/random.js';
 import { releaseInFlight } from '../store/repos/deliveries.js';
-import { getMeta, setMeta } from '../store/repos/meta.js';
+import { getMeta, isFiniteNumber, setMeta } from '../store/repos/meta.js';
 import { expireDue } from './actions/lifecycle.js';
 import { openStore, type OpenedStore, type Store } from '../store/store.js';
 import { DatabaseFileError, sqliteCode } from '../store/errors.js';
@@ -18,7 +18,6 @@ import { createClient, type Client } from '../client/typed.js';
 import { attachInternals } from './internals.js';
 import type { Imported } from './snapshots/files.js';
 import { createSnapshots, type Snapshots } from './snapshots/snapshots.js';
-import type { ChaosSpec as WebhookChaosSpec } from '../contract/testing-types.js';
 import { createWork, type Work } from './background.js';
 import { parseWith } from './validation/parse.js';
 import { loadSchemas, schemas } from './validation/schemas.js';
@@ -139,7 +138,7 @@ async function serve(store: OpenedStore, config: EmulatorConfig, options: StartE
 function openClock(store: Store, config: EmulatorConfig, options: StartEmulatorOptions): EmulatorClock {
   const start = clockStartOf(options.clockStart ?? config.clockStart);
   const persisted = !options.clock && start === null;
-  const clock = options.clock ?? (start !== null ? manualClock(start) : systemClock(getMeta<number>(store, CLOCK_OFFSET) ?? 0));
+  const clock = options.clock ?? (start !== null ? manualClock(start) : systemClock(getMeta(store, CLOCK_OFFSET, isFiniteNumber) ?? 0));
   return {
     clock,
     persist: () => {
@@ -289,7 +288,7 @@ function emulatorOf(parts: Parts, deps: AppDeps, server: Server, bound: { port: 
     faults: faultControl(faults),
     webhookChaos: {
       set: (spec, environment = 'test') => {
-        work.chaos.set(keys.current.partnerId, environment, parseWith(schemas().REQUEST_SCHEMAS.WebhookChaosRequest, spec) as WebhookChaosSpec);
+        work.chaos.set(keys.current.partnerId, environment, parseWith(schemas().REQUEST_SCHEMAS.WebhookChaosRequest, spec));
       },
       get: (environment = 'test') => work.chaos.get(keys.current.partnerId, environment),
       clear: (environment = 'test') => {

@@ -3,7 +3,8 @@
  * (pragmas, `sqlite_schema`, a file that may not be ours). Read by looking, never by casting, so a
  * row of another shape is an error that names the column instead of a wrong value passed on.
  */
-function column(row: unknown, name: string): unknown {
+/** A column's value, of any type (the caller checks it). */
+export function column(row: unknown, name: string): unknown {
   if (typeof row !== 'object' || row === null || !(name in row)) throw new Error(`expected a row with a column "${name}"`);
   return Reflect.get(row, name);
 }

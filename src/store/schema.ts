@@ -55,7 +55,7 @@ export interface MerchantsTable {
   external_tenant_id: string;
   name: string;
   email: string;
-  integration_status: string;
+  integration_status: IntegrationStatus;
   dashboard_access: number;
   auto_payout_enabled: number;
   /** JSON array of enabled networkIds, or null for every chain the environment enables. */
@@ -143,13 +143,13 @@ export interface EventsTable {
 
 // The closed lists are the contract's (src/contract/enums.ts).
 export type { DeliveryStatus, DeliveryTarget } from '../contract/enums.js';
-import type { DeliveryStatus, DeliveryTarget, InvoiceStatus } from '../contract/enums.js';
+import type { DeliveryStatus, DeliveryTarget, IntegrationStatus, InvoiceEventType, InvoiceStatus } from '../contract/enums.js';
 
 export interface DeliveriesTable {
   seq: Generated<number>;
   id: string;
   event_id: string;
-  event_type: string;
+  event_type: InvoiceEventType;
   invoice_id: string;
   merchant_id: string;
   partner_id: string;

@@ -3,6 +3,8 @@ import type { WebhookEvent } from '../contract/webhook-event.js';
 
 // The lists and the envelope's shape live in the contract (src/contract/); re-exported for their users.
 export { INVOICE_EVENT_TYPES, type InvoiceEventType, type InvoiceStatus } from '../contract/enums.js';
+import { isWebhookEvent } from './event-guard.js';
+
 export type { WebhookEvent } from '../contract/webhook-event.js';
 
 export interface EnvelopeInput {
@@ -30,7 +32,7 @@ type LooseEvent = Omit<WebhookEvent, 'type' | 'data'> & {
  * The envelope in the interface document's field order; the id is `<invoiceId>-<sequence>`. The
  * contract's WebhookEvent ties each type to its status and token (CONTRACT §4); the state machine
  * (domain/invoice-state.ts) keeps them together, which the compiler cannot follow from separate
- * fields, hence the assertion. The integration suite checks every delivered payload against it.
+ * fields: `isWebhookEvent` checks it (a mismatch is a bug in svc, thrown before anything is written).
  */
 export function buildEnvelope(e: EnvelopeInput): WebhookEvent {
   const envelope: LooseEvent = {
@@ -50,5 +52,6 @@ export function buildEnvelope(e: EnvelopeInput): WebhookEvent {
       sequence: e.sequence,
     },
   };
-  return envelope as WebhookEvent;
+  if (!isWebhookEvent(envelope)) throw new Error(`svc: ${e.type} with status ${e.status} and token ${e.token} is not an envelope the contract allows`);
+  return envelope;
 }

@@ -1,5 +1,5 @@
 import type * as z from 'zod';
-import { ERRORS, type ErrorCode } from '../errors.js';
+import { ERRORS, isErrorCode } from '../errors.js';
 import { errorCodesOf, type OperationSpec, type ResponseSpec, TAGS } from '../operation.js';
 import { operationEntries } from '../operations/index.js';
 import { REQUEST_SCHEMAS } from '../schemas/requests.js';
@@ -7,7 +7,7 @@ import { SNAPSHOT_NAME } from '../snapshot-name.js';
 import { RESPONSE_SCHEMAS } from '../schemas/responses.js';
 import { STREAM_MESSAGES } from '../schemas/streams.js';
 import { errorResponsesOf, errorSchema, HEADERS, injectedFaultResponse, sharedErrorResponses } from './errors.js';
-import { type JsonSchema, toJsonSchema } from './json-schema.js';
+import { type JsonSchema, objectOf, toJsonSchema } from './json-schema.js';
 import { webhooksSection } from './webhooks.js';
 
 /** Where `svc openapi` points the document when no emulator is known (the default port). */
@@ -47,7 +47,7 @@ export function buildOpenApi(version: string, serverUrl: string = DEFAULT_SERVER
   for (const [name, schema] of Object.entries(REQUEST_SCHEMAS)) {
     if (name.endsWith('Request')) schemas[name] = toJsonSchema(schema, 'input', schemas);
   }
-  schemas.Error = errorSchema(Object.keys(ERRORS) as ErrorCode[]);
+  schemas.Error = errorSchema(Object.keys(ERRORS).filter(isErrorCode));
   // Each stream's messages, by SSE event name, as $refs (each schema named by its `.meta({ id })`).
   const streamEvents: Record<string, Record<string, JsonSchema>> = {};
   for (const [id, messages] of Object.entries(STREAM_MESSAGES)) {
@@ -119,16 +119,20 @@ function operationObject(
   if (op.idempotency) parameters.push(idempotencyHeader(op.idempotency.optional === true));
 
   const responses: Record<string, unknown> = {};
-  for (const [status, spec] of Object.entries(op.responses) as [string, ResponseSpec][]) {
+  const specs: [string, ResponseSpec][] = Object.entries(op.responses);
+  for (const [status, spec] of specs) {
     responses[status] = successResponse(op, spec, status, streamEvents);
   }
-  const success = Object.entries(op.responses).find(([s]) => s.startsWith('2'));
+  const success = specs.find(([s]) => s.startsWith('2'));
   if (op.idempotency && success && !responses['200']) {
-    const first = successResponse(op, success[1] as ResponseSpec, success[0], streamEvents);
+    const first = successResponse(op, success[1], success[0], streamEvents);
     responses['200'] = {
       ...first,
       description: 'Idempotent replay: the first response, byte for byte, with `Idempotent-Replayed: true`.',
-      headers: { ...(first.headers as object), 'Idempotent-Replayed': { $ref: '#/components/headers/IdempotentReplayed' } },
+      headers: {
+        ...(first.headers === undefined ? {} : objectOf(first.headers, 'headers')),
+        'Idempotent-Replayed': { $ref: '#/components/headers/IdempotentReplayed' },
+      },
     };
   }
   for (const [status, response] of Object.entries(errorResponsesOf(errorCodesOf(op)))) {
@@ -199,10 +203,12 @@ function streamMedia(events: Record<string, JsonSchema>): Record<string, unknown
 }
 
 function queryParameters(query: z.ZodObject, schemas: Record<string, JsonSchema>): unknown[] {
-  const json = toJsonSchema(query, 'input', schemas) as { properties?: Record<string, JsonSchema>; required?: string[] };
-  return Object.entries(json.properties ?? {}).map(([name, schema]) => {
-    const { description, ...rest } = schema;
-    return { name, in: 'query', required: json.required?.includes(name) ?? false, ...(description ? { description } : {}), schema: rest };
+  const json = toJsonSchema(query, 'input', schemas);
+  const required = Array.isArray(json.required) ? json.required : [];
+  const properties = json.properties === undefined ? {} : objectOf(json.properties, "a query schema's properties");
+  return Object.entries(properties).map(([name, schema]) => {
+    const { description, ...rest } = objectOf(schema, `query parameter ${name}`);
+    return { name, in: 'query', required: required.includes(name), ...(description ? { description } : {}), schema: rest };
   });
 }
 

@@ -1,4 +1,4 @@
-import { ERRORS, type ErrorCode } from '../errors.js';
+import { ERRORS, type ErrorCode, isErrorCode } from '../errors.js';
 import type { JsonSchema } from './json-schema.js';
 
 /** The error body of CONTRACT §2, with every code (components.schemas.Error). */
@@ -74,7 +74,9 @@ export function errorResponse(codes: readonly ErrorCode[], extraHeaders: Record<
 
 export function sharedErrorResponses(): Record<string, JsonSchema> {
   const out: Record<string, JsonSchema> = {};
-  for (const [code, shared] of Object.entries(SHARED_ERROR_RESPONSES)) out[shared!.name] = errorResponse([code as ErrorCode], shared!.extraHeaders);
+  for (const [code, shared] of Object.entries(SHARED_ERROR_RESPONSES)) {
+    if (isErrorCode(code) && shared) out[shared.name] = errorResponse([code], shared.extraHeaders);
+  }
   return out;
 }
 

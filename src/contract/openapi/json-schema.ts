@@ -10,13 +10,14 @@ const SAFE_INTEGER = 9007199254740991;
  * it is named. zod's safe-integer bounds on every integer are dropped: they say nothing a reader needs.
  */
 export function toJsonSchema(schema: z.ZodType, io: 'input' | 'output', into: Record<string, JsonSchema>): JsonSchema {
-  const generated = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any', reused: 'inline' }) as JsonSchema;
+  const generated = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any', reused: 'inline' });
   const text = JSON.stringify(generated).replaceAll('"#/$defs/', '"#/components/schemas/');
-  const json = tidy(JSON.parse(text)) as JsonSchema;
+  const json = objectOf(tidy(JSON.parse(text)), 'a JSON Schema');
   delete json.$schema;
-  const defs = (json.$defs ?? {}) as Record<string, JsonSchema>;
+  const defs = json.$defs === undefined ? {} : objectOf(json.$defs, '$defs');
   delete json.$defs;
-  for (const [name, def] of Object.entries(defs)) {
+  for (const [name, value] of Object.entries(defs)) {
+    const def = objectOf(value, `$defs.${name}`);
     const known = into[name];
     if (known && JSON.stringify(known) !== JSON.stringify(def)) throw new Error(`two different schemas are named ${name}`);
     into[name] = def;
@@ -24,12 +25,20 @@ export function toJsonSchema(schema: z.ZodType, io: 'input' | 'output', into: Re
   return json;
 }
 
+/** JSON objects are what zod's JSON Schema is made of; anything else is a bug worth a clear message. */
+export const isJsonObject = (value: unknown): value is JsonSchema => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+export function objectOf(value: unknown, what: string): JsonSchema {
+  if (!isJsonObject(value)) throw new Error(`expected ${what} to be a JSON object`);
+  return value;
+}
+
 function tidy(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(tidy);
   if (!node || typeof node !== 'object') return node;
   const out: Record<string, unknown> = {};
   // zod writes its own regex beside a format it knows (uuid, date-time, email): the format says it.
-  const formatted = typeof (node as { format?: unknown }).format === 'string';
+  const formatted = typeof Reflect.get(node, 'format') === 'string';
   for (const [key, value] of Object.entries(node)) {
     if (key === 'pattern' && formatted) continue;
     if (key === 'minimum' && value === -SAFE_INTEGER) continue;

@@ -30,5 +30,11 @@ export type OperationId = keyof Operations;
 
 /** `[id, operation]` pairs, in document order. */
 export function operationEntries(): [OperationId, OperationSpec][] {
-  return Object.entries(OPERATIONS) as [OperationId, OperationSpec][];
+  return operationIds().map((id) => [id, OPERATIONS[id]]);
 }
+
+/** Whether a string names an operation (`Object.keys` gives plain strings). */
+export const isOperationId = (value: string): value is OperationId => Object.hasOwn(OPERATIONS, value);
+
+/** Every operation's id, in document order. */
+export const operationIds = (): OperationId[] => Object.keys(OPERATIONS).filter(isOperationId);

@@ -3,8 +3,8 @@ import { eventsOfInvoice } from '../../store/repos/events.js';
 import { findInvoice } from '../../store/repos/invoices.js';
 import { paymentsOf } from '../../store/repos/payments.js';
 import { presentPayment } from '../presenters.js';
-import type { WebhookEvent } from '../../contract/webhook-event.js';
 import { ApiError } from '../api-error.js';
+import { isWebhookEvent } from '../../webhooks/event-guard.js';
 import { sseFrame } from '../../webhooks/sse-frame.js';
 import type { Handlers } from '../handler.js';
 
@@ -15,7 +15,11 @@ export const dashboardHandlers = {
   listInvoiceEvents: (input, deps) => {
     const id = input.params.id;
     if (!UUID.test(id) || !findInvoice(deps.store, id)) throw new ApiError(404, 'invoice_not_found', `No invoice ${id}.`);
-    const data = eventsOfInvoice(deps.store, id).map((e) => JSON.parse(e.payload) as WebhookEvent);
+    const data = eventsOfInvoice(deps.store, id).map((e) => {
+      const event: unknown = JSON.parse(e.payload);
+      if (!isWebhookEvent(event)) throw new Error(`svc: stored event ${e.id} is not an envelope svc wrote`);
+      return event;
+    });
     return { status: 200, body: { data } };
   },
   listInvoicePayments: (input, deps) => {

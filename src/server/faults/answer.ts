@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { ActiveFault } from './table.js';
+import type { ErrorAction } from './table.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
@@ -8,11 +8,10 @@ const JSON_TYPE = 'application/json; charset=utf-8';
  * `Retry-After` when it names one, and `Svc-Fault` (set by the caller, as on every faulted answer).
  * Returns the body sent.
  */
-export function sendFault(req: IncomingMessage, res: ServerResponse, fault: ActiveFault, committed: boolean): string {
-  const action = fault.action as { status: number; code: string; retryAfter?: number };
+export function sendFault(req: IncomingMessage, res: ServerResponse, faultId: string, action: ErrorAction, committed: boolean): string {
   const message = committed
-    ? `Injected by fault ${fault.id} after the operation ran and was committed (svc faults).`
-    : `Injected by fault ${fault.id} instead of running the operation (svc faults); nothing was changed.`;
+    ? `Injected by fault ${faultId} after the operation ran and was committed (svc faults).`
+    : `Injected by fault ${faultId} instead of running the operation (svc faults); nothing was changed.`;
   const body = JSON.stringify({ error: { code: action.code, message } });
   res.removeHeader('Warning');
   if (action.retryAfter !== undefined) res.setHeader('Retry-After', String(action.retryAfter));

@@ -10,7 +10,7 @@ import { type FaultTable, presentFault } from './table.js';
  */
 export function faultControl(table: FaultTable): FaultControl {
   return {
-    add: (spec: FaultSpec) => presentFault(table.add(parseWith(schemas().REQUEST_SCHEMAS.CreateFaultRequest, spec) as FaultSpec)),
+    add: (spec: FaultSpec) => presentFault(table.add(parseWith(schemas().REQUEST_SCHEMAS.CreateFaultRequest, spec))),
     list: () => table.list().map(presentFault),
     clear: (id?: string) => table.clear(id),
   };

@@ -8,12 +8,15 @@ import type { Fault, FaultAction, FaultMatch, FaultSpec } from '../../contract/t
 /** More would make every API request scan a long list; a test needs a handful. */
 export const MAX_FAULTS = 100;
 
+/** An error action once added: its `code` is filled in with the status's default. */
+export type ErrorAction = { status: number; code: string; retryAfter?: number };
+
 /** A fault in force. `segments` is `match.path` split, with `null` for a `{name}` placeholder. */
 export interface ActiveFault {
   id: string;
   match: FaultMatch;
   segments: (string | null)[] | null;
-  action: FaultAction;
+  action: ErrorAction | Exclude<FaultAction, { status: number }>;
   when: 'before' | 'after_commit';
   remaining: number | null;
   fired: number;

@@ -73,25 +73,28 @@ export function parseJsonObject(raw: Buffer): Record<string, unknown> {
   } catch {
     throw new ApiError(400, 'invalid_json', raw.length === 0 ? 'The request body is empty; send a JSON object.' : 'The request body is not valid JSON.');
   }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+  if (!isJsonObject(value)) {
     throw new ApiError(400, 'invalid_json', 'The request body must be a JSON object.');
   }
   // Later passes (canonical JSON, the fee-field scan) recurse; a 5,000-level body must not reach them.
   if (depthExceeds(value, MAX_JSON_DEPTH)) {
     throw new ApiError(400, 'invalid_json', `The request body is nested more than ${MAX_JSON_DEPTH} levels deep.`);
   }
-  return value as Record<string, unknown>;
+  return value;
 }
+
+/** A parsed JSON object: any non-null, non-array object's keys hold unknown values. */
+const isJsonObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
 
 export const MAX_JSON_DEPTH = 64;
 
 /** Iterative, so the check itself cannot overflow the stack. */
-function depthExceeds(root: unknown, max: number): boolean {
-  const stack: [unknown, number][] = [[root, 1]];
+function depthExceeds(root: object, max: number): boolean {
+  const stack: [object, number][] = [[root, 1]];
   while (stack.length) {
     const [value, depth] = stack.pop()!;
     if (depth > max) return true;
-    for (const child of Object.values(value as object)) {
+    for (const child of Object.values(value)) {
       if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
     }
   }

@@ -36,7 +36,8 @@ function walk(value: unknown, prefix: string, visit: (key: string, path: string)
 /** Top-level body keys the schema does not declare: ignored, but reported (CONTRACT §2). */
 export function unknownFieldsOf(schema: z.ZodType, body: Record<string, unknown>): string[] {
   // By the schema's kind, not `instanceof`: this module must not load zod (../validation/schemas.ts).
-  if (schema._zod.def.type !== 'object') return [];
-  const shape = (schema as z.ZodObject).shape as Record<string, unknown>;
+  if (schema._zod.def.type !== 'object' || !('shape' in schema)) return [];
+  const shape = schema.shape;
+  if (typeof shape !== 'object' || shape === null) return [];
   return Object.keys(body).filter((k) => !Object.hasOwn(shape, k));
 }

@@ -105,7 +105,9 @@ export function maskBody(text: string): string {
 function decode(raw: string): string {
   if (!raw.includes('\\')) return raw;
   try {
-    return JSON.parse(`"${raw}"`) as string;
+    // A JSON string literal parses to a string; the check keeps the compiler honest without a cast.
+    const decoded: unknown = JSON.parse(`"${raw}"`);
+    return typeof decoded === 'string' ? decoded : raw;
   } catch {
     return raw;
   }

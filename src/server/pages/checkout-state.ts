@@ -1,6 +1,6 @@
-import type { DepositAddress } from '../../domain/addresses.js';
 import { addAmounts, compareAmounts, formatReceived, fromBaseUnits, remainingAmount, subtractAmounts, toBaseUnits } from '../../domain/money.js';
 import { paymentUri } from '../../domain/payment-uri.js';
+import { parseDepositAddresses } from '../../store/json-columns.js';
 import type { InvoiceRow } from '../../store/repos/invoices.js';
 import { paymentsOf } from '../../store/repos/payments.js';
 import type { Store } from '../../store/store.js';
@@ -82,7 +82,7 @@ function unavailableActions(status: string, remaining: string, pendingCount: num
 
 export function checkoutState(store: Store, invoice: InvoiceRow, now: number): CheckoutState {
   const remaining = remainingAmount(invoice.amount, invoice.amount_received);
-  const addresses = JSON.parse(invoice.addresses) as DepositAddress[];
+  const addresses = parseDepositAddresses(invoice.addresses);
   const routes = addresses.flatMap((a) =>
     a.tokens.map((t) => ({
       key: `${a.networkId}:${t.symbol}`,

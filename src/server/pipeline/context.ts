@@ -2,10 +2,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ActiveFault } from '../faults/table.js';
 import type { JournalRecord } from '../journal/journal.js';
 import type { Seen } from '../response-observer.js';
-import type { AppDeps, Principal, RouteDef, RouteInput } from '../route.js';
+import type { AppDeps, HandlerInputOf, Principal, RouteDef } from '../route.js';
 
-/** What the handler receives: the route's input, its query parsed for operations, its principal when authenticated. */
-export type HandlerInputOf = Omit<RouteInput<unknown>, 'query'> & { query: unknown; principal?: Principal };
+export type { HandlerInputOf } from '../route.js';
 
 /** An idempotent create being served (CONTRACT §2): the key and the endpoint it is scoped to. */
 export interface IdempotentRequest {

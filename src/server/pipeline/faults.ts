@@ -35,7 +35,7 @@ export async function actFirst(ctx: RequestContext, fault: ActiveFault, committe
     return false;
   }
   if ('status' in fault.action) {
-    const body = sendFault(ctx.req, res, fault, committed);
+    const body = sendFault(ctx.req, res, fault.id, fault.action, committed);
     if (record) record.responseBody = body;
     return false;
   }

@@ -13,7 +13,7 @@ export const handler: Stage<InputContext> = async (ctx) => {
   const remember = idempotent?.remember;
   if (remember) {
     const done = await deps.store.batch(() => {
-      const result = route.handle(input as never, deps);
+      const result = route.handle(input, deps);
       if (result instanceof Promise) throw new Error(`idempotent route ${route.path} must be synchronous`);
       const text = result.json ?? JSON.stringify(result.body);
       remember(result.status, text);
@@ -21,6 +21,6 @@ export const handler: Stage<InputContext> = async (ctx) => {
     });
     return answer(ctx, () => sendResult(ctx.res, done.result, done.text), done.result.status);
   }
-  const result: RouteResult = await route.handle(input as never, deps);
+  const result: RouteResult = await route.handle(input, deps);
   return answer(ctx, () => sendResult(ctx.res, result), result.status);
 };

@@ -1,4 +1,4 @@
-import { findInvoice, listInvoices } from '../../store/repos/invoices.js';
+import { findInvoice, type InvoiceRow, listInvoices } from '../../store/repos/invoices.js';
 import { createInvoice } from '../actions/create-invoice.js';
 import { merchantForPartner } from '../actions/create-merchant.js';
 import { canSeeInvoice, invoiceFor, merchantOfKey } from '../actions/find-invoice.js';
@@ -14,7 +14,8 @@ interface ListQuery {
   merchantId?: string | undefined;
 }
 
-function list<V extends InvoiceVariant>(variant: V, principal: Principal, q: ListQuery, deps: AppDeps) {
+/** One page of invoices; `present` is the variant's presenter, so each list is typed as its own variant. */
+function list<T>(variant: InvoiceVariant, principal: Principal, q: ListQuery, deps: AppDeps, present: (row: InvoiceRow) => T) {
   const merchantId = variant === 'merchant' ? principal.merchantId! : q.merchantId;
   if (variant === 'partner' && merchantId) merchantForPartner(deps, principal, merchantId, 'merchantId');
   const beforeSeq = cursorOf(q.startingAfter, (id) => {
@@ -26,7 +27,7 @@ function list<V extends InvoiceVariant>(variant: V, principal: Principal, q: Lis
     { partnerId: principal.partnerId, environment: principal.environment, merchantId, status: q.status },
     { limit: q.limit, beforeSeq },
   );
-  return page(rows, q.limit, (r) => presentInvoice(r, variant, deps.baseUrl()));
+  return page(rows, q.limit, present);
 }
 
 export const invoiceHandlers = {
@@ -38,11 +39,17 @@ export const invoiceHandlers = {
     const merchant = merchantOfKey(deps, input.principal);
     return { status: 201, json: presentInvoiceJson(createInvoice(deps, merchant, input.body), 'merchant', deps.baseUrl()) };
   },
-  listPartnerInvoices: (input, deps) => ({ status: 200, body: list('partner', input.principal, input.query, deps) }),
+  listPartnerInvoices: (input, deps) => ({
+    status: 200,
+    body: list('partner', input.principal, input.query, deps, (r) => presentInvoice(r, 'partner', deps.baseUrl())),
+  }),
   getPartnerInvoice: (input, deps) => ({
     status: 200,
     json: presentInvoiceJson(invoiceFor(deps, input.principal, input.params.id), 'partner', deps.baseUrl()),
   }),
-  listInvoices: (input, deps) => ({ status: 200, body: list('merchant', input.principal, input.query, deps) }),
+  listInvoices: (input, deps) => ({
+    status: 200,
+    body: list('merchant', input.principal, input.query, deps, (r) => presentInvoice(r, 'merchant', deps.baseUrl())),
+  }),
   getInvoice: (input, deps) => ({ status: 200, json: presentInvoiceJson(invoiceFor(deps, input.principal, input.params.id), 'merchant', deps.baseUrl()) }),
 } satisfies Handlers<'createPartnerInvoice' | 'createInvoice' | 'listPartnerInvoices' | 'getPartnerInvoice' | 'listInvoices' | 'getInvoice'>;

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Clock } from '../../clock/clock.js';
 import { DatabaseFileError } from '../../store/errors.js';
-import { getMeta } from '../../store/repos/meta.js';
+import { getMeta, isFiniteNumber } from '../../store/repos/meta.js';
 import { backupTo, outsideTransaction, recordedMigrations, replaceAllRows } from '../../store/snapshots.js';
 import type { Imported } from './files.js';
 import { openStore, type Store } from '../../store/store.js';
@@ -84,7 +84,7 @@ export function createSnapshots(deps: SnapshotDeps): Snapshots {
       // In the same turn as the copy: no attempt of the discarded state can start in between.
       deps.quiesce();
       const imported = replaceAllRows(deps.store, source.file, hold);
-      const at = getMeta<number>(deps.store, CLOCK_AT_SAVE);
+      const at = getMeta(deps.store, CLOCK_AT_SAVE, isFiniteNumber);
       if (at !== undefined) {
         if (deps.clock.jump) deps.clock.jump(at);
         else deps.clock.set(at);

@@ -1,10 +1,12 @@
 import fs from 'node:fs';
 import type BetterSqlite3 from 'better-sqlite3';
+import { errorCode, errorMessage } from '../../domain/caught.js';
 import { UserError } from '../../errors.js';
 import { expectedSchema, readSchema, schemaDifference } from '../../store/expected-schema.js';
 import { describeSqliteFailure } from '../../store/file-check.js';
 import { MIGRATION_TABLE } from '../../store/migrate.js';
 import { migrations, SVC_APPLICATION_ID } from '../../store/migrations/index.js';
+import { column } from '../../store/row.js';
 import { openSqlite } from '../../store/sqlite.js';
 
 /**
@@ -32,9 +34,9 @@ export function checkSnapshotFile(file: string): void {
   try {
     stat = fs.statSync(file);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
+    const code = errorCode(error);
     if (code === 'ENOENT' || code === 'ENOTDIR') throw new SnapshotRefused(file, 'does not exist');
-    throw new SnapshotRefused(file, `cannot be read (${code === 'EACCES' || code === 'EPERM' ? 'permission denied' : (code ?? (error as Error).message)})`);
+    throw new SnapshotRefused(file, `cannot be read (${code === 'EACCES' || code === 'EPERM' ? 'permission denied' : (code ?? errorMessage(error))})`);
   }
   if (stat.isDirectory()) throw new SnapshotRefused(file, 'is a folder, not a snapshot file');
   if (!stat.isFile()) throw new SnapshotRefused(file, 'is not a regular file (a pipe, socket or device cannot be a snapshot)');
@@ -62,7 +64,7 @@ export async function checkSnapshotSchema(file: string): Promise<string[]> {
     let applicationId: number;
     try {
       schema = readSchema(db);
-      applicationId = db.pragma('application_id', { simple: true }) as number;
+      applicationId = Number(db.pragma('application_id', { simple: true }));
     } catch (error) {
       throw new SnapshotRefused(file, describeSqliteFailure(error));
     }
@@ -75,7 +77,10 @@ export async function checkSnapshotSchema(file: string): Promise<string[]> {
     if (record?.type !== 'table' || (record.sql !== ours.sql && record.sql !== legacy)) {
       throw new SnapshotRefused(file, 'is not an svc snapshot (it has no record of svc migrations)');
     }
-    const names = (db.prepare(`SELECT name FROM "${MIGRATION_TABLE}" ORDER BY name LIMIT 1000`).all() as { name: unknown }[]).map((r) => String(r.name));
+    const names = db
+      .prepare(`SELECT name FROM "${MIGRATION_TABLE}" ORDER BY name LIMIT 1000`)
+      .all()
+      .map((r) => String(column(r, 'name')));
     const unknown = names.filter((n) => !all.includes(n));
     if (unknown.length) throw new SnapshotRefused(file, 'was made by a newer version of svc; upgrade svc');
     if (names.length === 0 || names.join() !== all.slice(0, names.length).join()) {

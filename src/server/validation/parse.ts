@@ -16,7 +16,7 @@ function valueAt(value: unknown, path: readonly PropertyKey[]): unknown {
   let v = value;
   for (const seg of path) {
     if (v === null || typeof v !== 'object') return undefined;
-    v = (v as Record<PropertyKey, unknown>)[seg];
+    v = Reflect.get(v, seg);
   }
   return v;
 }

@@ -13,6 +13,8 @@ export interface PostgresConnectOptions {
 /** pg's built-in text parsers: we change only int8's. */
 const builtIn = pg.types;
 const INT8_OID = 20;
+/** pg-types' own parameter types (a type id, `text` or `binary`), so the override fits without a cast. */
+type TypeParserArgs = Parameters<typeof builtIn.getTypeParser>;
 
 /**
  * int8 as a JavaScript number: times (ms), seq columns and network ids are bigint columns, and the
@@ -21,14 +23,14 @@ const INT8_OID = 20;
  * Per pool (not pg.types.setTypeParser): other users of pg in the same process keep their parsers.
  */
 const types: pg.CustomTypesConfig = {
-  getTypeParser: ((oid: number, format?: 'text' | 'binary') => {
-    if (oid !== INT8_OID || format === 'binary') return builtIn.getTypeParser(oid, format as 'text');
+  getTypeParser: (oid: TypeParserArgs[0], format?: TypeParserArgs[1]) => {
+    if (oid !== INT8_OID || format === 'binary') return builtIn.getTypeParser(oid, format);
     return (value: string) => {
       const n = Number(value);
       if (!Number.isSafeInteger(n)) throw new RangeError(`bigint ${value} is beyond what svc stores exactly (2^53)`);
       return n;
     };
-  }) as pg.CustomTypesConfig['getTypeParser'],
+  },
 };
 
 /** A bounded pool of connections named `svc` in pg_stat_activity, parsing int8 as numbers. */

@@ -9,10 +9,20 @@ const put = prepared((qb) =>
     .onConflict((oc) => oc.column('key').doUpdateSet({ value: param('value') })),
 );
 
-export function getMeta<T>(store: Store, key: string): T | undefined {
+/**
+ * A value svc stored under `key`, checked by `is` on the way back (a restored snapshot is untrusted,
+ * CONTRACT §8): a value of another shape is an error naming the key, never a wrong value passed on.
+ */
+export function getMeta<T>(store: Store, key: string, is: (value: unknown) => value is T): T | undefined {
   const row = get.get(store, { key });
-  return row ? (JSON.parse(row.value) as T) : undefined;
+  if (!row) return undefined;
+  const value: unknown = JSON.parse(row.value);
+  if (!is(value)) throw new Error(`svc: the meta entry ${key} does not hold what svc stores there`);
+  return value;
 }
+
+/** For numbers in `meta` (clock offsets, epochs). */
+export const isFiniteNumber = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
 
 export function setMeta(store: Store, key: string, value: unknown): void {
   put.run(store, { key, value: JSON.stringify(value) });

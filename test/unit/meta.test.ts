@@ -1,0 +1,28 @@
+/**
+ * `meta` holds the default identity, the clock offset and the random epoch as JSON. A restored
+ * snapshot is untrusted (CONTRACT §8): a value read back is checked, and one of another shape is an
+ * error naming the key, not a wrong type flowing on (issue 26).
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { getMeta, isFiniteNumber, setMeta } from '../../src/store/repos/meta.js';
+import { type OpenedStore, openStore } from '../../src/store/store.js';
+
+let store: OpenedStore | undefined;
+afterEach(() => store?.close());
+
+describe('getMeta', () => {
+  it('returns what was stored when it has the expected shape, undefined when absent', async () => {
+    store = await openStore({ file: ':memory:' });
+    const opened = store;
+    expect(getMeta(opened, 'clock_offset_test', isFiniteNumber)).toBeUndefined();
+    opened.tx(() => setMeta(opened, 'clock_offset_test', 1234));
+    expect(getMeta(opened, 'clock_offset_test', isFiniteNumber)).toBe(1234);
+  });
+
+  it('refuses a value of another shape, naming the key', async () => {
+    store = await openStore({ file: ':memory:' });
+    const opened = store;
+    opened.tx(() => setMeta(opened, 'clock_offset_test', '1234'));
+    expect(() => getMeta(opened, 'clock_offset_test', isFiniteNumber)).toThrow(/meta entry clock_offset_test/);
+  });
+});
