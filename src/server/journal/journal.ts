@@ -13,25 +13,11 @@ export const MAX_JOURNAL_SIZE = 100_000;
  * answered. Plain fields only, no copies of what the request path already holds (the body text,
  * the response text, the cached principal); the `Authorization` header is masked on the way in.
  */
-export interface JournalRecord {
-  id: string;
-  /** Emulator time of arrival (ms). */
+export interface JournalRecord extends Omit<JournalEntry, 'at' | 'principal'> {
+  /** Emulator time of arrival (ms); the entry says it in ISO 8601. */
   at: number;
-  method: string;
-  path: string;
-  query: string;
-  status: number | null;
-  durationMs: number;
+  /** The key's owner as authentication found it; the entry keeps the fields the contract shows. */
   principal: Principal | null;
-  key: string | null;
-  idempotencyKey: string | null;
-  replayed: boolean;
-  requestBody: string | null;
-  responseBody: string | null;
-  truncated: boolean;
-  fault: string | null;
-  /** Sent by the dashboard (its `Svc-Client: dashboard` header), not by the user's code. */
-  fromDashboard: boolean;
 }
 
 export interface JournalQuery extends Omit<JournalFilter, 'limit'> {
