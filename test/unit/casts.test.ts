@@ -20,9 +20,8 @@ const PENDING = 'not reviewed yet (issue 26)';
 
 /** File (relative to src/) → [casts allowed, why]. */
 const ALLOWED: Record<string, [number, string]> = {
-  'cli/commands/fixtures/operations.ts': [1, PENDING],
-  'client/fetch-send.ts': [2, PENDING],
-  'client/throwing.ts': [2, PENDING],
+  'client/throwing.ts': [1, 'one method per operation id, assembled in a loop over the contract: the compiler cannot map the loop to the mapped type'],
+  'client/typed.ts': [1, 'one method per operation id, assembled in a loop over the contract: the compiler cannot map the loop to the mapped type'],
   'listen/local.ts': [1, PENDING],
   'server/pipeline/handler.ts': [2, PENDING],
   'store/postgres/connect.ts': [2, PENDING],
@@ -47,9 +46,6 @@ const ALLOWED: Record<string, [number, string]> = {
   'cli/output/spinner.ts': [2, PENDING],
   'cli/output/style.ts': [2, PENDING],
   'cli/spec-input.ts': [1, PENDING],
-  'client/http.ts': [4, PENDING],
-  'client/sse.ts': [1, PENDING],
-  'client/typed.ts': [2, PENDING],
   'contract/openapi/build.ts': [5, PENDING],
   'contract/openapi/errors.ts': [1, PENDING],
   'contract/openapi/json-schema.ts': [4, PENDING],
