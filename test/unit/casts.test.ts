@@ -21,6 +21,8 @@ const PENDING = 'not reviewed yet (issue 26)';
 /** File (relative to src/) → [casts allowed, why]. */
 const ALLOWED: Record<string, [number, string]> = {
   'client/throwing.ts': [1, 'one method per operation id, assembled in a loop over the contract: the compiler cannot map the loop to the mapped type'],
+  'client/throwing.ts': [1, 'one method per operation id, assembled in a loop over the contract: the compiler cannot map the loop to the mapped type'],
+  'client/typed.ts': [1, 'one method per operation id, assembled in a loop over the contract: the compiler cannot map the loop to the mapped type'],
   'client/typed.ts': [1, 'one method per operation id, assembled in a loop over the contract: the compiler cannot map the loop to the mapped type'],
   'listen/local.ts': [1, PENDING],
   'server/pipeline/handler.ts': [2, PENDING],
@@ -32,16 +34,13 @@ const ALLOWED: Record<string, [number, string]> = {
   'cli/commands/fixtures/file.ts': [5, PENDING],
   'cli/commands/fixtures/references.ts': [2, PENDING],
   'cli/commands/fixtures/run.ts': [2, PENDING],
-  'cli/commands/init.ts': [2, PENDING],
   'cli/commands/logs/tail.ts': [1, PENDING],
   'cli/commands/openapi.ts': [1, PENDING],
   'cli/commands/snapshot/export.ts': [2, PENDING],
   'cli/commands/trigger.ts': [1, PENDING],
-  'cli/commands/webhook/deliveries/attempt-stream.ts': [2, PENDING],
   'cli/commands/webhook/deliveries/tail.ts': [2, PENDING],
   'cli/commands/webhook/verify.ts': [2, PENDING],
   'cli/context.ts': [1, PENDING],
-  'cli/local-emulator.ts': [3, PENDING],
   'cli/output/render.ts': [1, PENDING],
   'cli/output/spinner.ts': [2, PENDING],
   'cli/output/style.ts': [2, PENDING],
@@ -76,7 +75,6 @@ const ALLOWED: Record<string, [number, string]> = {
   'store/repos/meta.ts': [1, 'getMeta<T>: callers in server/ name the type; move them to a guard (issue 26, server/ slice)'],
   'store/sqlite.ts': [1, "require() of the CommonJS driver is untyped; its type is the package's own"],
   'store/store.ts': [1, "better-sqlite3's transaction wrapper loses a generic function's return type"],
-  'version.ts': [1, PENDING],
   'webhooks/envelope.ts': [
     1,
     'the state machine keeps type, status and token together, which the compiler cannot follow (checked on every delivery in integration)',
