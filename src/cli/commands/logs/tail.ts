@@ -9,6 +9,7 @@ import type { Handler } from '../../spec.js';
 import { requestLine } from '../../views/request.js';
 import { isFatal } from '../webhook/deliveries/attempt-stream.js';
 import type { tailLogsSpec } from './index.js';
+import { errorMessage } from '../../../domain/caught.js';
 
 /**
  * `svc logs tail`: follows the emulator's request journal stream (`GET /__emulator/requests/stream`)
@@ -65,7 +66,7 @@ export const tailLogsCommand: Handler<typeof tailLogsSpec> = async ({ options },
     } catch (error) {
       if (ctx.signal.aborted) break;
       if (isFatal(error) || !everConnected) throw error;
-      reason = error instanceof ServiceUnreachableError ? error.reason : (error as Error).message;
+      reason = error instanceof ServiceUnreachableError ? error.reason : errorMessage(error);
     } finally {
       ctx.signal.removeEventListener('abort', close);
       stream?.close();
