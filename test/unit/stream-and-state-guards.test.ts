@@ -1,9 +1,10 @@
 /**
  * Issue 26: what the CLI reads from outside without a schema library is checked by looking, not cast:
- * an attempt message off `svc webhook deliveries tail`'s stream, and `.svc/dev.json`. A value of
+ * the messages of `svc webhook deliveries tail`'s and `svc logs tail`'s streams, and `.svc/dev.json`. A value of
  * another shape (another svc version, a hand-edited file) reads as null instead of flowing on.
  */
 import { describe, expect, it } from 'vitest';
+import { requestLineFieldsOf } from '../../src/cli/commands/logs/journal-message.js';
 import { attemptLineOf } from '../../src/cli/commands/webhook/deliveries/attempt-message.js';
 import { localStateOf } from '../../src/cli/local-emulator.js';
 
@@ -72,6 +73,41 @@ describe('localStateOf', () => {
   it('is null for a file of another shape: its pid would decide what is signalled', () => {
     for (const bad of [null, [], { ...state, pid: '42' }, { ...state, baseUrl: undefined }, { ...state, keys: { ...state.keys, live: { partnerKey: 'x' } } }]) {
       expect(localStateOf(bad), JSON.stringify(bad)).toBeNull();
+    }
+  });
+});
+
+const request = {
+  id: 'req_1',
+  at: '2030-01-01T00:00:00.000Z',
+  method: 'POST',
+  path: '/v1/invoices',
+  query: '',
+  status: null,
+  durationMs: 3,
+  principal: null,
+  replayed: false,
+  fault: 'flt_1',
+  responseBody: null,
+};
+
+describe('requestLineFieldsOf', () => {
+  it('keeps what a request line shows; a dropped answer (status null) and no key (principal null) included', () => {
+    expect(requestLineFieldsOf({ ...request, key: null, truncated: false })).toEqual(request);
+    const principal = { kind: 'partner', environment: 'live', partnerId: 'p', merchantId: null };
+    expect(requestLineFieldsOf({ ...request, principal })).toEqual({ ...request, principal: { kind: 'partner', environment: 'live' } });
+  });
+
+  it('is null for a message of another shape', () => {
+    for (const bad of [
+      null,
+      7,
+      { ...request, id: 7 },
+      { ...request, status: '201' },
+      { ...request, principal: { kind: 'admin', environment: 'test' } },
+      { ...request, replayed: 'no' },
+    ]) {
+      expect(requestLineFieldsOf(bad), JSON.stringify(bad)).toBeNull();
     }
   });
 });

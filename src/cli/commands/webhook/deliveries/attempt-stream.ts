@@ -100,8 +100,8 @@ export function isFatal(error: unknown): boolean {
   return error instanceof UserError;
 }
 
-/** The `data:` line's JSON, or undefined when it is not JSON (then not an attempt either). */
-function parseJson(text: string): unknown {
+/** A stream message's `data:` JSON, or undefined when it is not JSON (then it is no message of ours). */
+export function parseJson(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch {
