@@ -3,11 +3,13 @@
  * exists but belongs to another user. Used for the owners of claims, state files, restore records and
  * temporary leftovers (a recycled pid reads as alive: callers that care check what it runs).
  */
+import { errorCode } from './domain/caught.js';
+
 export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
+    return errorCode(error) === 'EPERM';
   }
 }

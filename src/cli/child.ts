@@ -73,8 +73,13 @@ export function exitCodeOf(code: number | null, signal: NodeJS.Signals | null): 
 
 /** A signal's exit code as a shell reports it (SIGINT → 130, SIGTERM → 143); 130 for anything else. */
 export function signalExitCode(reason: unknown): number {
-  const n = typeof reason === 'string' ? constants.signals[reason as NodeJS.Signals] : undefined;
+  const n = typeof reason === 'string' && isSignal(reason) ? constants.signals[reason] : undefined;
   return n === undefined ? 130 : 128 + n;
+}
+
+/** A name the OS knows as a signal (its own key of `constants.signals`, not one inherited from Object). */
+function isSignal(name: string): name is NodeJS.Signals {
+  return Object.hasOwn(constants.signals, name);
 }
 
 function notStarted(command: string, error: NodeJS.ErrnoException): { exitCode: 126 | 127; message: string } {

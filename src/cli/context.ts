@@ -49,7 +49,7 @@ export function createContext(input: ContextInput): Context {
   const env = input.env ?? process.env;
   const json = input.globals.json === true;
   const stdin = input.stdin ?? process.stdin;
-  const stdinIsTTY = input.stdinIsTTY ?? (stdin as { isTTY?: boolean }).isTTY === true;
+  const stdinIsTTY = input.stdinIsTTY ?? ('isTTY' in stdin && stdin.isTTY === true);
   const noColor = input.globals.color === false || (env.NO_COLOR !== undefined && env.NO_COLOR !== '');
   return {
     globals: input.globals,

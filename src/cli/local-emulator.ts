@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { projectFolders } from '../config/find.js';
-import type { DefaultKeys } from '../server/bootstrap.js';
+import type { DefaultKeys, EnvironmentKeys } from '../contract/default-keys.js';
 import { isAlive } from '../pid.js';
 
 /**
@@ -35,20 +35,53 @@ export function writeLocalState(cwd: string, state: LocalEmulatorState): LocalEm
   return null;
 }
 
+/** The state file's record, or null when it is missing, not JSON, or of another shape (then it is not ours to trust). */
 function readState(file: string): LocalEmulatorState | null {
   try {
-    return JSON.parse(fs.readFileSync(file, 'utf8')) as LocalEmulatorState;
+    return localStateOf(JSON.parse(fs.readFileSync(file, 'utf8')));
   } catch {
     return null;
   }
+}
+
+/**
+ * A parsed `.svc/dev.json`, checked by looking (no zod: every command's start-up reads this file).
+ * Another program or an older svc may have written it, and its `pid` decides what is signalled.
+ */
+export function localStateOf(value: unknown): LocalEmulatorState | null {
+  if (typeof value !== 'object' || value === null) return null;
+  const baseUrl = Reflect.get(value, 'baseUrl');
+  const pid = Reflect.get(value, 'pid');
+  const startedAt = Reflect.get(value, 'startedAt');
+  const database = Reflect.get(value, 'database');
+  const keys = keysOf(Reflect.get(value, 'keys'));
+  if (typeof baseUrl !== 'string' || typeof pid !== 'number' || typeof startedAt !== 'string' || typeof database !== 'string' || keys === null) return null;
+  return { baseUrl, pid, startedAt, database, keys };
+}
+
+function keysOf(value: unknown): DefaultKeys | null {
+  if (typeof value !== 'object' || value === null) return null;
+  const partnerId = Reflect.get(value, 'partnerId');
+  const test = environmentKeysOf(Reflect.get(value, 'test'));
+  const live = environmentKeysOf(Reflect.get(value, 'live'));
+  return typeof partnerId === 'string' && test !== null && live !== null ? { partnerId, test, live } : null;
+}
+
+function environmentKeysOf(value: unknown): EnvironmentKeys | null {
+  if (typeof value !== 'object' || value === null) return null;
+  const partnerKey = Reflect.get(value, 'partnerKey');
+  const merchantKey = Reflect.get(value, 'merchantKey');
+  const merchantId = Reflect.get(value, 'merchantId');
+  if (typeof partnerKey !== 'string' || typeof merchantKey !== 'string' || typeof merchantId !== 'string') return null;
+  return { partnerKey, merchantKey, merchantId };
 }
 
 /** Removes the state file if it still describes this process (another `svc dev` may have replaced it). */
 export function removeLocalState(cwd: string, pid = process.pid): void {
   const file = path.join(cwd, STATE_DIR, STATE_FILE);
   try {
-    const state = JSON.parse(fs.readFileSync(file, 'utf8')) as LocalEmulatorState;
-    if (state.pid !== pid) return;
+    const state = readState(file);
+    if (state === null || state.pid !== pid) return;
     fs.rmSync(file, { force: true });
     // With --memory nothing else lives in .svc/: leave no trace. rmdir refuses a folder that is not empty.
     fs.rmdirSync(path.dirname(file));
@@ -67,12 +100,8 @@ export function findLocalState(cwd: string): { state: LocalEmulatorState; file: 
   for (const dir of projectFolders(cwd)) {
     const file = path.join(dir, STATE_DIR, STATE_FILE);
     if (fs.existsSync(file)) {
-      try {
-        const state = JSON.parse(fs.readFileSync(file, 'utf8')) as LocalEmulatorState;
-        return { state, file, running: isLiveSvcDev(state.pid) };
-      } catch {
-        return null;
-      }
+      const state = readState(file);
+      return state === null ? null : { state, file, running: isLiveSvcDev(state.pid) };
     }
   }
   return null;

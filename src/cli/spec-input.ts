@@ -135,7 +135,8 @@ export function inputProblem(spec: CommandSpec, input: HandlerInput): string | n
     const value = input.args[a.name];
     if (value === undefined && a.required === false) continue;
     if (a.variadic && !Array.isArray(value)) return `<${a.name}…> is ${JSON.stringify(value)}: not a list`;
-    for (const v of a.variadic ? (value as unknown[]) : [value]) {
+    const values: unknown[] = a.variadic && Array.isArray(value) ? value : [value];
+    for (const v of values) {
       if (typeof v !== 'string') return `<${a.name}> is ${JSON.stringify(v)}: not a string`;
       if (a.choices && !a.choices.includes(v)) return `<${a.name}> is "${v}": not one of ${a.choices.join(', ')}`;
     }

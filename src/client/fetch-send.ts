@@ -1,3 +1,4 @@
+import { contractError } from './contract-error.js';
 import { ApiRefusedError, ServiceUnreachableError } from './errors.js';
 import type { HttpRequest, HttpResponse } from './http.js';
 
@@ -19,7 +20,7 @@ export type FetchLike = (
  * answered; a file download's bytes (`binary`). No control token: a browser has none to send.
  */
 export function fetchTransport(fetchFn: FetchLike) {
-  return async function sendWithFetch<T>(baseUrl: string, req: HttpRequest): Promise<HttpResponse<T>> {
+  return async function sendWithFetch(baseUrl: string, req: HttpRequest): Promise<HttpResponse<unknown>> {
     let url: URL;
     try {
       url = new URL(req.path, baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`);
@@ -61,16 +62,7 @@ export function fetchTransport(fetchFn: FetchLike) {
         requestId,
       );
     }
-    if (bytes) return { status: res.status, data: bytes as T, requestId, replayed: false };
-    return { status: res.status, data: data as T, requestId, replayed: res.headers.get('idempotent-replayed') === 'true' };
+    if (bytes) return { status: res.status, data: bytes, requestId, replayed: false };
+    return { status: res.status, data, requestId, replayed: res.headers.get('idempotent-replayed') === 'true' };
   };
-}
-
-/** The contract's error body (`{error: {code, message, param?}}`), when `data` is one. */
-function contractError(data: unknown): { code: string; message: string; param?: string } | undefined {
-  if (typeof data !== 'object' || data === null || !('error' in data)) return undefined;
-  const e = data.error;
-  if (typeof e !== 'object' || e === null || !('code' in e) || !('message' in e) || typeof e.code !== 'string' || typeof e.message !== 'string')
-    return undefined;
-  return { code: e.code, message: e.message, ...('param' in e && typeof e.param === 'string' ? { param: e.param } : {}) };
 }

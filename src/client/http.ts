@@ -1,5 +1,7 @@
 import type http from 'node:http';
 import type https from 'node:https';
+import { errorCode, errorMessage } from '../domain/caught.js';
+import { contractError } from './contract-error.js';
 import { ApiRefusedError, ServiceUnreachableError } from './errors.js';
 
 export interface HttpRequest {
@@ -56,7 +58,7 @@ async function transportFor(protocol: string) {
  * undici took ~100 ms on the benchmark machine, more than the rest of `svc invoices create` together
  * (bench #9). The emulator's dispatcher, which lives long and pools connections, uses undici.
  */
-export async function send<T>(baseUrl: string, req: HttpRequest): Promise<HttpResponse<T>> {
+export async function send(baseUrl: string, req: HttpRequest): Promise<HttpResponse<unknown>> {
   let url: URL;
   try {
     url = new URL(req.path, baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`);
@@ -92,7 +94,7 @@ export async function send<T>(baseUrl: string, req: HttpRequest): Promise<HttpRe
         const status = res.statusCode ?? 0;
         const requestId = header(res.headers['request-id']);
         if (req.binary && status < 400) {
-          resolve({ status, data: bytes as T, requestId, replayed: false });
+          resolve({ status, data: bytes, requestId, replayed: false });
           return;
         }
         const text = bytes.toString('utf8');
@@ -103,10 +105,9 @@ export async function send<T>(baseUrl: string, req: HttpRequest): Promise<HttpRe
           data = text;
         }
         if (status >= 400) {
-          const error = (data as { error?: { code: string; message: string; param?: string } } | undefined)?.error;
-          reject(new ApiRefusedError(status, error ?? { code: `http_${status}`, message: text.slice(0, 300) || `HTTP ${status}` }, requestId));
+          reject(new ApiRefusedError(status, contractError(data) ?? { code: `http_${status}`, message: text.slice(0, 300) || `HTTP ${status}` }, requestId));
         } else {
-          resolve({ status, data: data as T, requestId, replayed: header(res.headers['idempotent-replayed']) === 'true' });
+          resolve({ status, data, requestId, replayed: header(res.headers['idempotent-replayed']) === 'true' });
         }
       });
     });
@@ -124,10 +125,10 @@ function header(value: string | string[] | undefined): string | null {
 }
 
 function describeNetworkError(error: unknown): string {
-  const e = error as { code?: string; message?: string };
-  if (e.code === 'ECONNREFUSED') return 'connection refused (is the service running? `svc dev` starts the local emulator)';
-  if (e.code === 'ENOTFOUND' || e.code === 'EAI_AGAIN') return 'host not found';
-  if (e.code === 'ETIMEDOUT') return 'timed out';
-  if (e.code === 'ECONNRESET') return 'the connection was reset';
-  return e.message ?? String(error);
+  const code = errorCode(error);
+  if (code === 'ECONNREFUSED') return 'connection refused (is the service running? `svc dev` starts the local emulator)';
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'host not found';
+  if (code === 'ETIMEDOUT') return 'timed out';
+  if (code === 'ECONNRESET') return 'the connection was reset';
+  return errorMessage(error);
 }

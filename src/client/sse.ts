@@ -1,5 +1,7 @@
 import { request } from 'undici';
+import { contractError } from './contract-error.js';
 import { ApiRefusedError, ServiceUnreachableError } from './errors.js';
+import { errorMessage } from '../domain/caught.js';
 
 export interface SseMessage {
   event: string;
@@ -49,17 +51,17 @@ export async function openSse(
       bodyTimeout: 0,
     });
   } catch (error) {
-    throw new ServiceUnreachableError(new URL(url).origin, (error as Error).message);
+    throw new ServiceUnreachableError(new URL(url).origin, errorMessage(error));
   }
   if (res.statusCode !== 200) {
     const text = await res.body.text();
-    let body: { error?: { code: string; message: string; param?: string } } = {};
+    let body: unknown;
     try {
       body = JSON.parse(text);
     } catch {
       // not JSON
     }
-    throw new ApiRefusedError(res.statusCode, body.error ?? { code: `http_${res.statusCode}`, message: text.slice(0, 200) }, null);
+    throw new ApiRefusedError(res.statusCode, contractError(body) ?? { code: `http_${res.statusCode}`, message: text.slice(0, 200) }, null);
   }
   let idle: NodeJS.Timeout | undefined;
   const done = new Promise<void>((resolve, reject) => {

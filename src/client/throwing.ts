@@ -6,7 +6,7 @@
  */
 import type { OperationId } from '../contract/operations/index.js';
 import { ApiRefusedError } from './errors.js';
-import type { Client, ClientData, ClientOperationId, DynamicResult } from './typed.js';
+import { type Client, type ClientData, type ClientOperationId, type DynamicInput, type DynamicResult, operationEntries } from './typed.js';
 
 /** A success, as the service sent it. */
 export interface Answer<T> {
@@ -31,10 +31,11 @@ export function throwing(client: Client): ThrowingClient {
     if (!result.ok) throw new ApiRefusedError(result.status, result.error, result.requestId);
     return { status: result.status, data: result.data, requestId: result.requestId, replayed: result.replayed };
   };
-  const wrapped: Record<string, unknown> = { baseUrl: client.baseUrl, url: client.url, key: client.key };
-  for (const [name, value] of Object.entries(client)) {
-    if (typeof value !== 'function' || name === 'url' || name === 'key') continue;
-    wrapped[name] = async (...args: unknown[]) => unwrap(await (value as (...a: unknown[]) => Promise<DynamicResult>)(...args));
+  const call = async (id: OperationId, input?: DynamicInput) => unwrap(await client.call(id, input));
+  const wrapped: Record<string, unknown> = { baseUrl: client.baseUrl, url: client.url, key: client.key, call };
+  // Every method of the client is `call` with its operation id (typed.ts); streams have none.
+  for (const [id] of operationEntries()) {
+    if (typeof Reflect.get(client, id) === 'function') wrapped[id] = (input?: DynamicInput) => call(id, input);
   }
   return wrapped as ThrowingClient;
 }

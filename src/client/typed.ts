@@ -158,7 +158,7 @@ export function createClient(options: ClientOptions): Client {
     const file = Object.values(op.responses).some((r) => typeof r === 'object' && r.mediaType !== undefined);
     const timeoutMs = input.timeoutMs ?? options.timeoutMs;
     try {
-      const res = await transport<unknown>(options.baseUrl, {
+      const res = await transport(options.baseUrl, {
         method: op.method,
         path,
         key,
@@ -186,11 +186,22 @@ export function createClient(options: ClientOptions): Client {
       return key;
     },
   };
-  for (const [id, op] of Object.entries(OPERATIONS) as [OperationId, OperationSpec][]) {
+  for (const [id, op] of operationEntries()) {
     if (Object.values(op.responses).some((r) => typeof r === 'object' && r.stream && r.mediaType === undefined)) continue;
     client[id] = (input?: DynamicInput) => call(id, input);
   }
   return client as Client;
+}
+
+/** The contract's operations with their ids as ids (`Object.entries` widens a key to `string`). */
+export function operationEntries(): [OperationId, OperationSpec][] {
+  const entries: [OperationId, OperationSpec][] = [];
+  for (const [id, op] of Object.entries(OPERATIONS)) if (isOperationId(id)) entries.push([id, op]);
+  return entries;
+}
+
+function isOperationId(id: string): id is OperationId {
+  return Object.hasOwn(OPERATIONS, id);
 }
 
 /** The kind of key an operation sends by default: `either` takes the merchant key first (its own invoices). */

@@ -252,6 +252,18 @@ describe('tail against the emulator (the attempt stream)', () => {
     expect(await t.stop()).toBe(0);
   });
 
+  // Issue 26: the stream's messages are checked, not cast. Before, `not json` threw inside the stream
+  // reader and ended tail, and a message of another shape printed a line of `undefined`s.
+  it('a stream message that is not an attempt is named on stderr and skipped; tail keeps running', async () => {
+    const proxy = await startProxy(emu.url, 'malformed');
+    const t = tail(['--json'], proxy.url);
+    await stderrMatches(t, /ignored a malformed attempt message from the emulator: not json\n/);
+    await stderrMatches(t, /ignored a malformed attempt message from the emulator: \{"deliveryId":7,"attempt":"one"\}\n/);
+    expect(t.child.exitCode).toBeNull();
+    expect(t.lines).toEqual([]);
+    expect(await t.stop()).toBe(0);
+  });
+
   it('gives up under the same reconnect policy as listen (SVC_RECONNECT_TIMEOUT): exit 3 with the reason', async () => {
     const proxy = await startProxy(emu.url, 'transparent');
     const t = tail([], proxy.url, { SVC_RECONNECT_TIMEOUT: '2' });
@@ -335,8 +347,11 @@ describe('tail against a remote deployment (polling)', () => {
 
 interface Proxy {
   url: string;
-  /** transparent: forwards everything; remote: 404 for /__emulator/ like a real deployment; down: 502. */
-  mode: 'transparent' | 'remote' | 'down';
+  /**
+   * transparent: forwards everything; remote: 404 for /__emulator/ like a real deployment; down: 502;
+   * malformed: the attempt stream is the proxy's own, sending `ready` then attempts of other shapes.
+   */
+  mode: 'transparent' | 'remote' | 'down' | 'malformed';
   /** Request paths seen, in order. */
   paths: string[];
   /** Request paths whose response was sent in full, in order. */
@@ -369,6 +384,13 @@ async function startProxy(target: string, mode: Proxy['mode']): Promise<Proxy> {
     res.on('finish', () => proxy.answered.push(req.url ?? ''));
     if (proxy.mode === 'down') {
       res.writeHead(502, { 'content-type': 'text/plain' }).end('bad gateway');
+      return;
+    }
+    if (proxy.mode === 'malformed' && req.url?.startsWith('/__emulator/deliveries/stream')) {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write('event: ready\ndata: {}\n\n');
+      res.write('event: attempt\ndata: not json\n\n');
+      res.write(`event: attempt\ndata: ${JSON.stringify({ deliveryId: 7, attempt: 'one' })}\n\n`);
       return;
     }
     if (proxy.mode === 'remote' && req.url?.startsWith('/__emulator/')) {

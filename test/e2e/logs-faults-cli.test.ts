@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli, spawnCli, type LiveCli } from '../helpers/cli.js';
 import { ikey, request, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
@@ -65,6 +67,57 @@ describe('svc logs tail', () => {
     expect(seen(mine).length).toBeGreaterThan(0);
     expect(seen(mine).every((e) => e.method === 'POST' && e.fromDashboard === false)).toBe(true);
     expect(seen(all).some((e) => e.method === 'GET' && e.fromDashboard === true)).toBe(true);
+  });
+
+  // Issue 26: the journal's messages are checked, not cast. Before, `not json` threw inside the stream
+  // reader and ended the command. Raw HTTP on purpose: a stream the emulator never sends.
+  it('a stream message that is not a journal entry is named on stderr and skipped; the next one prints', async () => {
+    const entry = {
+      id: 'req_1',
+      at: '2030-01-01T00:00:00.000Z',
+      method: 'POST',
+      path: '/v1/invoices',
+      query: '',
+      status: 201,
+      durationMs: 3,
+      principal: { kind: 'merchant', environment: 'test', partnerId: 'p', merchantId: 'm' },
+      key: null,
+      idempotencyKey: null,
+      replayed: false,
+      requestBody: null,
+      responseBody: null,
+      truncated: false,
+      fault: null,
+      fromDashboard: false,
+    };
+    const server = createServer((req, res) => {
+      if (req.url?.startsWith('/__emulator/requests/stream')) {
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        res.write('event: ready\ndata: {}\n\n');
+        res.write('event: request\ndata: not json\n\n');
+        res.write(`event: request\ndata: ${JSON.stringify({ id: 7 })}\n\n`);
+        res.write(`event: request\ndata: ${JSON.stringify(entry)}\n\n`);
+        return;
+      }
+      if (req.url === '/__emulator/health') res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"ok"}');
+      else res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":{"code":"not_found","message":"No such route."}}');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const tail = spawnCli(['logs', 'tail', '--base-url', `http://127.0.0.1:${port}`], { cwd: tempDir(), env: NO_TARGET });
+      running.push(tail);
+      expect(await tail.waitForLine((l) => l.includes('POST /v1/invoices'))).toMatch(
+        /^2030-01-01T00:00:00.000Z {2}POST \/v1\/invoices 201 3 ms {2}merchant test {2}req_1$/,
+      );
+      await expect.poll(() => tail.stderr(), { timeout: 10_000 }).toContain('ignored a malformed request message from the emulator: {"id":7}');
+      expect(tail.stderr()).toContain('ignored a malformed request message from the emulator: not json');
+      expect(tail.child.exitCode).toBeNull();
+      expect(await tail.stop('SIGINT')).toBe(0);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 
   it('against nothing at all: exit 3', async () => {

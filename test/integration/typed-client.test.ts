@@ -2,6 +2,8 @@
  * The typed client (issue 12): `emulator.client` and `createClient` from `svc-emulator/client`,
  * against a real emulator. Types are checked by tsc (expectTypeOf); behaviour by real HTTP.
  */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
 import { createClient, type ClientResult, type SentRequest } from '../../src/client/typed.js';
 import type { Invoice, PartnerInvoice } from '../../src/contract/index.js';
@@ -69,6 +71,26 @@ describe('createClient for a base URL', () => {
     if (!list.ok) throw new Error(list.error.message);
     expect(list.data.data).toHaveLength(1);
     await expect(createClient({ baseUrl: 'http://127.0.0.1:9' }).getHealth()).rejects.toThrow(/cannot reach/);
+  });
+
+  // Raw HTTP on purpose: the answers are ones the service never sends (a proxy's error bodies in
+  // front of it), which is what this is about. They must not pass for the contract's error shape.
+  it('a refusal whose body is not the contract error shape reads as http_<status>, its text as the message', async () => {
+    const bodies = ['{"error":"bad gateway"}', '{"error":{"code":"upstream_down"}}', '<html>502</html>'];
+    let next = 0;
+    const server = http.createServer((_req, res) => res.writeHead(502, { 'content-type': 'application/json' }).end(bodies[next++]));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const client = createClient({ baseUrl: `http://127.0.0.1:${port}` });
+      for (const body of bodies) {
+        const result = await client.getHealth();
+        expect(result).toMatchObject({ ok: false, status: 502, error: { code: 'http_502', message: body } });
+      }
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });
 

@@ -3,6 +3,8 @@ import type { Input } from '../spec.js';
 import type { devSpec } from './top.js';
 
 type DevOptions = Input<typeof devSpec>['options'];
+/** The same options while they are being assembled here (a handler's input is read-only). */
+type Assembling = { -readonly [K in keyof DevOptions]: DevOptions[K] };
 
 /**
  * `svc dev`'s options from SVC_* environment variables, for containers and CI services, where
@@ -30,20 +32,32 @@ export const DEV_ENV = {
 
 /** The options the environment sets; an unset or empty variable sets nothing. Bad values: exit 2 naming the variable. */
 export function devOptionsFromEnv(env: NodeJS.ProcessEnv): DevOptions {
-  const out: Record<string, unknown> = {};
+  const out: Assembling = {};
   for (const [name, key] of Object.entries(DEV_ENV)) {
     const raw = env[name]?.trim();
     if (raw === undefined || raw === '') continue;
-    if (key === 'port' || key === 'seed') out[key] = wholeNumber(name, raw);
-    else if (key === 'memory' || key === 'reset' || key === 'exposeControlPlane') out[key] = boolean(name, raw);
-    else if (key === 'allowedHost')
-      out[key] = raw
-        .split(',')
-        .map((h) => h.trim())
-        .filter((h) => h !== '');
-    else out[key] = raw;
+    // One case per value type, so each assignment is checked against the option it sets.
+    switch (key) {
+      case 'port':
+      case 'seed':
+        out[key] = wholeNumber(name, raw);
+        break;
+      case 'memory':
+      case 'reset':
+      case 'exposeControlPlane':
+        out[key] = boolean(name, raw);
+        break;
+      case 'allowedHost':
+        out[key] = raw
+          .split(',')
+          .map((h) => h.trim())
+          .filter((h) => h !== '');
+        break;
+      default:
+        out[key] = raw;
+    }
   }
-  return out as DevOptions;
+  return out;
 }
 
 /**
@@ -51,14 +65,16 @@ export function devOptionsFromEnv(env: NodeJS.ProcessEnv): DevOptions {
  * file's list; `--db` and `--memory` are one choice, so either flag replaces both variables.
  */
 export function mergeDevOptions(fromEnv: DevOptions, flags: DevOptions): DevOptions {
-  const merged: Record<string, unknown> = { ...fromEnv };
+  const merged: Assembling = { ...fromEnv };
   if (flags.db !== undefined || flags.memory !== undefined) {
     delete merged.db;
     delete merged.memory;
   }
-  for (const [key, value] of Object.entries(flags)) if (value !== undefined) merged[key] = value;
+  // A flag left unset (undefined) keeps the environment's value.
+  const set = Object.fromEntries(Object.entries(flags).filter(([, value]) => value !== undefined));
+  Object.assign(merged, set);
   if (fromEnv.allowedHost || flags.allowedHost) merged.allowedHost = [...(fromEnv.allowedHost ?? []), ...(flags.allowedHost ?? [])];
-  return merged as DevOptions;
+  return merged;
 }
 
 function wholeNumber(name: string, raw: string): number {

@@ -14,6 +14,7 @@ import { esc } from '../output/escape.js';
 import { styleFor } from '../output/style.js';
 import type { Handler, Input } from '../spec.js';
 import type { devSpec } from './top.js';
+import { errorMessage } from '../../domain/caught.js';
 
 /**
  * `svc dev`: runs the emulator in the foreground until Ctrl-C or SIGTERM. Human mode prints a banner
@@ -256,9 +257,7 @@ function untilAborted(emulator: Emulator, ctx: Context, exportOnExit: string | u
         },
         (error: unknown) => {
           // The export is the only part of a stop that fails for a reason the user can act on.
-          ctx.stderr.write(
-            `error: ${exportOnExit === undefined ? '' : `cannot export the state to ${exportOnExit}: `}${(error as Error)?.message ?? String(error)}\n`,
-          );
+          ctx.stderr.write(`error: ${exportOnExit === undefined ? '' : `cannot export the state to ${exportOnExit}: `}${errorMessage(error)}\n`);
           resolve(1);
         },
       );

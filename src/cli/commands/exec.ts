@@ -13,6 +13,7 @@ import { styleFor } from '../output/style.js';
 import type { CommandOutput, Handler } from '../spec.js';
 import { applyFlags, exportTarget, readyEvent, startFrom } from './dev.js';
 import type { execSpec } from './top.js';
+import { errorCode, errorMessage } from '../../domain/caught.js';
 
 /**
  * `svc exec [svc dev options] -- <command> [args…]` (CONTRACT §9): starts an emulator, applies
@@ -77,7 +78,7 @@ export const execCommand: Handler<typeof execSpec> = async ({ args, options: opt
     // Only the export can make a stop fail for a reason the user can act on: exit 1 naming the file.
     await emulator.stop().catch((error: unknown) => {
       if (exportOnExit === undefined) throw error;
-      throw new UserError(`cannot export the state to ${exportOnExit}: ${(error as Error)?.message ?? String(error)}`, 'export_failed');
+      throw new UserError(`cannot export the state to ${exportOnExit}: ${errorMessage(error)}`, 'export_failed');
     });
     log?.close();
     if (scratch !== null) fs.rmSync(scratch, { recursive: true, force: true });
@@ -145,7 +146,7 @@ function openLog(file: string): Log {
   try {
     fd = fs.openSync(file, 'w', 0o600);
   } catch (error) {
-    throw new UserError(`--log ${file}: cannot write it (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, 'log_not_writable');
+    throw new UserError(`--log ${file}: cannot write it (${errorCode(error) ?? errorMessage(error)})`, 'log_not_writable');
   }
   try {
     // The mode given to open applies only to a new file: an existing one (0644) kept its mode, and
@@ -154,7 +155,7 @@ function openLog(file: string): Log {
     if (fs.fstatSync(fd).isFile()) fs.fchmodSync(fd, 0o600);
   } catch (error) {
     fs.closeSync(fd);
-    throw new UserError(`--log ${file}: cannot make it private (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, 'log_not_writable');
+    throw new UserError(`--log ${file}: cannot make it private (${errorCode(error) ?? errorMessage(error)})`, 'log_not_writable');
   }
   let open = true;
   return {

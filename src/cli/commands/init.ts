@@ -85,7 +85,9 @@ async function ask(defaults: Answers, options: Input<typeof initSpec>['options']
 }
 
 function plan(answers: Answers): { name: string; content: string; mode?: number }[] {
-  const template = JSON.parse(readTemplate(CONFIG_FILE)) as Record<string, unknown>;
+  const template: unknown = JSON.parse(readTemplate(CONFIG_FILE));
+  // svc's own template: not an object means a broken install, not a user's mistake.
+  if (typeof template !== 'object' || template === null || Array.isArray(template)) throw new Error(`templates/${CONFIG_FILE} is not a JSON object`);
   const config = { ...template, port: answers.port, database: answers.database, invoiceLifetime: answers.invoiceLifetime };
   return [
     { name: CONFIG_FILE, content: `${prettyJson(config)}\n` },
@@ -111,7 +113,8 @@ function competingConfigs(ctx: Context): string[] {
     if (!fs.existsSync(file)) return false;
     if (name !== 'package.json') return true;
     try {
-      return (JSON.parse(fs.readFileSync(file, 'utf8')) as { svc?: unknown }).svc !== undefined;
+      const pkg: unknown = JSON.parse(fs.readFileSync(file, 'utf8'));
+      return typeof pkg === 'object' && pkg !== null && 'svc' in pkg && pkg.svc !== undefined;
     } catch {
       return false;
     }

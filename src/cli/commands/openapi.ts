@@ -7,6 +7,7 @@ import type { Context } from '../context.js';
 import type { Handler } from '../spec.js';
 import type { openapiSpec } from './top.js';
 import { resolveTarget } from '../target.js';
+import { errorMessage } from '../../domain/caught.js';
 
 /**
  * `svc openapi`: the OpenAPI document, built here from the contract (src/contract/), the same that
@@ -26,7 +27,7 @@ export const openapiCommand: Handler<typeof openapiSpec> = async ({ options }, c
   try {
     await fs.writeFile(file, text);
   } catch (error) {
-    throw new UserError(`cannot write ${output}: ${(error as Error).message}`, 'write_failed');
+    throw new UserError(`cannot write ${output}: ${errorMessage(error)}`, 'write_failed');
   }
   const written = { file, openapi: doc.openapi, paths: Object.keys(doc.paths).length };
   return { data: written, human: () => `wrote ${output} (OpenAPI ${written.openapi}, ${written.paths} paths)` };

@@ -74,8 +74,9 @@ type Route = { networkId?: number; token?: string };
 
 async function run(plan: Plan, invoice: InvoiceData, env: { client: ThrowingClient; variant: 'partner' | 'merchant'; ctx: Context; route: Route }) {
   if (plan.kind === 'expire') {
+    const step: Step = { action: 'expire', invoiceId: invoice.id };
     const res = await call(env.ctx, 'Expiring invoice', env.client.expireTestInvoice({ params: { id: invoice.id }, keyKind: env.variant }));
-    return { step: { action: 'expire', invoiceId: invoice.id } as Step, after: res.data.invoice };
+    return { step, after: res.data.invoice };
   }
   const body = { ...(plan.amount ? { amount: plan.amount(invoice.amount) } : {}), ...(plan.confirmed === false ? { confirmed: false } : {}), ...env.route };
   const res = await call(env.ctx, 'Paying invoice', env.client.createTestPayment({ params: { id: invoice.id }, body, keyKind: env.variant }));

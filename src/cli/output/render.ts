@@ -59,7 +59,7 @@ export function renderError(
   }
   if (error instanceof UserError) {
     // A UserError may carry a list of `problems` (a fixtures file with several mistakes): --json has them all.
-    const problems = (error as { problems?: unknown }).problems;
+    const problems = 'problems' in error ? error.problems : undefined;
     return emit(
       EXIT.refused,
       { code: error.code, message: error.message, ...(Array.isArray(problems) && problems.length ? { problems } : {}) },

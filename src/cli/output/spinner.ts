@@ -5,13 +5,13 @@ import type { Context } from '../context.js';
  * takes longer than a moment (150 ms), so quick commands do not flicker.
  */
 export async function withSpinner<T>(ctx: Context, text: string, work: Promise<T>): Promise<T> {
-  const tty = (ctx.stderr as { isTTY?: boolean }).isTTY === true;
+  const tty = 'isTTY' in ctx.stderr && ctx.stderr.isTTY === true;
   if (!tty || ctx.json || ctx.quiet) return work;
   let spinner: { stop(): void } | undefined;
   let done = false;
   const timer = setTimeout(() => {
     void import('ora').then(({ default: ora }) => {
-      if (!done) spinner = ora({ text, stream: ctx.stderr as NodeJS.WritableStream }).start();
+      if (!done) spinner = ora({ text, stream: ctx.stderr }).start();
     });
   }, 150);
   try {

@@ -20,7 +20,7 @@ export function styleFor(color: boolean): ChalkInstance {
  * Chalk's shape without colour: any chain of style names (`c.bold.red`) is a function returning
  * its text unchanged.
  */
-const plain: ChalkInstance = new Proxy(((...text: unknown[]) => text.join(' ')) as unknown as ChalkInstance, {
+const plain: ChalkInstance = new Proxy(((...text: unknown[]) => text.join(' ')) as ChalkInstance, {
   get: (_target, property) => (property === 'level' ? 0 : plain),
 });
 

@@ -1,13 +1,21 @@
 import type { ChalkInstance } from 'chalk';
-import type { JournalEntry } from '../../contract/testing-types.js';
+import type { JournalEntry, JournalPrincipal } from '../../contract/testing-types.js';
 import { esc } from '../output/escape.js';
+
+/** What a request line shows of a journal entry (a whole `JournalEntry` is one). */
+export type RequestLineFields = Pick<
+  JournalEntry,
+  'id' | 'at' | 'method' | 'path' | 'query' | 'status' | 'durationMs' | 'replayed' | 'fault' | 'responseBody'
+> & {
+  principal: Pick<JournalPrincipal, 'kind' | 'environment'> | null;
+};
 
 /**
  * One journal entry as `svc logs tail` prints it:
  * `2030-01-01T00:00:00.000Z  POST /v1/invoices 201 3 ms  merchant test  req_…  (fault …)`, then the
  * error's code and message for a refusal, so a failing request says why on its own line.
  */
-export function requestLine(c: ChalkInstance, e: JournalEntry): string {
+export function requestLine(c: ChalkInstance, e: RequestLineFields): string {
   const status = e.status === null ? c.red('dropped') : e.status >= 400 ? c.red(String(e.status)) : c.green(String(e.status));
   const who = e.principal ? `${e.principal.kind} ${e.principal.environment}` : 'no key';
   const path = esc(e.query ? `${e.path}?${e.query}` : e.path);

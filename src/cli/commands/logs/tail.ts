@@ -1,14 +1,15 @@
 import { ServiceUnreachableError } from '../../../client/errors.js';
 import { limitText, Reconnector, reconnectPolicy, sleep } from '../../../client/reconnect.js';
 import { openSse, type SseStream } from '../../../client/sse.js';
-import type { JournalEntry } from '../../../contract/testing-types.js';
 import { esc } from '../../output/escape.js';
 import { styleFor } from '../../output/style.js';
 import { connect, controlPlane } from '../../service.js';
 import type { Handler } from '../../spec.js';
 import { requestLine } from '../../views/request.js';
-import { isFatal } from '../webhook/deliveries/attempt-stream.js';
+import { isFatal, parseJson } from '../webhook/deliveries/attempt-stream.js';
+import { requestLineFieldsOf } from './journal-message.js';
 import type { tailLogsSpec } from './index.js';
+import { errorMessage } from '../../../domain/caught.js';
 
 /**
  * `svc logs tail`: follows the emulator's request journal stream (`GET /__emulator/requests/stream`)
@@ -53,8 +54,11 @@ export const tailLogsCommand: Handler<typeof tailLogsSpec> = async ({ options },
               ctx.stderr.write(`${c.yellow(`reconnected to ${origin} (requests answered meanwhile are in svc's journal: GET /__emulator/requests)`)}\n`);
             everConnected = true;
           } else if (message.event === 'request') {
-            const entry: JournalEntry = JSON.parse(message.data);
-            ctx.stdout.write(`${ctx.json ? JSON.stringify(entry) : requestLine(c, entry)}\n`);
+            const entry = parseJson(message.data);
+            const fields = requestLineFieldsOf(entry);
+            // A message of another shape is said, not thrown: one bad line must not end a long tail.
+            if (fields) ctx.stdout.write(`${ctx.json ? JSON.stringify(entry) : requestLine(c, fields)}\n`);
+            else ctx.stderr.write(`${c.yellow(esc(`ignored a malformed request message from the emulator: ${message.data.slice(0, 200)}`))}\n`);
           } else if (message.event === 'overflow') {
             reason = 'this terminal read too slowly and the emulator dropped the stream; requests answered meanwhile are in GET /__emulator/requests';
           }
@@ -65,7 +69,7 @@ export const tailLogsCommand: Handler<typeof tailLogsSpec> = async ({ options },
     } catch (error) {
       if (ctx.signal.aborted) break;
       if (isFatal(error) || !everConnected) throw error;
-      reason = error instanceof ServiceUnreachableError ? error.reason : (error as Error).message;
+      reason = error instanceof ServiceUnreachableError ? error.reason : errorMessage(error);
     } finally {
       ctx.signal.removeEventListener('abort', close);
       stream?.close();

@@ -5,6 +5,7 @@ import { connect, controlPlane } from '../../service.js';
 import type { Handler } from '../../spec.js';
 import { formatBytes } from '../../views/snapshot.js';
 import type { exportSnapshotSpec } from './index.js';
+import { errorCode, errorMessage } from '../../../domain/caught.js';
 
 /**
  * `svc snapshot export <name> <file>`: the snapshot as an SQLite file, written mode 0600 (it holds
@@ -20,7 +21,7 @@ export const exportSnapshotCommand: Handler<typeof exportSnapshotSpec> = async (
     fs.renameSync(partial, file);
   } catch (error) {
     fs.rmSync(partial, { force: true });
-    throw new UserError(`cannot write ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, 'file_not_writable');
+    throw new UserError(`cannot write ${file}: ${errorCode(error) ?? errorMessage(error)}`, 'file_not_writable');
   }
   const data = { name: args.name, file, bytes: res.data.length };
   return {

@@ -7,6 +7,7 @@ import { keyValue } from '../../output/human.js';
 import { required } from '../../prompt.js';
 import type { Handler } from '../../spec.js';
 import type { verifyWebhookSpec } from './index.js';
+import { errorMessage } from '../../../domain/caught.js';
 
 /**
  * `svc webhook verify`: checks a delivery offline with the exported `verifyWebhook`, exactly as a
@@ -33,7 +34,7 @@ export const verifyWebhookCommand: Handler<typeof verifyWebhookSpec> = async ({ 
     try {
       body = await fs.readFile(path.resolve(ctx.cwd, file));
     } catch (error) {
-      throw new UserError(`cannot read --payload-file ${file}: ${(error as Error).message}`, 'read_failed');
+      throw new UserError(`cannot read --payload-file ${file}: ${errorMessage(error)}`, 'read_failed');
     }
   } else {
     // Reading a terminal would wait for Ctrl-D with no prompt: ask for the flag instead.
@@ -62,6 +63,7 @@ export const verifyWebhookCommand: Handler<typeof verifyWebhookSpec> = async ({ 
 
 async function readAll(stream: Readable): Promise<Buffer> {
   const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
+  // A byte stream yields Buffers, or strings once an encoding is set on it.
+  for await (const chunk of stream) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk)));
   return Buffer.concat(chunks);
 }

@@ -2,8 +2,9 @@ import { ApiRefusedError, ServiceUnreachableError } from '../../../../client/err
 import { limitText, Reconnector, sleep, type ReconnectPolicy } from '../../../../client/reconnect.js';
 import { openSse, type SseStream } from '../../../../client/sse.js';
 import { UserError } from '../../../../errors.js';
-import type { DeliveryEvent } from '../../../../webhooks/delivery-events.js';
 import type { AttemptLine } from '../../../views/delivery.js';
+import { attemptLineOf } from './attempt-message.js';
+import { errorMessage } from '../../../../domain/caught.js';
 
 /** What tail does with what it finds; both loops (stream and polling) report through these. */
 export interface TailSink {
@@ -52,7 +53,12 @@ export async function followStream(opts: StreamOptions): Promise<void> {
         if (message.event === 'ready') {
           isReady = true;
           markReady();
-        } else if (message.event === 'attempt') sink.attempt(fromStreamEvent(JSON.parse(message.data) as StreamAttempt));
+        } else if (message.event === 'attempt') {
+          const line = attemptLineOf(parseJson(message.data));
+          // A message of another shape is said, not thrown: one bad line must not end a long tail.
+          if (line) sink.attempt(line);
+          else sink.notice(`ignored a malformed attempt message from the emulator: ${message.data.slice(0, 200)}`);
+        }
       });
       if (signal.aborted) break;
       await Promise.race([ready, stream.done]);
@@ -72,7 +78,7 @@ export async function followStream(opts: StreamOptions): Promise<void> {
       if (isFatal(error)) throw error;
       // Not connected even once: nothing to resume, so this is the command's error.
       if (!everConnected) throw error;
-      reason = error instanceof ServiceUnreachableError ? error.reason : (error as Error).message;
+      reason = error instanceof ServiceUnreachableError ? error.reason : errorMessage(error);
     } finally {
       signal.removeEventListener('abort', close);
       stream?.close();
@@ -94,26 +100,11 @@ export function isFatal(error: unknown): boolean {
   return error instanceof UserError;
 }
 
-type StreamAttempt = Extract<DeliveryEvent, { type: 'delivery.result' }>;
-
-/** The stream's `delivery.result` event in tail's stable shape (partner id and event type left out). */
-export function fromStreamEvent(e: StreamAttempt): AttemptLine {
-  return {
-    deliveryId: e.deliveryId,
-    eventId: e.eventId,
-    eventType: e.eventType,
-    invoiceId: e.invoiceId,
-    environment: e.environment,
-    url: e.url,
-    target: e.target,
-    attempt: e.attempt,
-    trigger: e.trigger,
-    startedAt: e.startedAt,
-    durationMs: e.durationMs,
-    responseStatus: e.responseStatus,
-    ok: e.ok,
-    error: e.error,
-    status: e.status,
-    nextAttemptAt: e.nextAttemptAt,
-  };
+/** A stream message's `data:` JSON, or undefined when it is not JSON (then it is no message of ours). */
+export function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
 }

@@ -11,6 +11,7 @@ import { attemptLine, type AttemptLine } from '../../../views/delivery.js';
 import { AttemptPoller } from './attempt-poller.js';
 import type { InvoiceEventType } from '../../../../contract/enums.js';
 import { followStream, isFatal, type TailSink } from './attempt-stream.js';
+import { errorMessage } from '../../../../domain/caught.js';
 
 interface TailFilters {
   status?: string | undefined;
@@ -144,7 +145,7 @@ function catchUpAfterDrops(poller: AttemptPoller, signal: AbortSignal, sink: Tai
     try {
       for (const line of await poller.poll()) sink.attempt(line);
     } catch (error) {
-      sink.notice(`could not look up the attempts made while disconnected: ${(error as Error).message}`);
+      sink.notice(`could not look up the attempts made while disconnected: ${errorMessage(error)}`);
     }
   };
   return { prepare, run };
@@ -177,7 +178,7 @@ async function pollLoop(
     } catch (error) {
       if (signal.aborted) break;
       if (isFatal(error)) throw error;
-      const reason = error instanceof ServiceUnreachableError ? error.reason : (error as Error).message;
+      const reason = error instanceof ServiceUnreachableError ? error.reason : errorMessage(error);
       const next = reconnector.failed();
       if (next.giveUp) throw new ServiceUnreachableError(baseUrl, `no answer for ${limitText(reconnect)} (${reason}); giving up`);
       if (next.attempt === 1) sink.notice(`polling ${baseUrl} failed (${reason}); retrying…`);
