@@ -253,15 +253,19 @@ function standIn(name) {
 }
 
 /**
- * Rollup over esbuild's output: the same modules, with chunks merged where no entry point or lazy
- * import then loads code it does not need (rollup's experimentalMinChunkSize at 1): esbuild makes one
- * chunk per set of importers, which for the CLI's lazy commands means many small ones. Larger values
- * let rollup merge a small chunk into whatever big chunk adds the least unused code, with no bound:
- * at 30,000 the config search landed in the YAML parser's chunk, and every command loaded and ran
- * 166 KB of YAML (~9 ms of CPU on Node 24) for nothing. No tree-shaking (esbuild did it); source maps
- * chained through, so stacks still name src/. Returns the number of modules written.
+ * Rollup over esbuild's output: the same modules, fewer of them. esbuild makes one chunk per set of
+ * importers, which for the CLI's lazy commands means many small ones (27 for one command). rollup's
+ * experimentalMinChunkSize merges each chunk under MIN_CHUNK into the chunk that adds the least
+ * unused code, but with no bound on that: at 30,000 it merged the config search into the YAML
+ * parser's chunk, and every command loaded and ran 166 KB of YAML (~9 ms of CPU on Node 24). So
+ * every chunk of MIN_CHUNK or more is marked as having side effects ('no-treeshake': tree-shaking is
+ * off anyway), which rollup never lets a merge run where they did not run before: small chunks merge
+ * with each other, or into a big chunk only where it is loaded anyway. A command loads 8 modules,
+ * `svc dev` 15, and none loads a library it does not use. No tree-shaking (esbuild did it); source
+ * maps chained through, so stacks still name src/. Returns the number of modules written.
  */
 async function mergeChunks() {
+  const MIN_CHUNK = 30_000;
   const bundle = await rollup({
     input: Object.fromEntries(Object.keys(ENTRIES).map((out) => [out, path.join(stage, `${out}.js`)])),
     external: (id) => !id.startsWith('.') && !path.isAbsolute(id),
@@ -274,7 +278,12 @@ async function mergeChunks() {
         name: 'esbuild-maps',
         load(id) {
           const map = `${id}.map`;
-          return { code: fs.readFileSync(id, 'utf8'), map: fs.existsSync(map) ? JSON.parse(fs.readFileSync(map, 'utf8')) : null };
+          const code = fs.readFileSync(id, 'utf8');
+          return {
+            code,
+            map: fs.existsSync(map) ? JSON.parse(fs.readFileSync(map, 'utf8')) : null,
+            ...(code.length >= MIN_CHUNK ? { moduleSideEffects: 'no-treeshake' } : {}),
+          };
         },
       },
     ],
@@ -284,7 +293,7 @@ async function mergeChunks() {
     format: 'es',
     sourcemap: true,
     chunkFileNames: 'chunks/[name]-[hash].js',
-    experimentalMinChunkSize: 1,
+    experimentalMinChunkSize: MIN_CHUNK,
   });
   await bundle.close();
   return output.filter((o) => o.type === 'chunk').length;
