@@ -1,4 +1,5 @@
 import type { Readable, Writable } from 'node:stream';
+import { isatty } from 'node:tty';
 import type { GlobalOptions } from './spec.js';
 
 /** Options every command accepts (commander's global options), typed from their specs. */
@@ -48,8 +49,9 @@ export function createContext(input: ContextInput): Context {
   const stderr = input.stderr ?? process.stderr;
   const env = input.env ?? process.env;
   const json = input.globals.json === true;
-  const stdin = input.stdin ?? process.stdin;
-  const stdinIsTTY = input.stdinIsTTY ?? ('isTTY' in stdin && stdin.isTTY === true);
+  // process.stdin is built on first read (a stream over the file, pipe or terminal: ~4 ms of a
+  // command's start); only `webhook verify` reads it, so the TTY check asks the descriptor instead.
+  const stdinIsTTY = input.stdinIsTTY ?? (input.stdin ? 'isTTY' in input.stdin && input.stdin.isTTY === true : isatty(0));
   const noColor = input.globals.color === false || (env.NO_COLOR !== undefined && env.NO_COLOR !== '');
   return {
     globals: input.globals,
@@ -60,7 +62,9 @@ export function createContext(input: ContextInput): Context {
     verbose: input.globals.verbose === true,
     color: !noColor && stdout.isTTY === true,
     interactive: !json && stdout.isTTY === true && stdinIsTTY,
-    stdin,
+    get stdin() {
+      return input.stdin ?? process.stdin;
+    },
     stdinIsTTY,
     stdout,
     stderr,

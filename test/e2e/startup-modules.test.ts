@@ -138,14 +138,14 @@ describe('what the built package loads to start', () => {
   // A client command is what scripts run in loops (#9): it needs commander, the contract and HTTP,
   // not the YAML parser (only a config file's syntax error needs it) nor child_process (commander
   // requires it for executable subcommands, which svc has none of).
-  it('svc invoices list loads neither the YAML parser nor child_process', async () => {
+  it('svc invoices create loads neither the YAML parser, child_process nor crypto', async () => {
     const out = path.join(dir, 'list-modules.txt');
     const cwd = fs.mkdtempSync(path.join(dir, 'client-'));
     fs.writeFileSync(path.join(cwd, 'package.json'), '{"name":"app","private":true}');
-    const child = spawn(process.execPath, ['--import', pathToFileURL(REGISTER).href, BIN, 'invoices', 'list', '--json'], {
+    const child = spawn(process.execPath, ['--import', pathToFileURL(REGISTER).href, BIN, 'invoices', 'create', '--amount', '1.00', '--json'], {
       cwd,
       // Port 1 refuses at once: the command loads everything it needs, then exits 3 (unreachable).
-      env: { ...process.env, NO_COLOR: '1', SVC_TEST_MODULES_OUT: out, SVC_BASE_URL: 'http://127.0.0.1:1', SVC_PARTNER_KEY: 'pt_test_x' },
+      env: { ...process.env, NO_COLOR: '1', SVC_TEST_MODULES_OUT: out, SVC_BASE_URL: 'http://127.0.0.1:1', SVC_MERCHANT_KEY: 'test_x' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     expect(await new Promise((resolve) => child.on('close', resolve))).toBe(3);
@@ -155,6 +155,8 @@ describe('what the built package loads to start', () => {
     const builtins = builtinsIn(out);
     expect(builtins).toContain('http');
     expect(builtins).not.toContain('child_process');
+    // The server's; a create's Idempotency-Key does without (node:crypto or the global webcrypto).
+    expect(builtins.filter((b) => b === 'crypto' || b.startsWith('internal/crypto/'))).toEqual([]);
   });
 
   it('svc dev --memory without a config file, until it answers a create, loads neither kysely, undici nor cosmiconfig', async () => {
