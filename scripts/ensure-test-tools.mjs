@@ -72,6 +72,9 @@ if (postgresMissing) {
   // The server package would create and start a system-wide cluster on port 5432 that nothing uses:
   // its cluster manager's setting says not to, set before the server package is installed.
   execSync(`DEBIAN_FRONTEND=noninteractive ${sudo}apt-get install -y -qq postgresql-common`, { stdio: 'inherit', shell: '/bin/sh' });
-  execSync(`${sudo}sed -i 's/^#\\?create_main_cluster.*/create_main_cluster = false/' /etc/postgresql-common/createcluster.conf`, { stdio: 'inherit', shell: '/bin/sh' });
+  execSync(`${sudo}sed -i 's/^#\\?create_main_cluster.*/create_main_cluster = false/' /etc/postgresql-common/createcluster.conf`, {
+    stdio: 'inherit',
+    shell: '/bin/sh',
+  });
 }
 execSync(`DEBIAN_FRONTEND=noninteractive ${sudo}apt-get install -y -qq ${missing.join(' ')}`, { stdio: 'inherit', shell: '/bin/sh' });
