@@ -1,0 +1,29 @@
+import type { StoreEngine } from '../engine.js';
+import type { Database } from '../schema.js';
+import { openPostgres, type PostgresConnectOptions } from './connect.js';
+import { migratePostgres } from './migrate.js';
+import type { PgHandle } from './repos/handle.js';
+import { postgresRepositories } from './repos/index.js';
+
+/**
+ * The PostgreSQL engine of the store interface (engine.ts): a bounded pool, migrated on open, and
+ * transactions at PostgreSQL's default READ COMMITTED. What SQLite gets from running one writer at
+ * a time, this gets from constraints (idempotency, tenants) and row locks (findInvoice in a
+ * transaction, claims with SKIP LOCKED): see the repositories.
+ */
+export async function openPostgresEngine(options: PostgresConnectOptions): Promise<StoreEngine<PgHandle>> {
+  const db = openPostgres<Database>(options);
+  try {
+    await migratePostgres(db);
+  } catch (error) {
+    await db.destroy();
+    throw error;
+  }
+  return {
+    kind: 'postgres',
+    db,
+    repos: postgresRepositories,
+    transaction: (fn) => db.transaction().execute(fn),
+    close: () => db.destroy(),
+  };
+}

@@ -1,0 +1,19 @@
+import type { Insertable } from 'kysely';
+import type { EventRow } from '../../repos/events.js';
+import type { EventsTable } from '../../schema.js';
+import type { PgHandle } from './handle.js';
+
+// PostgreSQL's events repository (the outbox): the same functions as ../../repos/events.ts. An event
+// is inserted on the caller's transaction handle, with the change that causes it (CONTRACT §4).
+
+export async function insertEvent(db: PgHandle, row: Omit<Insertable<EventsTable>, 'seq'>): Promise<void> {
+  await db.insertInto('events').values(row).execute();
+}
+
+export async function findEvent(db: PgHandle, id: string): Promise<EventRow | undefined> {
+  return db.selectFrom('events').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function eventsOfInvoice(db: PgHandle, invoiceId: string): Promise<EventRow[]> {
+  return db.selectFrom('events').selectAll().where('invoice_id', '=', invoiceId).orderBy('sequence').execute();
+}

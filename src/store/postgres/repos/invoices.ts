@@ -1,0 +1,74 @@
+import { INVOICE_STATUSES } from '../../../contract/enums.js';
+import type { InvoiceFilter, InvoiceRow, InvoiceStateUpdate, NewInvoice } from '../../repos/invoices.js';
+import type { ListPage } from '../../repos/merchants.js';
+import { oneOf, type PgHandle } from './handle.js';
+
+// PostgreSQL's invoices: the same functions as ../../repos/invoices.ts.
+
+export async function insertInvoice(db: PgHandle, row: NewInvoice): Promise<void> {
+  await db.insertInto('invoices').values(row).execute();
+}
+
+/**
+ * Any invoice by id; callers check the owner and answer 404 when it is not theirs. Inside a
+ * transaction the row is locked (`FOR UPDATE`) until it ends: a transaction reads an invoice to
+ * change it (a payment, a confirmation, an expiry), and SQLite runs those one at a time. Without
+ * the lock, two concurrent payments would both read the same amount and sequence, and one state
+ * change would be lost (or refused by the events' unique id). Outside one, a plain read.
+ */
+export async function findInvoice(db: PgHandle, id: string): Promise<InvoiceRow | undefined> {
+  const q = db.selectFrom('invoices').selectAll().where('id', '=', id);
+  return (db.isTransaction ? q.forUpdate() : q).executeTakeFirst();
+}
+
+export async function listInvoices(db: PgHandle, filter: InvoiceFilter, page: ListPage): Promise<InvoiceRow[]> {
+  // A status outside the closed list matches no row, as SQLite's comparison finds none.
+  const status = filter.status ? INVOICE_STATUSES.find((s) => s === filter.status) : undefined;
+  if (filter.status && !status) return [];
+  let q = db.selectFrom('invoices').selectAll();
+  // Each branch matches one of the two indexes, (merchant_id, seq) or (partner_id, environment, seq).
+  if (filter.merchantId) q = q.where('merchant_id', '=', filter.merchantId);
+  else q = q.where('partner_id', '=', filter.partnerId).where('environment', '=', filter.environment);
+  if (status) q = q.where('status', '=', status);
+  if (page.beforeSeq !== undefined) q = q.where('seq', '<', page.beforeSeq);
+  return q
+    .orderBy('seq', 'desc')
+    .limit(page.limit + 1)
+    .execute();
+}
+
+export async function saveInvoiceState(db: PgHandle, update: InvoiceStateUpdate): Promise<void> {
+  const { id, ...state } = update;
+  await db
+    .updateTable('invoices')
+    .set({ ...state, status: oneOf(INVOICE_STATUSES, state.status, 'invoice status') })
+    .where('id', '=', id)
+    .execute();
+}
+
+/**
+ * Open invoices whose expiresAt has passed, oldest first: the same terms as the partial index
+ * invoices_open_expiry's predicate, which the planner matches against the values of each call.
+ */
+export async function invoicesDueForExpiry(db: PgHandle, now: number, limit: number): Promise<InvoiceRow[]> {
+  return db
+    .selectFrom('invoices')
+    .selectAll()
+    .where('status', 'in', ['CREATED', 'PARTIALLY_PAID'])
+    .where('pending_payments', '=', 0)
+    .where('expires_at', '<=', now)
+    .orderBy('expires_at')
+    .limit(limit)
+    .execute();
+}
+
+/** When the next open invoice expires, or null. */
+export async function nextExpiryAt(db: PgHandle): Promise<number | null> {
+  const row = await db
+    .selectFrom('invoices')
+    .select((eb) => eb.fn.min('expires_at').as('at'))
+    .where('status', 'in', ['CREATED', 'PARTIALLY_PAID'])
+    .where('pending_payments', '=', 0)
+    .executeTakeFirst();
+  return row?.at ?? null;
+}

@@ -1,0 +1,21 @@
+import type { PgHandle } from './handle.js';
+
+// PostgreSQL's meta repository: the same functions as ../../repos/meta.ts. Values are JSON text.
+
+/** A value svc stored under `key`, checked by `is` on the way back (untrusted snapshots, CONTRACT §8). */
+export async function getMeta<T>(db: PgHandle, key: string, is: (value: unknown) => value is T): Promise<T | undefined> {
+  const row = await db.selectFrom('meta').select('value').where('key', '=', key).executeTakeFirst();
+  if (!row) return undefined;
+  const value: unknown = JSON.parse(row.value);
+  if (!is(value)) throw new Error(`svc: the meta entry ${key} does not hold what svc stores there`);
+  return value;
+}
+
+export async function setMeta(db: PgHandle, key: string, value: unknown): Promise<void> {
+  const text = JSON.stringify(value);
+  await db
+    .insertInto('meta')
+    .values({ key, value: text })
+    .onConflict((oc) => oc.column('key').doUpdateSet({ value: text }))
+    .execute();
+}
