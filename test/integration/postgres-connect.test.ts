@@ -52,6 +52,25 @@ describe('PostgreSQL connections', () => {
     }
   });
 
+  it('survive the server ending their idle connections: reported, no crash, the next query reconnects', async () => {
+    const url = await server.createDatabase();
+    const lost: Error[] = [];
+    const pool = createPostgresPool({ url, maxConnections: 3, onIdleError: (e) => lost.push(e) });
+    try {
+      await Promise.all(Array.from({ length: 3 }, () => pool.query('SELECT pg_sleep(0.05)')));
+      expect(pool.idleCount).toBe(3);
+      await server.terminateBackends(new URL(url).pathname.slice(1));
+      for (let i = 0; lost.length < 3; i++) {
+        if (i > 600) throw new Error(`only ${lost.length} of 3 idle connections were reported lost`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      expect(lost.every((e) => /terminating connection/.test(e.message))).toBe(true);
+      expect((await pool.query('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
+    } finally {
+      await pool.end();
+    }
+  });
+
   it('show the URL without its password', () => {
     expect(describePostgresUrl(server.url)).toBe(`postgres://svc@127.0.0.1:${server.port}/svc`);
     expect(describePostgresUrl('postgresql://me:p%40ss@db.example:6543/sandbox?sslmode=require&password=x')).toBe('postgresql://me@db.example:6543/sandbox');

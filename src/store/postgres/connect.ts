@@ -8,6 +8,8 @@ export interface PostgresConnectOptions {
   maxConnections?: number;
   /** How long to wait for a connection, from the server or the pool, before failing (default 5 s). */
   connectTimeoutMs?: number;
+  /** Told when an idle connection is lost (the server restarted, an administrator ended it). */
+  onIdleError?: (error: Error) => void;
 }
 
 /** pg's built-in text parsers: we change only int8's. */
@@ -35,13 +37,19 @@ const types: pg.CustomTypesConfig = {
 
 /** A bounded pool of connections named `svc` in pg_stat_activity, parsing int8 as numbers. */
 export function createPostgresPool(options: PostgresConnectOptions): pg.Pool {
-  return new pg.Pool({
+  const pool = new pg.Pool({
     connectionString: options.url,
     max: options.maxConnections ?? 10,
     connectionTimeoutMillis: options.connectTimeoutMs ?? 5000,
     application_name: 'svc',
     types,
   });
+  // An idle connection that the server drops (a restart, pg_terminate_backend) is an 'error' on the
+  // pool, which Node throws when nothing listens: the whole process would die of a database restart
+  // (CONTRACT §12: reconnect, do not crash). The pool has already discarded the connection; the next
+  // query opens a new one.
+  pool.on('error', (error) => options.onIdleError?.(error));
+  return pool;
 }
 
 /** Kysely on PostgreSQL through kysely's own dialect and `pg` (docs/decisions.md). destroy() ends the pool. */
