@@ -1,19 +1,12 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
-import { ikey, request, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { ikey, request, type TestEmulator } from '../helpers/emulator.js';
+import { perTest } from '../helpers/per-test.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 /** `svc logs get <requestId>`: one request-journal entry (`getRequest`), spawned from the build. */
 const NO_TARGET = { SVC_BASE_URL: '', SVC_PARTNER_KEY: '', SVC_MERCHANT_KEY: '', SVC_PROFILE: '' };
-const emulators: TestEmulator[] = [];
-afterEach(async () => {
-  await Promise.all(emulators.splice(0).map((e) => e.stop()));
-});
-async function emulator() {
-  const emu = await startTestEmulator();
-  emulators.push(emu);
-  return emu;
-}
+const { emulator } = perTest();
 const svc = (emu: TestEmulator, ...args: string[]) => runCli(['logs', 'get', ...args, '--base-url', emu.url], { cwd: tempDir(), env: NO_TARGET });
 
 describe('svc logs get', () => {

@@ -1,5 +1,6 @@
 import { afterEach } from 'vitest';
 import type { LiveCli } from './cli.js';
+import type { StartEmulatorOptions } from '../../src/server/start.js';
 import { startTestEmulator, type TestEmulator } from './emulator.js';
 import { startReceiver, type Receiver } from './receiver.js';
 
@@ -24,8 +25,8 @@ export function perTest() {
     defer(fn: () => Promise<unknown>): void {
       cleanups.push(fn);
     },
-    async emulator(): Promise<TestEmulator> {
-      const emu = await startTestEmulator();
+    async emulator(options: StartEmulatorOptions = {}): Promise<TestEmulator> {
+      const emu = await startTestEmulator(options);
       cleanups.push(() => emu.stop());
       return emu;
     },

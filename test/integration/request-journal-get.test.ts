@@ -4,19 +4,12 @@
  */
 import http from 'node:http';
 import os from 'node:os';
-import { afterEach, describe, expect, it } from 'vitest';
-import { ikey, request, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { describe, expect, it } from 'vitest';
+import { ikey, request } from '../helpers/emulator.js';
+import { perTest } from '../helpers/per-test.js';
 import { expectExactError, ok } from '../helpers/api-response.js';
 
-const emulators: TestEmulator[] = [];
-afterEach(async () => {
-  await Promise.all(emulators.splice(0).map((e) => e.stop()));
-});
-async function emulator(options: Parameters<typeof startTestEmulator>[0] = {}) {
-  const emu = await startTestEmulator(options);
-  emulators.push(emu);
-  return emu;
-}
+const { emulator } = perTest();
 
 describe('GET /__emulator/requests/{requestId}', () => {
   it('answers the entry the list shows for the Request-Id a response carried', async () => {
