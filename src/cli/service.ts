@@ -1,6 +1,7 @@
 import { ApiRefusedError } from '../client/errors.js';
 import { throwing, type ThrowingClient } from '../client/throwing.js';
 import { createClient, type ClientOptions, type KeyKind } from '../client/typed.js';
+import { nonSecretRandom } from '../domain/random.js';
 import { UsageError, UserError } from '../errors.js';
 import type { Context } from './context.js';
 import { esc } from './output/escape.js';
@@ -89,7 +90,8 @@ export function call<T>(ctx: Context, text: string, work: Promise<T>): Promise<T
 /** The Idempotency-Key for a create: the flag's, or a fresh UUID (shown with --verbose). */
 export function idempotencyKey(ctx: Context, given: unknown): string {
   if (typeof given === 'string' && given !== '') return given;
-  const key = uuidV4();
+  // A key must differ from other creates' keys, not be secret: no node:crypto on a create's start.
+  const key = nonSecretRandom.uuid();
   if (ctx.verbose && !ctx.json) ctx.stderr.write(`Idempotency-Key: ${key}\n`);
   return key;
 }
@@ -149,17 +151,4 @@ export async function controlPlane<T>(ctx: Context, target: Target, text: string
     }
     throw error;
   }
-}
-
-/**
- * A version 4 UUID from Math.random, not node:crypto: loading crypto was ~5 ms of every create's
- * start, and a key only has to differ from the other creates' keys, not be secret. V8 seeds each
- * process's generator from the OS's entropy, so two runs of svc do not share a sequence.
- */
-function uuidV4(): string {
-  const hex = Array.from({ length: 32 }, () => Math.floor(Math.random() * 16).toString(16));
-  hex[12] = '4';
-  hex[16] = ((Number.parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16);
-  const h = hex.join('');
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
 }
