@@ -6,6 +6,7 @@ import type { EmulatorConfig } from '../config/defaults.js';
 import type { Environment } from '../domain/environment.js';
 import type { DeliveryRow } from '../store/repos/deliveries.js';
 import type { Store } from '../store/store.js';
+import type { StoreDb } from '../store/db.js';
 import type { ExtraTargets } from '../webhooks/outbox.js';
 import type { KeyCache } from './auth.js';
 import type { DefaultKeys } from './bootstrap.js';
@@ -29,6 +30,9 @@ export interface Principal {
 
 /** What every route and action can use. Built once by `createApp`. */
 export interface AppDeps {
+  /** The store, on whichever engine (src/store/db.ts). */
+  db: StoreDb;
+  /** SQLite's own store: only for what has no engine-neutral form yet (issue 27). */
   store: Store;
   clock: Clock;
   config: EmulatorConfig;

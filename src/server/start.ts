@@ -5,6 +5,7 @@ import type { Random } from '../domain/random.js';
 import { releaseInFlight } from '../store/repos/deliveries.js';
 import { getMeta, isFiniteNumber, setMeta } from '../store/repos/meta.js';
 import { expireDue } from './actions/lifecycle.js';
+import { sqliteDb } from '../store/sqlite-db.js';
 import { openStore, type OpenedStore, type Store } from '../store/store.js';
 import { DatabaseFileError, sqliteCode } from '../store/errors.js';
 import { describeSqliteFailure } from '../store/file-check.js';
@@ -164,6 +165,7 @@ function appDeps(parts: Parts): AppDeps {
   const { store, config, time, random, hub, site, journal, faults } = parts;
   const keyCache: KeyCache = new Map();
   return {
+    db: sqliteDb(store),
     store,
     clock: time.clock,
     config,

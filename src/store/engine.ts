@@ -12,6 +12,7 @@ import type * as events from './repos/events.js';
 import type * as idempotency from './repos/idempotency.js';
 import type * as invoices from './repos/invoices.js';
 import type * as keys from './repos/keys.js';
+import type * as listeners from './repos/listeners.js';
 import type * as merchants from './repos/merchants.js';
 import type * as meta from './repos/meta.js';
 import type * as partners from './repos/partners.js';
@@ -53,6 +54,7 @@ export interface Repositories<H> {
   deliveries: AsyncRepository<typeof deliveries, H>;
   idempotency: AsyncRepository<typeof idempotency, H>;
   webhookConfigs: AsyncRepository<typeof webhookConfigs, H>;
+  listeners: AsyncRepository<typeof listeners, H>;
   meta: MetaRepository<H>;
 }
 

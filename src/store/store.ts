@@ -34,7 +34,7 @@ export interface Store {
    * caller that answers afterwards never acknowledges what a crash could still lose. Waits for a
    * lock held elsewhere without blocking the event loop, up to 5 s, then rejects with SQLITE_BUSY.
    */
-  batch<T>(fn: () => T): Promise<T>;
+  batch<T>(fn: () => T | Promise<T>, wait?: boolean): Promise<T>;
   /**
    * Runs `fn` without waiting for locks: a lock held by another connection throws SQLITE_BUSY at
    * once. For background work, which tries again later rather than stall every request.
@@ -108,16 +108,17 @@ async function openConnection(sqlite: BetterSqlite3.Database, file: string, clai
   // deferred/immediate/exclusive variants) each time, which showed in profiles of the create path.
   const inTransaction = sqlite.transaction((fn: () => unknown) => fn());
   const immediate = inTransaction.immediate;
-  // Switching the wait off and on around background work: prepared once, a few microseconds each.
-  const noWait = sqlite.prepare('PRAGMA busy_timeout = 0');
-  const wait = sqlite.prepare(`PRAGMA busy_timeout = ${LOCK_WAIT_MS}`);
+  // Switching the wait off and on around background work. Not with statements prepared once:
+  // SQLite runs `PRAGMA busy_timeout = N` when it prepares it, and running the prepared statement
+  // again changes nothing, so the second one prepared (the wait) stayed in force and "no wait"
+  // blocked the event loop for 5 s (store-db.test.ts). `pragma()` prepares it each time (µs).
   let backgroundDepth = 0;
   const background = <T>(fn: () => T): T => {
-    if (backgroundDepth++ === 0) noWait.run();
+    if (backgroundDepth++ === 0) sqlite.pragma('busy_timeout = 0');
     try {
       return fn();
     } finally {
-      if (--backgroundDepth === 0 && sqlite.open) wait.run();
+      if (--backgroundDepth === 0 && sqlite.open) sqlite.pragma(`busy_timeout = ${LOCK_WAIT_MS}`);
     }
   };
   return {
@@ -136,7 +137,7 @@ async function openConnection(sqlite: BetterSqlite3.Database, file: string, clai
         throw error;
       }
     },
-    batch: groupCommit(sqlite, { wrap: inTransaction, noWait: background, health, waitMs: LOCK_WAIT_MS }),
+    batch: groupCommit(sqlite, { noWait: background, health, waitMs: LOCK_WAIT_MS }),
     background,
     close: () => {
       if (sqlite.open) sqlite.close();

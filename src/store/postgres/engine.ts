@@ -1,4 +1,6 @@
 import type { StoreEngine } from '../engine.js';
+import { bindRepositories, type StoreDb } from '../db.js';
+import { StorageHealth } from '../health.js';
 import type { Database } from '../schema.js';
 import { openPostgres, type PostgresConnectOptions } from './connect.js';
 import { migratePostgres } from './migrate.js';
@@ -25,5 +27,19 @@ export async function openPostgresEngine(options: PostgresConnectOptions): Promi
     repos: postgresRepositories,
     transaction: (fn) => db.transaction().execute(fn),
     close: () => db.destroy(),
+  };
+}
+
+/**
+ * The store interface on PostgreSQL: repositories on the pool (each statement its own transaction),
+ * and transactions on one pooled connection, with the repositories bound to it.
+ */
+export function postgresDb(engine: StoreEngine<PgHandle>): StoreDb {
+  return {
+    ...bindRepositories(engine.repos, engine.db),
+    kind: 'postgres',
+    health: new StorageHealth(),
+    transaction: (fn) => engine.transaction((trx) => Promise.resolve(fn(bindRepositories(engine.repos, trx)))),
+    close: () => engine.close(),
   };
 }

@@ -5,6 +5,7 @@ import type { PgHandle } from './handle.js';
 import * as idempotency from './idempotency.js';
 import * as invoices from './invoices.js';
 import * as keys from './keys.js';
+import * as listeners from './listeners.js';
 import * as merchants from './merchants.js';
 import * as meta from './meta.js';
 import * as partners from './partners.js';
@@ -25,5 +26,6 @@ export const postgresRepositories: Repositories<PgHandle> = {
   deliveries,
   idempotency,
   webhookConfigs,
+  listeners,
   meta,
 };

@@ -1,0 +1,64 @@
+/**
+ * The one asynchronous store the emulator uses (issue 27, ARCHITECTURE "src/store/"): repositories
+ * bound to a handle, and transactions. The server, the webhooks and the control plane see only
+ * this; which engine answers (SQLite: ./sqlite-db.ts, PostgreSQL: ./postgres/engine.ts) is decided
+ * once, when the store opens.
+ *
+ *     const invoice = await db.invoices.findInvoice(id);
+ *     await db.transaction(async (tx) => { await tx.invoices.insertInvoice(row); await recordEvents(tx, …); });
+ *
+ * Inside a transaction, use only `tx`: on PostgreSQL `db` is another connection, which neither sees
+ * the transaction's writes nor may wait on its locks. A transaction's function awaits only the store:
+ * SQLite runs one batch of them at a time on its one connection (group commit), and anything else
+ * awaited there would hold up every write.
+ */
+import type { EngineKind, MetaRepository, Repositories } from './engine.js';
+import type { StorageHealth } from './health.js';
+
+/** A repository bound to one handle: each function without its first (handle) argument. */
+export type Bound<R> = { [K in keyof R]: R[K] extends (handle: never, ...args: infer A) => infer P ? (...args: A) => P : never };
+
+/** meta's getMeta keeps its type parameter (inferring a generic function's type would lose it). */
+export type BoundMeta = Omit<Bound<MetaRepository<unknown>>, 'getMeta'> & {
+  getMeta<T>(key: string, is: (value: unknown) => value is T): Promise<T | undefined>;
+};
+
+/** Every repository, bound to a handle: the store outside a transaction, or one transaction. */
+export type Repos = { [K in Exclude<keyof Repositories<unknown>, 'meta'>]: Bound<Repositories<unknown>[K]> } & { meta: BoundMeta };
+
+export interface TransactionOptions {
+  /**
+   * false: refuse at once when another program holds SQLite's write lock (SQLITE_BUSY), instead of
+   * waiting up to 5 s. For background work (deliveries, expiry), which tries again on its own.
+   */
+  wait?: boolean;
+}
+
+/** An open store: repositories outside any transaction (each call commits on its own), and transactions. */
+export interface StoreDb extends Repos {
+  readonly kind: EngineKind;
+  /** Whether writes are being stored (CONTRACT §8 disk full, §12 database unavailable). */
+  readonly health: StorageHealth;
+  /**
+   * Runs `fn` in one transaction: all it wrote commits before the promise resolves, and none of it
+   * when `fn` rejects (its rejection is passed on). Not nestable: pass `tx` down instead.
+   */
+  transaction<T>(fn: (tx: Repos) => Promise<T> | T, options?: TransactionOptions): Promise<T>;
+  close(): Promise<void>;
+}
+
+/**
+ * `repos` with each function bound to `handle`. Cheap (one closure per function), so PostgreSQL
+ * binds once per transaction.
+ */
+export function bindRepositories<H>(repos: Repositories<H>, handle: H): Repos {
+  const bound: Record<string, Record<string, unknown>> = {};
+  for (const [name, repo] of Object.entries(repos)) {
+    const functions: Record<string, unknown> = {};
+    for (const [fnName, fn] of Object.entries(repo)) {
+      if (typeof fn === 'function') functions[fnName] = (...args: unknown[]) => fn(handle, ...args);
+    }
+    bound[name] = functions;
+  }
+  return bound as Repos;
+}
