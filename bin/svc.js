@@ -6,7 +6,8 @@ const args = process.argv.slice(2);
 // --version is answered before anything loads (dist/runtime.js and its compile cache cost ~3 ms of a
 // 25 ms start): scripts call it often, and it needs only package.json, whose `engines` is the same check.
 const version = args.length === 1 && (args[0] === '--version' || args[0] === '-V') ? supportedVersion() : null;
-if (version) process.stdout.write(`${version}\n`);
+// fs.writeSync, not process.stdout: building the stdout stream is ~2 ms of CPU, a tenth of the start.
+if (version) process.getBuiltinModule('node:fs').writeSync(1, `${version}\n`);
 else {
   await import('../dist/runtime.js');
   const debug = process.env.SVC_DEBUG;
