@@ -98,6 +98,12 @@ describe('PostgreSQL migrations', () => {
     const db = await freshDatabase();
     expect(await migratePostgres(db)).toEqual(Object.keys(postgresMigrations));
     const [actual, expected] = [await pgShape(db), await sqliteShape()];
+    // `snapshots` (0002-snapshots) is PostgreSQL's alone: named snapshots live in the database so that
+    // every replica sees them, where SQLite keeps files beside the database. No snapshot copies it.
+    expect(actual.tables.snapshots).toEqual(['created_at', 'data', 'name', 'size', 'taken_at']);
+    expect(actual.unique).toContain('snapshots(name)');
+    delete actual.tables.snapshots;
+    actual.unique = actual.unique.filter((u) => u !== 'snapshots(name)');
     expect(actual.tables).toEqual(expected.tables);
     expect(actual.unique).toEqual(expected.unique);
     expect(actual.indexes).toEqual(expected.indexes);

@@ -49,6 +49,12 @@ export function createPostgresPool(options: PostgresConnectOptions): pg.Pool {
   // (CONTRACT §12: reconnect, do not crash). The pool has already discarded the connection; the next
   // query opens a new one.
   pool.on('error', (error) => options.onIdleError?.(error));
+  // The pool listens for that only while a connection is idle: one checked out (a transaction between
+  // two statements, kysely's connection()) whose server ends it emits 'error' with no listener, and
+  // the process dies of it. This listener only keeps it alive: the loss reaches the statement that
+  // next uses the connection ("… is not queryable", isDatabaseUnavailable), and pg-pool drops the
+  // connection when it is released.
+  pool.on('connect', (client) => client.on('error', () => {}));
   return pool;
 }
 
