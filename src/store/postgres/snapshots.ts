@@ -137,7 +137,9 @@ async function copyTable(trx: PgHandle, lite: BetterSqlite3.Database, file: stri
     if (batch.length) await sql`INSERT INTO ${target} VALUES ${sql.join(batch)}`.execute(trx);
     batch = [];
   };
-  for (const row of read.iterate() as Iterable<unknown[]>) {
+  for (const row of read.iterate()) {
+    // raw(true): each row is an array of the columns' values.
+    if (!Array.isArray(row)) throw new Error(`svc bug: a raw row of ${table} is not an array`);
     batch.push(sql`(${sql.join(row.map((value, i) => portable(value, file, table, cols[i]!)))})`);
     if (batch.length >= perInsert) await flush();
   }
