@@ -1,5 +1,5 @@
 import type { Repositories } from './engine.js';
-import type { Repos, StoreDb } from './db.js';
+import { DATA_TABLES, type Repos, type StoreDb } from './db.js';
 import * as deliveries from './repos/deliveries.js';
 import * as events from './repos/events.js';
 import * as idempotency from './repos/idempotency.js';
@@ -58,6 +58,18 @@ export function sqliteDb(store: Store): StoreDb {
     health: store.health,
     // One connection: inside a transaction, the same bound repositories write into it.
     transaction: (fn, options) => store.batch(() => fn(repos), options?.wait ?? true),
+    // At once, like the repositories above: a reset empties the tables in the same turn as it
+    // abandons the discarded state's deliveries, so no claim can come in between (CONTRACT §8).
+    clearData: () => {
+      try {
+        store.tx(() => {
+          for (const table of DATA_TABLES) store.sqlite.prepare(`DELETE FROM ${table}`).run();
+        });
+        return Promise.resolve();
+      } catch (error) {
+        return Promise.reject(error);
+      }
+    },
     close: async () => store.close(),
   };
 }

@@ -1,5 +1,6 @@
 import type { StoreEngine } from '../engine.js';
-import { bindRepositories, type StoreDb } from '../db.js';
+import { sql } from 'kysely';
+import { bindRepositories, DATA_TABLES, type StoreDb } from '../db.js';
 import { StorageHealth } from '../health.js';
 import type { Database } from '../schema.js';
 import { openPostgres, type PostgresConnectOptions } from './connect.js';
@@ -40,6 +41,10 @@ export function postgresDb(engine: StoreEngine<PgHandle>): StoreDb {
     kind: 'postgres',
     health: new StorageHealth(),
     transaction: (fn) => engine.transaction((trx) => Promise.resolve(fn(bindRepositories(engine.repos, trx)))),
+    // One statement for every table: TRUNCATE takes them together, so no foreign key stands in the way.
+    clearData: async () => {
+      await sql`TRUNCATE ${sql.join(DATA_TABLES.map((table) => sql.table(table)))}`.execute(engine.db);
+    },
     close: () => engine.close(),
   };
 }
