@@ -58,18 +58,12 @@ export function sqliteDb(store: Store): StoreDb {
     health: store.health,
     // One connection: inside a transaction, the same bound repositories write into it.
     transaction: (fn, options) => store.batch(() => fn(repos), options?.wait ?? true),
-    // At once, like the repositories above: a reset empties the tables in the same turn as it
-    // abandons the discarded state's deliveries, so no claim can come in between (CONTRACT §8).
-    clearData: () => {
-      try {
-        store.tx(() => {
-          for (const table of DATA_TABLES) store.sqlite.prepare(`DELETE FROM ${table}`).run();
-        });
-        return Promise.resolve();
-      } catch (error) {
-        return Promise.reject(error);
-      }
-    },
+    // A transaction of the group commit like any other: a caller that queues more right after it
+    // (a reset recreating the defaults) has both committed in one batch, with nothing in between.
+    clearData: () =>
+      store.batch(() => {
+        for (const table of DATA_TABLES) store.sqlite.prepare(`DELETE FROM ${table}`).run();
+      }),
     close: async () => store.close(),
   };
 }
