@@ -1,7 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { parseKey } from '../domain/keys.js';
-import { findKey } from '../store/repos/keys.js';
-import type { Store } from '../store/store.js';
+import type { StoreDb } from '../store/db.js';
 import { ApiError } from './api-error.js';
 import type { Auth, Principal } from './route.js';
 
@@ -17,7 +16,7 @@ const BEARER = /^Bearer +(\S+) *$/i;
  */
 export type KeyCache = Map<string, Principal>;
 
-export function authenticate(headers: IncomingHttpHeaders, store: Store, required: Exclude<Auth, 'none'>, cache?: KeyCache): Principal {
+export async function authenticate(headers: IncomingHttpHeaders, db: StoreDb, required: Exclude<Auth, 'none'>, cache?: KeyCache): Promise<Principal> {
   const header = headers.authorization;
   if (!header) throw unauthorized('Missing Authorization header; send "Authorization: Bearer <API key>".');
   const token = BEARER.exec(header)?.[1];
@@ -26,7 +25,7 @@ export function authenticate(headers: IncomingHttpHeaders, store: Store, require
   if (!principal) {
     const parsed = parseKey(token);
     if (!parsed) throw unauthorized('The API key is malformed: expected pt_test_, pt_live_, test_ or live_ followed by 32 letters and digits.');
-    const row = findKey(store, token);
+    const row = await db.keys.findKey(token);
     if (!row) throw unauthorized('The API key is not valid.');
     principal = { kind: row.kind, environment: row.environment, partnerId: row.partner_id, merchantId: row.merchant_id };
     if (cache && cache.size < 10_000) cache.set(token, principal);

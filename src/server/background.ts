@@ -1,8 +1,7 @@
 import type { Clock } from '../clock/clock.js';
 import type { EmulatorConfig } from '../config/defaults.js';
 import type { Random } from '../domain/random.js';
-import { sweepIdempotency } from '../store/repos/idempotency.js';
-import type { Store } from '../store/store.js';
+import type { StoreDb } from '../store/db.js';
 import { createAttempter } from '../webhooks/attempt.js';
 import { WebhookChaos } from '../webhooks/chaos.js';
 import { Dispatcher } from '../webhooks/dispatcher.js';
@@ -27,18 +26,19 @@ interface Work {
  * listener's result kicking the dispatcher): built together, each reaching the others through closures.
  */
 export function createWork(
-  store: Store,
+  db: StoreDb,
   clock: Clock,
   config: EmulatorConfig,
   random: Random,
   hub: EventHub<EmulatorEvent>,
   options: StartEmulatorOptions,
-  expire: (now: number) => number,
+  expire: (now: number, wait: boolean) => Promise<number>,
 ): Work {
+  const reportError = (error: unknown) => hub.emit({ type: 'error', message: error instanceof Error ? error.message : String(error) });
   const chaos = new WebhookChaos();
   const attempter = createAttempter({ maxConnectionsPerOrigin: 64, ...(options.lookup ? { lookup: options.lookup } : {}) });
   const dispatcher = new Dispatcher({
-    store,
+    db,
     clock,
     config,
     attempter,
@@ -46,24 +46,27 @@ export function createWork(
     emit: (event) => hub.emit(event),
     schedule: (at) => scheduler.schedule(at),
     sendToListener: (delivery, body, timeoutMs) => listeners.send(delivery, body, timeoutMs),
-    onError: (error) => hub.emit({ type: 'error', message: error instanceof Error ? error.message : String(error) }),
+    onError: reportError,
     chaos,
   });
   const listeners: ListenerHub = new ListenerHub({
-    store,
+    db,
     clock,
     version: VERSION,
     random,
     kick: () => dispatcher.kick(),
     schedule: (at) => scheduler.schedule(at),
+    onError: (error) => reportError(new Error(`listener: ${error instanceof Error ? error.message : String(error)}`, { cause: error })),
   });
   const scheduler = new Scheduler({
-    store,
+    db,
     clock,
     dispatcher,
     expireDue: expire,
     other: { nextDueAt: () => listeners.nextRemovalAt(), run: () => listeners.sweep() },
-    housekeeping: (now) => sweepIdempotency(store, now),
+    housekeeping: async (now, wait) => {
+      await db.transaction((tx) => tx.idempotency.sweepIdempotency(now), { wait });
+    },
     onError: (error) =>
       hub.emit({
         type: 'error',

@@ -2,11 +2,7 @@ import type { Random } from '../domain/random.js';
 import type { EmulatorConfig } from '../config/defaults.js';
 import { ENVIRONMENTS, type Environment } from '../domain/environment.js';
 import { generateKey } from '../domain/keys.js';
-import { deleteKey, insertKey } from '../store/repos/keys.js';
-import { findMerchant, insertMerchant } from '../store/repos/merchants.js';
-import { getMeta, setMeta } from '../store/repos/meta.js';
-import { findPartner, insertPartner } from '../store/repos/partners.js';
-import type { Store } from '../store/store.js';
+import type { StoreDb } from '../store/db.js';
 import type { DefaultKeys, EnvironmentKeys } from '../contract/default-keys.js';
 
 // Declared in the contract (default-keys.ts) so that the public API's types never reach the database layer.
@@ -28,9 +24,9 @@ const isDefaultKeys = (value: unknown): value is DefaultKeys =>
  * key they replace (a key pinned before, or the generated one) is revoked (CONTRACT §8), so that
  * changing a pinned key in the config does not leave the old one working until a reset.
  */
-export function ensureDefaults(store: Store, config: EmulatorConfig, now: number, random: Random): DefaultKeys {
-  return store.tx(() => {
-    const stored = getMeta(store, META_KEY, isDefaultKeys);
+export function ensureDefaults(db: StoreDb, config: EmulatorConfig, now: number, random: Random): Promise<DefaultKeys> {
+  return db.transaction(async (tx) => {
+    const stored = await tx.meta.getMeta(META_KEY, isDefaultKeys);
     const identity: DefaultKeys = stored ?? {
       partnerId: random.uuid(),
       test: freshKeys('test', random),
@@ -41,18 +37,18 @@ export function ensureDefaults(store: Store, config: EmulatorConfig, now: number
       for (const kind of ['partnerKey', 'merchantKey'] as const) {
         const key = pinned[kind];
         if (!key || key === identity[env][kind]) continue;
-        deleteKey(store, identity[env][kind]);
+        await tx.keys.deleteKey(identity[env][kind]);
         identity[env][kind] = key;
       }
     }
 
-    if (!findPartner(store, identity.partnerId)) {
-      insertPartner(store, { id: identity.partnerId, name: 'Default partner', created_at: now });
+    if (!(await tx.partners.findPartner(identity.partnerId))) {
+      await tx.partners.insertPartner({ id: identity.partnerId, name: 'Default partner', created_at: now });
     }
     for (const env of ENVIRONMENTS) {
       const keys = identity[env];
-      if (!findMerchant(store, keys.merchantId)) {
-        insertMerchant(store, {
+      if (!(await tx.merchants.findMerchant(keys.merchantId))) {
+        await tx.merchants.insertMerchant({
           id: keys.merchantId,
           partner_id: identity.partnerId,
           environment: env,
@@ -68,35 +64,14 @@ export function ensureDefaults(store: Store, config: EmulatorConfig, now: number
           updated_at: now,
         });
       }
-      insertKey(store, keys.partnerKey, { partnerId: identity.partnerId, merchantId: null }, now);
-      insertKey(store, keys.merchantKey, { partnerId: identity.partnerId, merchantId: keys.merchantId }, now);
+      await tx.keys.insertKey(keys.partnerKey, { partnerId: identity.partnerId, merchantId: null }, now);
+      await tx.keys.insertKey(keys.merchantKey, { partnerId: identity.partnerId, merchantId: keys.merchantId }, now);
     }
-    setMeta(store, META_KEY, identity);
+    await tx.meta.setMeta(META_KEY, identity);
     return identity;
   });
 }
 
 function freshKeys(env: Environment, random: Random): EnvironmentKeys {
   return { partnerKey: generateKey('partner', env, random), merchantKey: generateKey('merchant', env, random), merchantId: random.uuid() };
-}
-
-/** Tables emptied by a reset, children first. `meta` stays: it holds the identity and the clock. */
-export const DATA_TABLES = [
-  'listeners',
-  'delivery_attempts',
-  'deliveries',
-  'events',
-  'payments',
-  'idempotency_keys',
-  'invoices',
-  'webhook_configs',
-  'api_keys',
-  'merchants',
-  'partners',
-];
-
-export function clearData(store: Store): void {
-  store.tx(() => {
-    for (const table of DATA_TABLES) store.sqlite.prepare(`DELETE FROM ${table}`).run();
-  });
 }

@@ -1,8 +1,7 @@
 import { advanceBy, type Clock } from '../clock/clock.js';
 import { errorMessage } from '../domain/caught.js';
-import { nextExpiryAt } from '../store/repos/invoices.js';
 import type { Dispatcher } from '../webhooks/dispatcher.js';
-import type { Store } from '../store/store.js';
+import type { StoreDb } from '../store/db.js';
 import { Backoff } from '../store/backoff.js';
 
 /** The longest a timer sleeps before it looks again (the clock may have been advanced meanwhile). */
@@ -11,15 +10,18 @@ const MAX_SLEEP_MS = 30_000;
 const MAX_STEPS = 100_000;
 
 export interface SchedulerDeps {
-  store: Store;
+  db: StoreDb;
   clock: Clock;
   dispatcher: Dispatcher;
-  /** Expires every invoice due at `now`; returns how many. */
-  expireDue(now: number): number;
+  /**
+   * Expires every invoice due at `now`; resolves how many. `wait`: wait for another program's write
+   * lock (an advance, answering a request) or refuse at once (the timer, which tries again).
+   */
+  expireDue(now: number, wait: boolean): Promise<number>;
   /** Other work on the clock (a vanished listener's reconnect window ending): when it falls due, and running it. */
-  other?: { nextDueAt(): number | null; run(now: number): void };
+  other?: { nextDueAt(): Promise<number | null>; run(now: number): Promise<void> };
   /** Housekeeping (forgetting expired idempotency keys), run at most hourly on the emulator clock. */
-  housekeeping?(now: number): void;
+  housekeeping?(now: number, wait: boolean): Promise<void>;
   /** A tick failed (the database went away, a bug): reported, and the scheduler keeps going. */
   onError?(error: unknown): void;
 }
@@ -39,6 +41,9 @@ export class Scheduler {
   private expiredTotal = 0;
   private lastHousekeeping = -Infinity;
   private readonly backoff = new Backoff();
+  /** A tick is running (it awaits the store): a timer firing meanwhile runs one more after it. */
+  private ticking = false;
+  private tickAgain = false;
 
   constructor(private readonly deps: SchedulerDeps) {}
 
@@ -74,7 +79,7 @@ export class Scheduler {
     let attempts = 0;
     await this.settle();
     for (let step = 0; step < MAX_STEPS; step++) {
-      const next = this.nextDueAt();
+      const next = await this.nextDueAt();
       if (next === null || next > target) break;
       if (next > at) {
         advanceBy(clock, next - at);
@@ -84,7 +89,7 @@ export class Scheduler {
     }
     advanceBy(clock, target - at);
     attempts += await this.runDueNow();
-    this.arm(this.nextDueAt() ?? Infinity);
+    this.arm((await this.nextDueAt()) ?? Infinity);
     return { expired: this.expiredTotal - before, attempts };
   }
 
@@ -98,31 +103,33 @@ export class Scheduler {
     clearTimeout(this.timer);
   }
 
-  private nextDueAt(): number | null {
-    const due = [nextExpiryAt(this.deps.store), this.deps.dispatcher.nextDueAt(), this.deps.other?.nextDueAt() ?? null].filter((t) => t !== null);
+  private async nextDueAt(): Promise<number | null> {
+    const times = [this.deps.db.invoices.nextExpiryAt(), this.deps.dispatcher.nextDueAt(), this.deps.other?.nextDueAt() ?? null];
+    const due = (await Promise.all(times)).filter((t) => t !== null);
     return due.length ? Math.min(...due) : null;
   }
 
   /** Everything due at the current instant, including the attempts it starts, finished. */
   private async runDueNow(): Promise<number> {
     await this.settle();
-    this.housekeep();
-    this.deps.other?.run(this.deps.clock.now());
-    this.expiredTotal += this.deps.expireDue(this.deps.clock.now());
+    await this.housekeep(true);
+    await this.deps.other?.run(this.deps.clock.now());
+    this.expiredTotal += await this.deps.expireDue(this.deps.clock.now(), true);
     let started = 0;
     // Attempts that fail may come due again at once (a zero wait); loop until nothing is due now.
-    for (let n = this.deps.dispatcher.pump(); n > 0; n = this.deps.dispatcher.pump()) {
+    const { dispatcher, clock } = this.deps;
+    for (let n = await dispatcher.pump(clock.now(), true); n > 0; n = await dispatcher.pump(clock.now(), true)) {
       started += n;
-      await this.deps.dispatcher.idle();
+      await dispatcher.idle();
     }
     return started;
   }
 
-  private housekeep(): void {
+  private async housekeep(wait: boolean): Promise<void> {
     const now = this.deps.clock.now();
     if (now - this.lastHousekeeping < HOUSEKEEPING_EVERY_MS) return;
     this.lastHousekeeping = now;
-    this.deps.housekeeping?.(now);
+    await this.deps.housekeeping?.(now, wait);
   }
 
   private async settle(): Promise<void> {
@@ -139,15 +146,23 @@ export class Scheduler {
     this.armedAt = at;
     if (at === Infinity) return;
     const delay = Math.max(0, Math.min(at - this.deps.clock.now(), MAX_SLEEP_MS));
-    this.timer = setTimeout(() => this.tick(), delay);
+    this.timer = setTimeout(() => void this.tick(), delay);
     // A sleeping emulator must not keep a test process alive.
     this.timer.unref();
   }
 
-  /** Synchronous: expiries and claims are database work; the attempts it starts run on their own. */
-  private tick(): void {
+  /**
+   * Expiries and claims (database work, without waiting for locks); the attempts it starts run on
+   * their own. Never rejects: it runs from a timer.
+   */
+  private async tick(): Promise<void> {
     this.armedAt = Infinity;
-    const { clock, dispatcher, store } = this.deps;
+    if (this.ticking) {
+      this.tickAgain = true;
+      return;
+    }
+    this.ticking = true;
+    const { clock, dispatcher, db } = this.deps;
     // One instant for the whole tick: the claim takes what is due at `now`, the timer sleeps until
     // the first thing due after `now`. Reading the clock twice left a gap (a timer firing a little
     // early, a retry falling due between the two reads: not claimed, and not "after" either).
@@ -155,26 +170,31 @@ export class Scheduler {
     let next: number | null = now + MAX_SLEEP_MS;
     try {
       // Without waiting for locks: a lock held elsewhere must not stall every request for 5 s.
-      next = store.background(() => {
-        this.housekeep();
-        this.expiredTotal += this.deps.expireDue(now);
-        dispatcher.pump(now);
-        // Sleep until the next instant in the future. What is due now but could not start (its
-        // receiver's slots are busy) starts from the dispatcher's own kick as slots free up, so the
-        // timer must not spin on it.
-        const expiry = nextExpiryAt(store);
-        const delivery = dispatcher.nextDueAfter(now);
-        return expiry === null ? delivery : delivery === null ? expiry : Math.min(expiry, delivery);
-      });
+      await this.housekeep(false);
+      this.expiredTotal += await this.deps.expireDue(now, false);
+      await dispatcher.pump(now, false);
+      // Sleep until the next instant in the future. What is due now but could not start (its
+      // receiver's slots are busy) starts from the dispatcher's own kick as slots free up, so the
+      // timer must not spin on it.
+      const [expiry, delivery] = await Promise.all([db.invoices.nextExpiryAt(), dispatcher.nextDueAfter(now)]);
+      next = expiry === null ? delivery : delivery === null ? expiry : Math.min(expiry, delivery);
       this.backoff.reset();
     } catch (error) {
+      // Stopped while the tick awaited the store (the database closes right after): nothing to report.
+      if (this.stopped) return;
       // A timer callback must not throw (it would take the process down): reported, and tried
       // again after a backoff delay (the emulator clock may not move while the database refuses).
       const delay = this.backoff.next();
       this.deps.onError?.(new Error(`${errorMessage(error)}; trying again in ${delay} ms`, { cause: error }));
       next = now + delay;
     } finally {
-      this.arm(next === null ? Infinity : Math.max(next, now + 1));
+      this.ticking = false;
+      // A timer armed while this tick ran keeps its own (earlier) time; this one's is the later bound.
+      const at = next === null ? Infinity : Math.max(next, now + 1);
+      if (this.tickAgain) {
+        this.tickAgain = false;
+        this.runSoon();
+      } else if (at < this.armedAt) this.arm(at);
     }
   }
 }

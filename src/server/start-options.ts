@@ -1,8 +1,7 @@
 import { defaultConfig, type EmulatorConfig } from '../config/defaults.js';
 import { allowedHostProblem } from '../domain/allowed-hosts.js';
 import { cryptoRandom, type Random, seededRandom } from '../domain/random.js';
-import { getMeta, isFiniteNumber, setMeta } from '../store/repos/meta.js';
-import type { Store } from '../store/store.js';
+import { isFiniteNumber, type StoreDb } from '../store/db.js';
 import type { EmulatorConfigInput, StartEmulatorOptions } from './emulator-api.js';
 import { MAX_JOURNAL_SIZE } from './journal/journal.js';
 
@@ -59,10 +58,14 @@ const RANDOM_EPOCH = 'random_epoch';
  * A seeded source continues where the last seeded start on this database left off (its epoch), so
  * a restart never repeats ids already stored; a fresh database always starts at epoch 0.
  */
-export function randomFor(store: Store, seed: number | null | undefined): Random {
+export async function randomFor(db: StoreDb, seed: number | null | undefined): Promise<Random> {
   if (seed === undefined || seed === null) return cryptoRandom();
   if (!Number.isSafeInteger(seed) || seed < 0) throw new TypeError(`seed must be a whole number from 0 to ${Number.MAX_SAFE_INTEGER}, not ${seed}`);
-  const epoch = getMeta(store, RANDOM_EPOCH, isFiniteNumber) ?? 0;
-  store.tx(() => setMeta(store, RANDOM_EPOCH, epoch + 1));
+  // Read and moved on in one transaction: two starts on one database never share an epoch.
+  const epoch = await db.transaction(async (tx) => {
+    const last = (await tx.meta.getMeta(RANDOM_EPOCH, isFiniteNumber)) ?? 0;
+    await tx.meta.setMeta(RANDOM_EPOCH, last + 1);
+    return last;
+  });
   return seededRandom(seed, epoch);
 }

@@ -2,17 +2,16 @@ import type { Server } from 'node:http';
 import { type Clock, manualClock, systemClock } from '../clock/clock.js';
 import type { EmulatorConfig } from '../config/defaults.js';
 import type { Random } from '../domain/random.js';
-import { releaseInFlight } from '../store/repos/deliveries.js';
-import { getMeta, isFiniteNumber, setMeta } from '../store/repos/meta.js';
+import { isFiniteNumber, type StoreDb } from '../store/db.js';
 import { expireDue } from './actions/lifecycle.js';
 import { sqliteDb } from '../store/sqlite-db.js';
-import { openStore, type OpenedStore, type Store } from '../store/store.js';
+import { openStore, type OpenedStore } from '../store/store.js';
 import { DatabaseFileError, sqliteCode } from '../store/errors.js';
 import { describeSqliteFailure } from '../store/file-check.js';
 import { VERSION } from '../version.js';
 import { createApp } from './app.js';
 import type { KeyCache } from './auth.js';
-import { clearData, ensureDefaults } from './bootstrap.js';
+import { ensureDefaults } from './bootstrap.js';
 import { EventHub } from '../domain/event-hub.js';
 import type { EmulatorEvent } from './events.js';
 import { createClient, type Client } from '../client/typed.js';
@@ -70,13 +69,13 @@ export async function startWithoutSchemas(options: StartEmulatorOptions = {}): P
 interface EmulatorClock {
   clock: Clock;
   /** Keeps an advanced system clock's offset across restarts (not an injected or frozen clock's). */
-  persist(): void;
+  persist(): Promise<void>;
 }
 
 /** The default partner's keys, recreated (pinned keys kept) after a reset or a restore. */
 interface KeysHolder {
   readonly current: DefaultKeys;
-  renew(): void;
+  renew(): Promise<void>;
 }
 
 /** Where the emulator is reached: its public base URL (set, or known once it listens) and its bound host. */
@@ -87,7 +86,10 @@ interface Site {
 
 /** What start-up builds, handed from one step to the next. */
 interface Parts {
+  /** SQLite's own store: snapshots and the file claim only (issue 27: SQLite only). */
   store: OpenedStore;
+  /** The store everything else uses (src/store/db.ts). */
+  db: StoreDb;
   config: EmulatorConfig;
   options: StartEmulatorOptions;
   time: EmulatorClock;
@@ -102,25 +104,28 @@ interface Parts {
 
 /** Start-up in dependency order: store (opened) → clock → keys → background work → app → listen. */
 async function serve(store: OpenedStore, config: EmulatorConfig, options: StartEmulatorOptions): Promise<Emulator> {
-  const time = openClock(store, config, options);
-  const random = randomFor(store, options.seed ?? config.seed);
-  if (options.reset) clearData(store);
-  const keys = keysHolder(store, config, time.clock, random);
+  const db = sqliteDb(store);
+  const time = await openClock(db, config, options);
+  const random = await randomFor(db, options.seed ?? config.seed);
+  if (options.reset) await db.clearData();
+  const keys = await keysHolder(db, config, time.clock, random);
   const hub = new EventHub<EmulatorEvent>();
   if (options.onEvent) hub.on(options.onEvent);
   // `publicUrl` as an option (the in-process API) or as a setting (config file, SVC_PUBLIC_URL).
   const publicUrl = options.publicUrl ?? config.publicUrl ?? undefined;
   const site: Site = { baseUrl: publicUrl ?? '', boundHost: '' };
   // The scheduler expires invoices through the app's deps, built just below; it runs once started.
-  const work = createWork(store, time.clock, config, random, hub, options, (now) => expireDue(deps, now));
+  const work = createWork(db, time.clock, config, random, hub, options, (now, wait) => expireDue(deps, now, wait));
   checkJournalSize(config);
   const journal = new Journal(config.journalSize);
   const faults = new FaultTable(
     () => time.clock.now(),
     () => random.uuid(),
   );
-  const parts: Parts = { store, config, options, time, random, keys, hub, site, work, journal, faults };
+  const parts: Parts = { store, db, config, options, time, random, keys, hub, site, work, journal, faults };
   const deps = appDeps(parts);
+  // Each listener's reconnect window starts now (a listen connected when the emulator died is reconnecting).
+  await startListeners(work, deps.runtime.snapshots);
   const imported = options.snapshot ? await importSnapshot(work, deps.runtime.snapshots, options.snapshot) : null;
 
   const server = createHttpServer(createApp(deps, [...apiRoutes(), openApiRoute()]));
@@ -128,44 +133,51 @@ async function serve(store: OpenedStore, config: EmulatorConfig, options: StartE
   if (!publicUrl) site.baseUrl = `http://${hostForUrl(options.host ?? address)}:${port}`;
   // A specific bound address is a host the emulator answers to; a wildcard one (0.0.0.0) is not.
   if (!['0.0.0.0', '::', ''].includes(options.host ?? address)) site.boundHost = options.host ?? address;
+  // issue 27: SQLite only (the file claim).
   store.claim?.setUrl(site.baseUrl);
   // Attempts cut short by a crash are due again; expiries and retries that fell due while the
   // emulator was stopped run now.
-  releaseInFlight(store);
+  try {
+    await db.deliveries.releaseInFlight();
+  } catch (error) {
+    await stopWork(work, deps.runtime.snapshots);
+    await close(server);
+    throw error;
+  }
   work.scheduler.start();
   return emulatorOf(parts, deps, server, { port, address, imported });
 }
 
-function openClock(store: Store, config: EmulatorConfig, options: StartEmulatorOptions): EmulatorClock {
+async function openClock(db: StoreDb, config: EmulatorConfig, options: StartEmulatorOptions): Promise<EmulatorClock> {
   const start = clockStartOf(options.clockStart ?? config.clockStart);
   const persisted = !options.clock && start === null;
-  const clock = options.clock ?? (start !== null ? manualClock(start) : systemClock(getMeta(store, CLOCK_OFFSET, isFiniteNumber) ?? 0));
+  const clock = options.clock ?? (start !== null ? manualClock(start) : systemClock((await db.meta.getMeta(CLOCK_OFFSET, isFiniteNumber)) ?? 0));
   return {
     clock,
-    persist: () => {
-      if (persisted) setMeta(store, CLOCK_OFFSET, clock.offset());
+    persist: async () => {
+      if (persisted) await db.meta.setMeta(CLOCK_OFFSET, clock.offset());
     },
   };
 }
 
-function keysHolder(store: Store, config: EmulatorConfig, clock: Clock, random: Random): KeysHolder {
-  let keys = ensureDefaults(store, config, clock.now(), random);
+async function keysHolder(db: StoreDb, config: EmulatorConfig, clock: Clock, random: Random): Promise<KeysHolder> {
+  let keys = await ensureDefaults(db, config, clock.now(), random);
   return {
     get current() {
       return keys;
     },
-    renew: () => {
-      keys = ensureDefaults(store, config, clock.now(), random);
+    renew: async () => {
+      keys = await ensureDefaults(db, config, clock.now(), random);
     },
   };
 }
 
 /** What every route and action can use (`AppDeps`). */
 function appDeps(parts: Parts): AppDeps {
-  const { store, config, time, random, hub, site, journal, faults } = parts;
+  const { store, db, config, time, random, hub, site, journal, faults } = parts;
   const keyCache: KeyCache = new Map();
   return {
-    db: sqliteDb(store),
+    db,
     store,
     clock: time.clock,
     config,
@@ -184,28 +196,35 @@ function appDeps(parts: Parts): AppDeps {
 
 /** What the control plane drives beyond one request: reset, the clock, keys, listeners, streams, snapshots. */
 function runtimeOf(parts: Parts, keyCache: KeyCache): Runtime {
-  const { store, time, keys, hub, journal } = parts;
+  const { db, time, keys, hub, journal } = parts;
   const { dispatcher, listeners, scheduler, chaos } = parts.work;
   return {
     reset: async () => {
+      // The tables emptied and the defaults recreated, queued together: on SQLite they commit in
+      // one group-commit batch, so no request sees the state without its keys (writers under load
+      // keep getting 201). A claim queued from here on runs after them, on the new state; one
+      // queued before has the old epoch, and the dispatcher hands its rows back unsent.
+      const cleared = db.clearData();
+      const renewed = keys.renew();
       // Bounded under any load (CONTRACT §8): attempts in flight, chaos holds included, are
       // abandoned, not awaited; a listener holding a delivery without reporting is let go too.
       dispatcher.discard();
       listeners.abandonWaiting('the emulator was reset');
-      clearData(store);
       keyCache.clear();
-      keys.renew();
+      await Promise.all([cleared, renewed]);
+      // A key of the discarded state cached meanwhile (a request read it before the deletes) goes too.
+      keyCache.clear();
     },
     advanceClock: async (ms) => {
       const from = time.clock.now();
       const report = await scheduler.advance(ms);
-      time.persist();
+      await time.persist();
       return { from, to: time.clock.now(), ...report };
     },
     defaultKeys: () => keys.current,
     schedule: (at) => scheduler.schedule(at),
     resend: (delivery) => dispatcher.resend(delivery),
-    extraTargets: (partnerId, environment, type) => listeners.targets(partnerId, environment, type),
+    extraTargets: (tx, partnerId, environment, type) => listeners.targets(tx, partnerId, environment, type),
     listeners,
     chaos,
     subscribe: (listener) => hub.on(listener),
@@ -215,25 +234,45 @@ function runtimeOf(parts: Parts, keyCache: KeyCache): Runtime {
 }
 
 function snapshotsOf(parts: Parts, keyCache: KeyCache): Snapshots {
-  const { store, time, keys } = parts;
+  const { store, db, time, keys } = parts;
   const { dispatcher, listeners, scheduler } = parts.work;
   return createSnapshots({
+    // issue 27: SQLite only (snapshots copy and replace the SQLite file's rows).
     store,
     clock: time.clock,
     quiesce: () => {
       dispatcher.discard();
       listeners.abandonWaiting('a snapshot was restored');
     },
-    restored: () => {
+    restored: async () => {
       keyCache.clear();
-      keys.renew();
-      time.persist();
-      // Attempts the snapshot caught in flight are due again, like after a crash.
-      releaseInFlight(store);
+      // Before anything awaits: the scheduler looks again at the new state's due work.
       scheduler.rearm();
+      await keys.renew();
+      await time.persist();
+      // Attempts the snapshot caught in flight are due again, like after a crash.
+      await db.deliveries.releaseInFlight();
       dispatcher.kick();
     },
   });
+}
+
+/** The listener hub's start (reconnect windows), or everything background stopped if it fails. */
+async function startListeners(work: Work, snapshots: Snapshots): Promise<void> {
+  try {
+    await work.listeners.resumeWindows();
+  } catch (error) {
+    await stopWork(work, snapshots);
+    throw error;
+  }
+}
+
+/** Stops the background work built so far (a failed start). */
+async function stopWork(work: Work, snapshots: Snapshots): Promise<void> {
+  work.scheduler.stop();
+  work.listeners.close();
+  await work.attempter.close();
+  snapshots.close();
 }
 
 /** `svc dev --snapshot <file>`: the state replaced by an exported file's before the first request. */
@@ -241,9 +280,7 @@ async function importSnapshot(work: Work, snapshots: Snapshots, file: string): P
   try {
     return await snapshots.restoreFile(file);
   } catch (error) {
-    work.listeners.close();
-    await work.attempter.close();
-    snapshots.close();
+    await stopWork(work, snapshots);
     throw error;
   }
 }
@@ -252,10 +289,7 @@ async function listenOrStop(server: Server, work: Work, snapshots: Snapshots, op
   try {
     return await listen(server, options.port ?? 0, options.host ?? '127.0.0.1');
   } catch (error) {
-    work.scheduler.stop();
-    work.listeners.close();
-    await work.attempter.close();
-    snapshots.close();
+    await stopWork(work, snapshots);
     throw error;
   }
 }

@@ -57,6 +57,19 @@ export class RetryLater {
     }
   }
 
+  /** `attempt` for asynchronous work: resolves false (never rejects) when it did not succeed. */
+  async attemptAsync(work: () => Promise<void>): Promise<boolean> {
+    if (this.timer) return false;
+    try {
+      await work();
+      this.succeeded();
+      return true;
+    } catch (error) {
+      this.failed(error);
+      return false;
+    }
+  }
+
   failed(error: unknown): void {
     if (this.timer) return;
     const delay = this.backoff.next();

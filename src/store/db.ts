@@ -15,6 +15,9 @@
 import type { EngineKind, MetaRepository, Repositories } from './engine.js';
 import type { StorageHealth } from './health.js';
 
+/** meta's guard for numbers (the clock offset, the random epoch), for callers of `meta.getMeta`. */
+export { isFiniteNumber } from './repos/meta.js';
+
 /** A repository bound to one handle: each function without its first (handle) argument. */
 export type Bound<R> = { [K in keyof R]: R[K] extends (handle: never, ...args: infer A) => infer P ? (...args: A) => P : never };
 
@@ -44,7 +47,44 @@ export interface StoreDb extends Repos {
    * when `fn` rejects (its rejection is passed on). Not nestable: pass `tx` down instead.
    */
   transaction<T>(fn: (tx: Repos) => Promise<T> | T, options?: TransactionOptions): Promise<T>;
+  /**
+   * Empties every table a reset empties (DATA_TABLES), in one transaction: `meta` stays, since it
+   * holds the default identity and the clock.
+   */
+  clearData(): Promise<void>;
   close(): Promise<void>;
+}
+
+/** Tables emptied by a reset, children first. `meta` stays: it holds the identity and the clock. */
+export const DATA_TABLES = [
+  'listeners',
+  'delivery_attempts',
+  'deliveries',
+  'events',
+  'payments',
+  'idempotency_keys',
+  'invoices',
+  'webhook_configs',
+  'api_keys',
+  'merchants',
+  'partners',
+] as const;
+
+/**
+ * A store whose every call runs in the open transaction `tx`: what an idempotent create's handler
+ * gets (pipeline/handler.ts), so that the create and the memory of its answer commit together. Its
+ * `transaction(fn)` joins the outer one (runs `fn(tx)`; a rejection rolls the outer one back), which
+ * lets code written for either case open "its" transaction as usual. It cannot be closed or cleared.
+ */
+export function joinTransaction(tx: Repos, outer: StoreDb): StoreDb {
+  return {
+    ...tx,
+    kind: outer.kind,
+    health: outer.health,
+    transaction: async (fn) => fn(tx),
+    clearData: () => Promise.reject(new Error('clearData inside a transaction')),
+    close: () => Promise.reject(new Error('a joined transaction cannot be closed')),
+  };
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { Repositories } from './engine.js';
-import type { Repos, StoreDb } from './db.js';
+import { DATA_TABLES, type Repos, type StoreDb } from './db.js';
 import * as deliveries from './repos/deliveries.js';
 import * as events from './repos/events.js';
 import * as idempotency from './repos/idempotency.js';
@@ -58,6 +58,12 @@ export function sqliteDb(store: Store): StoreDb {
     health: store.health,
     // One connection: inside a transaction, the same bound repositories write into it.
     transaction: (fn, options) => store.batch(() => fn(repos), options?.wait ?? true),
+    // A transaction of the group commit like any other: a caller that queues more right after it
+    // (a reset recreating the defaults) has both committed in one batch, with nothing in between.
+    clearData: () =>
+      store.batch(() => {
+        for (const table of DATA_TABLES) store.sqlite.prepare(`DELETE FROM ${table}`).run();
+      }),
     close: async () => store.close(),
   };
 }

@@ -1,5 +1,4 @@
-import { findDelivery, recordAttempt } from '../store/repos/deliveries.js';
-import type { Store } from '../store/store.js';
+import type { Repos } from '../store/db.js';
 import type { AttemptResult } from './attempt.js';
 import type { DeliveryEvent } from './delivery-events.js';
 
@@ -21,13 +20,13 @@ export interface Completion {
  * seconds), and returns the event that reports it; null when a reset deleted the delivery meanwhile.
  * Run by the dispatcher inside the transaction of a batch of completions.
  */
-export function recordCompletion(
-  store: Store,
+export async function recordCompletion(
+  tx: Repos,
   now: number,
   schedule: readonly number[],
   c: Completion,
-): Extract<DeliveryEvent, { type: 'delivery.result' }> | null {
-  const row = findDelivery(store, c.deliveryId);
+): Promise<Extract<DeliveryEvent, { type: 'delivery.result' }> | null> {
+  const row = await tx.deliveries.findDelivery(c.deliveryId);
   if (!row) return null; // deleted by a reset meanwhile
   const number = row.attempt_count + 1;
   let { status, next_attempt_at: next, scheduled_attempts: scheduled } = row;
@@ -56,8 +55,7 @@ export function recordCompletion(
     status = 'succeeded';
     next = null;
   }
-  recordAttempt(
-    store,
+  await tx.deliveries.recordAttempt(
     {
       delivery_id: row.id,
       number,

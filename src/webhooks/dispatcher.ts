@@ -2,18 +2,8 @@ import type { Clock } from '../clock/clock.js';
 import { wallClockSeconds } from '../clock/clock.js';
 import type { EmulatorConfig } from '../config/defaults.js';
 import { RetryLater } from '../store/backoff.js';
-import {
-  claimDue,
-  claimDueForUrl,
-  findDelivery,
-  nextDeliveryDueAfter,
-  nextDeliveryDueAt,
-  releaseDelivery,
-  type DeliveryRow,
-} from '../store/repos/deliveries.js';
-import { findEvent } from '../store/repos/events.js';
-import { findWebhookConfig } from '../store/repos/webhook-configs.js';
-import type { Store } from '../store/store.js';
+import type { StoreDb } from '../store/db.js';
+import type { DeliveryRow } from '../store/repos/deliveries.js';
 import type { Attempter, AttemptResult } from './attempt.js';
 import type { DeliveryEvent } from './delivery-events.js';
 import { STALE_SECONDS, type WebhookChaos } from './chaos.js';
@@ -29,7 +19,7 @@ const CLAIM_BATCH = 16;
 const CLAIM_DELAY_MS = 2;
 
 export interface DispatcherDeps {
-  store: Store;
+  db: StoreDb;
   clock: Clock;
   config: EmulatorConfig;
   attempter: Attempter;
@@ -56,7 +46,14 @@ export class Dispatcher {
   private readonly perUrl = new Map<string, number>();
   private completions: Completion[] = [];
   private flushScheduled = false;
+  /** Flushes whose transaction has not settled yet: their results are taken out of `completions`. */
+  private flushing = 0;
   private pumpScheduled = false;
+  /**
+   * Claims run one at a time: each computes its room from the attempts running when it starts, so
+   * two claims awaiting the store at once could not both fill the same free slots.
+   */
+  private claims: Promise<unknown> = Promise.resolve();
   private closed = false;
   /** After close: late results are not written (the database may be closed). */
   private abandoned = false;
@@ -83,14 +80,25 @@ export class Dispatcher {
   private readonly retry = new RetryLater(
     'dispatcher',
     () => {
-      this.flush();
+      void this.flush();
       if (this.freedCount > 0) this.claimFreed();
       this.kick();
     },
-    (error) => this.deps.onError?.(error),
+    // Work that was awaiting the store when the dispatcher closed fails on the closed database:
+    // nothing to report, and nothing will be retried.
+    (error) => {
+      if (!this.abandoned) this.deps.onError?.(error);
+    },
   );
-  /** Background database work without waiting for locks; false when it failed or a retry is pending. */
-  private readonly inBackground = (work: () => void): boolean => this.retry.attempt(() => this.deps.store.background(work));
+  /** Background database work; false when it failed (reported, retried) or a retry is pending. Never rejects. */
+  private readonly inBackground = (work: () => Promise<void>): Promise<boolean> => this.retry.attemptAsync(work);
+
+  /** Runs `fn` after every claim before it has settled (see `claims`). */
+  private serially<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.claims.then(fn);
+    this.claims = run.catch(() => undefined);
+    return run;
+  }
 
   constructor(private readonly deps: DispatcherDeps) {}
 
@@ -98,12 +106,16 @@ export class Dispatcher {
   kick(): void {
     if (this.pumpScheduled || this.closed) return;
     this.pumpScheduled = true;
-    // A microtask, not setImmediate: new events are written by synchronous transactions, so right
-    // after the current task the rows are committed, and the attempt can start before the event
-    // loop turns to the next batch of requests (event-to-receipt latency, bench #6).
+    // A microtask, not setImmediate: the kick comes after the transaction that wrote the event
+    // committed, and the claim is queued before the event loop turns to the next batch of
+    // requests (event-to-receipt latency, bench #6). Kicks until the claim starts are one claim.
     queueMicrotask(() => {
-      this.pumpScheduled = false;
-      this.inBackground(() => this.pump());
+      void this.serially(() => {
+        this.pumpScheduled = false;
+        return this.inBackground(async () => {
+          await this.claim(this.deps.clock.now(), false);
+        });
+      });
     });
   }
 
@@ -130,47 +142,84 @@ export class Dispatcher {
     clearTimeout(this.claimTimer);
     this.claimTimer = undefined;
     if (this.closed) return;
-    // On a failure the freed slots stay recorded, and the retry claims for them.
-    const claimed = this.inBackground(() => {
-      const now = this.deps.clock.now();
-      for (const url of this.freed.keys()) {
-        const room = Math.min(MAX_IN_FLIGHT - this.running.size, MAX_IN_FLIGHT_PER_URL - (this.perUrl.get(url) ?? 0));
-        if (room <= 0) continue;
-        for (const delivery of claimDueForUrl(this.deps.store, url, now, room)) this.start(delivery, 'scheduled');
+    // The receivers freed so far are this claim's; slots freed while it runs wait for the next.
+    const freed = [...this.freed.keys()];
+    this.freed.clear();
+    this.freedCount = 0;
+    void this.serially(async () => {
+      // On a failure the freed slots are recorded again, and the retry claims for them.
+      const claimed = await this.inBackground(async () => {
+        const now = this.deps.clock.now();
+        for (const url of freed) {
+          const room = Math.min(MAX_IN_FLIGHT - this.running.size, MAX_IN_FLIGHT_PER_URL - (this.perUrl.get(url) ?? 0));
+          if (room <= 0 || this.closed) continue;
+          const epoch = this.epoch;
+          const due = await this.deps.db.transaction((tx) => tx.deliveries.claimDueForUrl(url, now, room), { wait: false });
+          this.startClaimed(due, epoch);
+        }
+        // Receivers that never had a slot (the global cap was full) get theirs from a general claim.
+        if (this.globallyShort && this.running.size < MAX_IN_FLIGHT) await this.claim(now, false);
+      });
+      if (!claimed) {
+        for (const url of freed) this.freed.set(url, (this.freed.get(url) ?? 0) + 1);
+        this.freedCount += freed.length;
       }
-      // Receivers that never had a slot (the global cap was full) get theirs from a general claim.
-      if (this.globallyShort && this.running.size < MAX_IN_FLIGHT) this.pump();
     });
-    if (claimed) {
-      this.freed.clear();
-      this.freedCount = 0;
-    }
   }
 
   /** When the next delivery is due, for the scheduler's timer. */
-  nextDueAt(): number | null {
-    return nextDeliveryDueAt(this.deps.store);
+  nextDueAt(): Promise<number | null> {
+    return this.deps.db.deliveries.nextDeliveryDueAt();
   }
 
   /** The next due instant strictly after `now`: what is due already starts as slots free up. */
-  nextDueAfter(now: number): number | null {
-    return nextDeliveryDueAfter(this.deps.store, now);
+  nextDueAfter(now: number): Promise<number | null> {
+    return this.deps.db.deliveries.nextDeliveryDueAfter(now);
   }
 
-  /** Starts every attempt due at `now` there is room for; returns how many started. */
-  pump(now = this.deps.clock.now()): number {
+  /**
+   * Starts every attempt due at `now` there is room for; resolves how many started. `wait`: wait
+   * for another program's write lock (a clock advance answering a request), or refuse at once (the
+   * scheduler's timer, which tries again). Rejects on a database error.
+   */
+  pump(now = this.deps.clock.now(), wait = false): Promise<number> {
+    return this.serially(() => this.claim(now, wait));
+  }
+
+  /** One general claim; only ever run through `serially`. */
+  private async claim(now: number, wait: boolean): Promise<number> {
     if (this.closed) return 0;
     const room = MAX_IN_FLIGHT - this.running.size;
     if (room <= 0) return 0;
-    const claimed = claimDue(this.deps.store, now, room, MAX_IN_FLIGHT_PER_URL, this.perUrl);
+    const epoch = this.epoch;
+    const claimed = await this.deps.db.transaction((tx) => tx.deliveries.claimDue(now, room, MAX_IN_FLIGHT_PER_URL, this.perUrl), { wait });
     this.globallyShort = claimed.length === room;
-    for (const delivery of claimed) this.start(delivery, 'scheduled');
+    this.startClaimed(claimed, epoch);
     return claimed.length;
+  }
+
+  /**
+   * Starts claimed deliveries, unless the state they were claimed from was discarded while the claim
+   * awaited the store (a reset, a restore): those are handed back, never sent (CONTRACT §8).
+   */
+  private startClaimed(claimed: DeliveryRow[], epoch: number): void {
+    if (epoch !== this.epoch || this.closed) {
+      if (!claimed.length) return;
+      this.toRelease.push(...claimed.map((d) => d.id));
+      this.scheduleFlush();
+      return;
+    }
+    for (const delivery of claimed) this.start(delivery, 'scheduled');
+  }
+
+  /** Whether nothing runs and every result is written. */
+  private get quiet(): boolean {
+    return this.running.size === 0 && this.completions.length === 0 && !this.flushScheduled && this.flushing === 0;
   }
 
   /** Resolves once nothing is running and every result is written: `clock/advance` waits on it. */
   async idle(): Promise<void> {
-    while (this.running.size > 0 || this.completions.length > 0 || this.flushScheduled) {
+    while (!this.quiet) {
       await new Promise<void>((resolve) => this.idleWaiters.push(resolve));
     }
   }
@@ -194,9 +243,9 @@ export class Dispatcher {
   async resend(delivery: DeliveryRow): Promise<DeliveryRow> {
     await this.attemptNow(delivery, 'manual');
     // A result the database refuses now is kept for the retry; the caller hears why (503, 507).
-    const failure = this.flush(true);
+    const failure = await this.flush(true);
     if (failure) throw failure;
-    return findDelivery(this.deps.store, delivery.id)!;
+    return (await this.deps.db.deliveries.findDelivery(delivery.id))!;
   }
 
   /**
@@ -208,7 +257,7 @@ export class Dispatcher {
     this.closed = true;
     const timeout = new Promise((resolve) => setTimeout(resolve, graceMs).unref());
     await Promise.race([Promise.allSettled(this.running.values()), timeout]);
-    this.flush(true);
+    await this.flush(true);
     this.completions = [];
     this.abandoned = true;
     this.retry.cancel();
@@ -233,20 +282,18 @@ export class Dispatcher {
         else this.perUrl.delete(url);
         this.slotFreed(url);
         // Abandoned attempts write nothing, so no flush would tell `idle()` waiters they are done.
-        if (this.running.size === 0 && this.completions.length === 0 && !this.flushScheduled) {
-          for (const resolve of this.idleWaiters.splice(0)) resolve();
-        }
+        this.wakeIdle();
       });
     this.running.set(delivery.id, run);
   }
 
   private async attemptNow(delivery: DeliveryRow, trigger: Trigger): Promise<void> {
-    const { store, clock, config, attempter, version } = this.deps;
+    const { db, clock, config, attempter, version } = this.deps;
     const epoch = this.epoch;
     const signal = this.abandon.signal;
     /** Whether the state this attempt belongs to was discarded: then nothing more is sent or written. */
     const discarded = () => epoch !== this.epoch;
-    const event = findEvent(store, delivery.event_id)!;
+    const event = (await db.events.findEvent(delivery.event_id))!;
     const startedAt = clock.now();
     const attempt = delivery.attempt_count + 1;
     let url = delivery.url;
@@ -277,7 +324,9 @@ export class Dispatcher {
       // The listener signs what it forwards itself: only a duplicate can be played on it.
       if (chaos?.duplicate && send && !discarded()) await send(delivery, event.payload, config.webhooks.timeoutMs);
     } else {
-      const webhook = findWebhookConfig(store, delivery.partner_id, delivery.environment);
+      const webhook = await db.webhookConfigs.findWebhookConfig(delivery.partner_id, delivery.environment);
+      // The read awaited the store: a reset or restore may have come meanwhile.
+      if (discarded()) return;
       if (webhook?.enabled !== 1) {
         result = failure('webhook_disabled: the webhook configuration is disabled or was removed');
       } else {
@@ -307,11 +356,18 @@ export class Dispatcher {
   private scheduleFlush(): void {
     if (this.flushScheduled || this.abandoned) return;
     this.flushScheduled = true;
-    setImmediate(() => this.flush());
+    setImmediate(() => void this.flush());
   }
 
-  /** Writes every finished attempt and its delivery's new state, in one transaction; the error, if not. */
-  private flush(now = false): unknown {
+  private wakeIdle(): void {
+    if (this.quiet) for (const resolve of this.idleWaiters.splice(0)) resolve();
+  }
+
+  /**
+   * Writes every finished attempt and its delivery's new state, in one transaction (no busy wait:
+   * background work); resolves the error, if not. Never rejects: it runs from timers.
+   */
+  private async flush(now = false): Promise<unknown> {
     this.flushScheduled = false;
     if (this.abandoned || (this.retry.waiting && !now)) return null;
     const batch = this.completions;
@@ -319,21 +375,34 @@ export class Dispatcher {
     this.completions = [];
     this.toRelease = [];
     if (batch.length || release.length) {
-      let finished: ReturnType<typeof recordCompletion>[];
+      const { db, clock, config } = this.deps;
+      // A reset or restore while the transaction waits for its turn: these results belong to the
+      // discarded state and are not written into the new one (CONTRACT §8).
+      const epoch = this.epoch;
+      let finished: Awaited<ReturnType<typeof recordCompletion>>[];
+      this.flushing += 1;
       try {
-        finished = this.deps.store.background(() =>
-          this.deps.store.tx(() => {
-            for (const id of release) releaseDelivery(this.deps.store, id);
-            return batch.map((c) => recordCompletion(this.deps.store, this.deps.clock.now(), this.deps.config.webhooks.retrySchedule, c));
-          }),
+        finished = await db.transaction(
+          async (tx) => {
+            if (epoch !== this.epoch) return [];
+            for (const id of release) await tx.deliveries.releaseDelivery(id);
+            const events: Awaited<ReturnType<typeof recordCompletion>>[] = [];
+            for (const c of batch) events.push(await recordCompletion(tx, clock.now(), config.webhooks.retrySchedule, c));
+            return events;
+          },
+          { wait: false },
         );
         this.retry.succeeded();
       } catch (error) {
-        // Nothing of it is written: kept, in order, for the retry.
-        this.completions = [...batch, ...this.completions];
-        this.toRelease = [...release, ...this.toRelease];
-        this.retry.failed(error);
+        // Nothing of it is written: kept, in order, for the retry (unless the state was discarded meanwhile).
+        if (!this.abandoned && epoch === this.epoch) {
+          this.completions = [...batch, ...this.completions];
+          this.toRelease = [...release, ...this.toRelease];
+          this.retry.failed(error);
+        }
         return error;
+      } finally {
+        this.flushing -= 1;
       }
       if (release.length) this.kick();
       for (const event of finished) {
@@ -342,9 +411,7 @@ export class Dispatcher {
         if (event.type === 'delivery.result' && event.nextAttemptAt !== null) this.deps.schedule?.(Date.parse(event.nextAttemptAt));
       }
     }
-    if (this.running.size === 0 && this.completions.length === 0) {
-      for (const resolve of this.idleWaiters.splice(0)) resolve();
-    }
+    this.wakeIdle();
     return null;
   }
 }

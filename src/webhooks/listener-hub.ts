@@ -7,16 +7,8 @@ import type { Clock } from '../clock/clock.js';
 import type { Environment } from '../domain/environment.js';
 import { generateSecret } from '../domain/keys.js';
 import type { DeliveryRow } from '../store/repos/deliveries.js';
-import {
-  activeListeners,
-  endListenerDeliveries,
-  findListener,
-  saveListener,
-  touchListener,
-  wakeListenerDeliveries,
-  type ListenerRow,
-} from '../store/repos/listeners.js';
-import type { Store } from '../store/store.js';
+import type { ListenerRow } from '../store/repos/listeners.js';
+import type { Repos, StoreDb } from '../store/db.js';
 import type { AttemptResult } from './attempt.js';
 import { deliveryHeaders } from './delivery-headers.js';
 import type { InvoiceEventType } from './envelope.js';
@@ -78,41 +70,52 @@ export class ListenerHub {
 
   constructor(
     private readonly deps: {
-      store: Store;
+      db: StoreDb;
       clock: Clock;
       version: string;
       kick(): void;
       random: Random;
       /** Wake the scheduler by `at` (a reconnect window ends then). */
       schedule?(at: number): void;
+      /** A write made outside any request (a stream opened or closed) failed: reported, not thrown. */
+      onError?(error: unknown): void;
     },
   ) {
     // Comments keep idle proxies and the client's own liveness check satisfied.
     this.heartbeat = setInterval(() => this.broadcast(': ping\n\n'), HEARTBEAT_MS).unref();
-    // This emulator just started: no listener can have been connected to it, so each one's window
-    // starts now (a listen that was connected when the emulator died is reconnecting right now).
-    for (const row of activeListeners(deps.store)) touchListener(deps.store, row.partner_id, row.environment, deps.clock.now());
+  }
+
+  /**
+   * This emulator just started: no listener can have been connected to it, so each one's window
+   * starts now (a listen that was connected when the emulator died is reconnecting right now).
+   * Awaited by start-up before the scheduler looks at the windows.
+   */
+  async resumeWindows(): Promise<void> {
+    const now = this.deps.clock.now();
+    await this.deps.db.transaction(async (tx) => {
+      for (const row of await tx.listeners.activeListeners()) await tx.listeners.touchListener(row.partner_id, row.environment, now);
+    });
   }
 
   /** Registers (or updates) the partner's listener; the secret stays what it was. */
-  register(partnerId: string, environment: Environment, forwardTo: string, events: InvoiceEventType[] | null): ListenerRow {
-    const existing = findListener(this.deps.store, partnerId, environment);
-    return saveListener(
-      this.deps.store,
-      { partnerId, environment, secret: existing?.secret ?? generateSecret(), events, forwardTo, active: true },
-      this.deps.clock.now(),
-    );
+  register(partnerId: string, environment: Environment, forwardTo: string, events: InvoiceEventType[] | null): Promise<ListenerRow> {
+    const now = this.deps.clock.now();
+    // Read and write in one transaction: two registrations at once keep one secret.
+    return this.deps.db.transaction(async (tx) => {
+      const existing = await tx.listeners.findListener(partnerId, environment);
+      return tx.listeners.saveListener({ partnerId, environment, secret: existing?.secret ?? generateSecret(), events, forwardTo, active: true }, now);
+    });
   }
 
   /** The stable listener secret, created on first use (for `--print-secret`). */
-  secret(partnerId: string, environment: Environment): string {
-    const existing = findListener(this.deps.store, partnerId, environment);
-    if (existing) return existing.secret;
-    return saveListener(
-      this.deps.store,
-      { partnerId, environment, secret: generateSecret(), events: null, forwardTo: '', active: false },
-      this.deps.clock.now(),
-    ).secret;
+  secret(partnerId: string, environment: Environment): Promise<string> {
+    const now = this.deps.clock.now();
+    return this.deps.db.transaction(async (tx) => {
+      const existing = await tx.listeners.findListener(partnerId, environment);
+      if (existing) return existing.secret;
+      const row = await tx.listeners.saveListener({ partnerId, environment, secret: generateSecret(), events: null, forwardTo: '', active: false }, now);
+      return row.secret;
+    });
   }
 
   /**
@@ -120,35 +123,41 @@ export class ListenerHub {
    * reconnect window ran out): no new deliveries are created for it, and those still waiting end
    * `failed` with `reason`. The row stays (inactive) so that the secret survives for the next listen.
    */
-  unregister(partnerId: string, environment: Environment, reason = 'listener_removed: the listener was unregistered'): void {
-    const existing = findListener(this.deps.store, partnerId, environment);
+  unregister(partnerId: string, environment: Environment, reason = 'listener_removed: the listener was unregistered'): Promise<void> {
+    return this.deps.db.transaction((tx) => this.unregisterIn(tx, partnerId, environment, reason));
+  }
+
+  /** `unregister` inside the caller's transaction. */
+  private async unregisterIn(tx: Repos, partnerId: string, environment: Environment, reason: string): Promise<void> {
+    const existing = await tx.listeners.findListener(partnerId, environment);
     if (!existing) return;
     const now = this.deps.clock.now();
-    this.deps.store.tx(() => {
-      saveListener(
-        this.deps.store,
-        { partnerId, environment, secret: existing.secret, events: parseEventTypes(existing.events), forwardTo: existing.forward_to, active: false },
-        now,
-      );
-      endListenerDeliveries(this.deps.store, partnerId, environment, now, reason);
-    });
+    await tx.listeners.saveListener(
+      { partnerId, environment, secret: existing.secret, events: parseEventTypes(existing.events), forwardTo: existing.forward_to, active: false },
+      now,
+    );
+    await tx.listeners.endListenerDeliveries(partnerId, environment, now, reason);
   }
 
   /**
    * The row if the listener is registered, after removing it when it has had no stream for longer
    * than its reconnect window (checked when the emulator needs to know: an event, an attempt, a list).
+   * With `tx` (the outbox's transaction), reads and the removal happen in it; without, the removal
+   * is a transaction of its own.
    */
-  private live(partnerId: string, environment: Environment): ListenerRow | undefined {
-    const row = findListener(this.deps.store, partnerId, environment);
+  private async live(partnerId: string, environment: Environment, tx?: Repos): Promise<ListenerRow | undefined> {
+    const row = await (tx ?? this.deps.db).listeners.findListener(partnerId, environment);
     if (row?.active !== 1) return undefined;
     if (this.isConnected(partnerId, environment) || this.deps.clock.now() - row.updated_at < RECONNECT_WINDOW_MS) return row;
-    this.unregister(partnerId, environment, 'listener_removed: the listener was gone for longer than its 5-minute reconnect window');
+    const reason = 'listener_removed: the listener was gone for longer than its 5-minute reconnect window';
+    if (tx) await this.unregisterIn(tx, partnerId, environment, reason);
+    else await this.unregister(partnerId, environment, reason);
     return undefined;
   }
 
   /** The partner's registered listener in `environment`, as `GET /__emulator/listeners` shows it (0 or 1). */
-  list(partnerId: string, environment: Environment) {
-    const row = this.live(partnerId, environment);
+  async list(partnerId: string, environment: Environment) {
+    const row = await this.live(partnerId, environment);
     if (!row) return [];
     const connected = this.isConnected(partnerId, environment);
     return [
@@ -165,21 +174,21 @@ export class ListenerHub {
   }
 
   /** When the next registered listener without a stream reaches the end of its reconnect window. */
-  nextRemovalAt(): number | null {
-    const ends = activeListeners(this.deps.store)
+  async nextRemovalAt(): Promise<number | null> {
+    const ends = (await this.deps.db.listeners.activeListeners())
       .filter((row) => !this.isConnected(row.partner_id, row.environment))
       .map((row) => row.updated_at + RECONNECT_WINDOW_MS);
     return ends.length ? Math.min(...ends) : null;
   }
 
   /** Removes every listener whose reconnect window has ended (the scheduler runs it when one is due). */
-  sweep(): void {
-    for (const row of activeListeners(this.deps.store)) this.live(row.partner_id, row.environment);
+  async sweep(): Promise<void> {
+    for (const row of await this.deps.db.listeners.activeListeners()) await this.live(row.partner_id, row.environment);
   }
 
-  /** The outbox asks: which listeners want this event? One target per active, matching listener. */
-  targets(partnerId: string, environment: Environment, type: InvoiceEventType): { url: string }[] {
-    const row = this.live(partnerId, environment);
+  /** The outbox asks, inside its transaction `tx`: which listeners want this event? One target per active, matching listener. */
+  async targets(tx: Repos, partnerId: string, environment: Environment, type: InvoiceEventType): Promise<{ url: string }[]> {
+    const row = await this.live(partnerId, environment, tx);
     if (!row) return [];
     const events = parseEventTypes(row.events);
     return events && !events.includes(type) ? [] : [{ url: row.forward_to }];
@@ -192,7 +201,6 @@ export class ListenerHub {
     let set = this.connections.get(key);
     if (!set) this.connections.set(key, (set = new Set()));
     set.add(connection);
-    touchListener(this.deps.store, partnerId, environment, this.deps.clock.now());
     // Closed by the listener, or by us when it fell too far behind (an overflow).
     connection.writer.onClose(() => {
       set.delete(connection);
@@ -201,7 +209,7 @@ export class ListenerHub {
         // Its reconnect window starts now (not when it connected). A stopped emulator writes nothing.
         if (!this.closed) {
           const now = this.deps.clock.now();
-          touchListener(this.deps.store, partnerId, environment, now);
+          this.deps.db.listeners.touchListener(partnerId, environment, now).catch((error: unknown) => this.deps.onError?.(error));
           this.deps.schedule?.(now + RECONNECT_WINDOW_MS);
         }
       }
@@ -211,8 +219,16 @@ export class ListenerHub {
         this.settle(requestId, failed('listener_disconnected: the listener went away before reporting the result'));
       }
     });
-    connection.writer.send(sseFrame('streamListener', 'ready', { partnerId, environment }));
-    if (wakeListenerDeliveries(this.deps.store, partnerId, environment, this.deps.clock.now()) > 0) this.deps.kick();
+    // As before the store was asynchronous: the window is touched before `ready`, and what the
+    // listener missed is woken after it.
+    const { db, clock } = this.deps;
+    db.listeners
+      .touchListener(partnerId, environment, clock.now())
+      .then(async () => {
+        connection.writer.send(sseFrame('streamListener', 'ready', { partnerId, environment }));
+        if ((await db.listeners.wakeListenerDeliveries(partnerId, environment, clock.now())) > 0) this.deps.kick();
+      })
+      .catch((error: unknown) => this.deps.onError?.(error));
   }
 
   isConnected(partnerId: string, environment: Environment): boolean {
@@ -220,12 +236,12 @@ export class ListenerHub {
   }
 
   /** One attempt of a listener delivery: push it down the stream and wait for the listener's report. */
-  send(delivery: DeliveryRow, body: string, timeoutMs: number): Promise<AttemptResult> {
-    const listener = this.live(delivery.partner_id, delivery.environment);
-    if (!listener) return Promise.resolve({ ...failed('listener_removed: the listener this delivery was for is no longer registered'), final: true });
+  async send(delivery: DeliveryRow, body: string, timeoutMs: number): Promise<AttemptResult> {
+    const listener = await this.live(delivery.partner_id, delivery.environment);
+    if (!listener) return { ...failed('listener_removed: the listener this delivery was for is no longer registered'), final: true };
     const connection = [...(this.connections.get(keyOf(delivery.partner_id, delivery.environment)) ?? [])].find((c) => c.writer.open);
     if (!connection) {
-      return Promise.resolve(failed('listener_unavailable: no `svc webhook listen` is connected for this partner and environment'));
+      return failed('listener_unavailable: no `svc webhook listen` is connected for this partner and environment');
     }
     const requestId = randomUUID();
     const headers = deliveryHeaders(body, listener.secret, {}, this.deps.version);
@@ -293,8 +309,10 @@ export class ListenerHub {
   }
 
   /** Listeners registered (for status and tests). */
-  registered(): ListenerRow[] {
-    return activeListeners(this.deps.store).filter((row) => this.live(row.partner_id, row.environment));
+  async registered(): Promise<ListenerRow[]> {
+    const rows: ListenerRow[] = [];
+    for (const row of await this.deps.db.listeners.activeListeners()) if (await this.live(row.partner_id, row.environment)) rows.push(row);
+    return rows;
   }
 
   private broadcast(text: string): void {

@@ -1,12 +1,9 @@
 import type { Random } from '../domain/random.js';
 import type { StateEvent } from '../domain/invoice-state.js';
 import type { Environment } from '../domain/environment.js';
-import { insertDelivery } from '../store/repos/deliveries.js';
-import { insertEvent } from '../store/repos/events.js';
+import type { Repos } from '../store/db.js';
 import type { InvoiceRow } from '../store/repos/invoices.js';
-import { findMerchant, type MerchantRow } from '../store/repos/merchants.js';
-import { findWebhookConfig } from '../store/repos/webhook-configs.js';
-import type { Store } from '../store/store.js';
+import type { MerchantRow } from '../store/repos/merchants.js';
 import { buildEnvelope, type InvoiceEventType } from './envelope.js';
 
 export interface RecordedEvent {
@@ -17,16 +14,19 @@ export interface RecordedEvent {
   deliveries: number;
 }
 
-/** Extra delivery targets beyond the partner's webhook (`svc webhook listen`), if any. */
-export type ExtraTargets = (partnerId: string, environment: Environment, type: InvoiceEventType) => { url: string }[];
+/**
+ * Extra delivery targets beyond the partner's webhook (`svc webhook listen`), if any. Asked inside
+ * the outbox's transaction, so it reads (and may write) through that transaction's `tx`.
+ */
+export type ExtraTargets = (tx: Repos, partnerId: string, environment: Environment, type: InvoiceEventType) => Promise<{ url: string }[]>;
 
 /**
  * The transactional outbox (ARCHITECTURE habit 4): each event gets the invoice's next sequence
  * number, is stored with its exact payload, and gets one pending delivery per target, all inside the
  * caller's transaction. Returns the new last sequence; the caller saves it with the invoice.
  */
-export function recordEvents(
-  store: Store,
+export async function recordEvents(
+  tx: Repos,
   invoice: InvoiceRow,
   events: readonly StateEvent[],
   now: number,
@@ -34,11 +34,11 @@ export function recordEvents(
   extraTargets?: ExtraTargets,
   /** The invoice's merchant, when the caller has it already (saves a read). */
   knownMerchant?: MerchantRow,
-): { lastSequence: number; recorded: RecordedEvent[] } {
+): Promise<{ lastSequence: number; recorded: RecordedEvent[] }> {
   let sequence = invoice.last_sequence;
   if (!events.length) return { lastSequence: sequence, recorded: [] };
-  const merchant = knownMerchant ?? findMerchant(store, invoice.merchant_id)!;
-  const webhook = findWebhookConfig(store, invoice.partner_id, invoice.environment);
+  const merchant = knownMerchant ?? (await tx.merchants.findMerchant(invoice.merchant_id))!;
+  const webhook = await tx.webhookConfigs.findWebhookConfig(invoice.partner_id, invoice.environment);
   const createdAt = new Date(now).toISOString();
   const recorded: RecordedEvent[] = [];
 
@@ -58,7 +58,7 @@ export function recordEvents(
       amountReceived: e.amountReceived,
       token: e.token,
     });
-    insertEvent(store, {
+    await tx.events.insertEvent({
       id: envelope.id,
       invoice_id: invoice.id,
       sequence,
@@ -72,11 +72,11 @@ export function recordEvents(
     // A disabled or missing configuration still records the event, with no delivery (CONTRACT §5).
     const targets: { target: 'webhook' | 'listener'; url: string }[] = [];
     if (webhook && webhook.enabled === 1) targets.push({ target: 'webhook', url: webhook.url });
-    for (const extra of extraTargets?.(invoice.partner_id, invoice.environment, e.type) ?? []) {
+    for (const extra of (await extraTargets?.(tx, invoice.partner_id, invoice.environment, e.type)) ?? []) {
       targets.push({ target: 'listener', url: extra.url });
     }
     for (const t of targets) {
-      insertDelivery(store, {
+      await tx.deliveries.insertDelivery({
         id: random.uuidv7(now),
         event_id: envelope.id,
         event_type: e.type,

@@ -35,8 +35,9 @@ async function checkedEmulator() {
 // src/server/handler.ts); `as unknown as` forces them in, as a schema edited without its handler would.
 describe('drift between a handler and the document is caught', () => {
   it('a body missing a field, or with a field of the wrong type', async () => {
-    HANDLERS.getMerchant = ((input: Parameters<typeof original.getMerchant>[0], deps: Parameters<typeof original.getMerchant>[1]) => {
-      const reply = original.getMerchant(input, deps) as { status: 200; body: Record<string, unknown> };
+    // Handlers answer asynchronously (they await the store).
+    HANDLERS.getMerchant = (async (input: Parameters<typeof original.getMerchant>[0], deps: Parameters<typeof original.getMerchant>[1]) => {
+      const reply = (await original.getMerchant(input, deps)) as { status: 200; body: Record<string, unknown> };
       const { autoPayoutEnabled: _dropped, ...rest } = reply.body;
       return { status: 200, body: { ...rest, dashboardAccess: 'yes' } };
     }) as unknown as typeof HANDLERS.getMerchant;
@@ -54,8 +55,8 @@ describe('drift between a handler and the document is caught', () => {
   });
 
   it('an extra field the schema does not have (the spliced invoice JSON too)', async () => {
-    HANDLERS.getInvoice = ((input: Parameters<typeof original.getInvoice>[0], deps: Parameters<typeof original.getInvoice>[1]) => {
-      const reply = original.getInvoice(input, deps) as { status: 200; json: string };
+    HANDLERS.getInvoice = (async (input: Parameters<typeof original.getInvoice>[0], deps: Parameters<typeof original.getInvoice>[1]) => {
+      const reply = (await original.getInvoice(input, deps)) as { status: 200; json: string };
       return { status: 200, json: `${reply.json.slice(0, -1)},"colour":"red"}` };
     }) as unknown as typeof HANDLERS.getInvoice;
     const { emu, checker } = await checkedEmulator();

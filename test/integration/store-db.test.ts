@@ -1,12 +1,12 @@
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { StoreDb } from '../../src/store/db.js';
+import { joinTransaction, type StoreDb } from '../../src/store/db.js';
 import { openPostgresEngine, postgresDb } from '../../src/store/postgres/engine.js';
 import { sqliteDb } from '../../src/store/sqlite-db.js';
 import { openStore } from '../../src/store/store.js';
 import { type PostgresServer, startPostgres } from '../helpers/postgres.js';
-import { invoiceRow, merchantRow, T0 } from '../helpers/store-rows.js';
+import { deliveryRow, eventRow, invoiceRow, merchantRow, T0 } from '../helpers/store-rows.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 // The one store interface (src/store/db.ts) on both engines: a transaction's writes commit together
@@ -88,6 +88,55 @@ describe.each(engines)('the store interface on %s', (_name, openDb) => {
     const again = db.invoices.insertInvoice(row);
     expect(again).toBeInstanceOf(Promise);
     await expect(again).rejects.toThrow();
+  });
+
+  it('clearData empties every data table, children and parents, and keeps meta (the identity and the clock)', async () => {
+    const { db, merchant } = await fresh();
+    const invoice = invoiceRow(merchant);
+    await db.invoices.insertInvoice(invoice);
+    const event = eventRow(invoice, 1);
+    await db.events.insertEvent(event);
+    await db.deliveries.insertDelivery(deliveryRow(event.id, invoice));
+    await db.keys.insertKey('pt_test_0123456789abcdefghijklmnopqrstuv', { partnerId: 'p1', merchantId: null }, T0);
+    await db.meta.setMeta('kept', 7);
+    await db.clearData();
+    expect(await db.invoices.findInvoice(invoice.id)).toBeUndefined();
+    expect(await db.events.findEvent(event.id)).toBeUndefined();
+    expect(await db.deliveries.nextDeliveryDueAt()).toBeNull();
+    expect(await db.keys.findKey('pt_test_0123456789abcdefghijklmnopqrstuv')).toBeUndefined();
+    expect(await db.merchants.findMerchant(merchant.id)).toBeUndefined();
+    expect(await db.partners.findPartner('p1')).toBeUndefined();
+    expect(await db.meta.getMeta('kept', (v): v is number => typeof v === 'number')).toBe(7);
+    // Empty tables take new rows (nothing of the old ones is in the way).
+    await db.partners.insertPartner({ id: 'p1', name: 'Partner', created_at: T0 });
+  });
+
+  it('a joined transaction is the outer one: what it writes, and its own transaction(), commit or roll back with it', async () => {
+    const { db, merchant } = await fresh();
+    const [a, b, c, d] = [invoiceRow(merchant), invoiceRow(merchant), invoiceRow(merchant), invoiceRow(merchant)];
+    const failing = db.transaction(async (tx) => {
+      const joined = joinTransaction(tx, db);
+      expect(joined.kind).toBe(db.kind);
+      expect(joined.health).toBe(db.health);
+      await joined.invoices.insertInvoice(a);
+      await joined.transaction(async (inner) => inner.invoices.insertInvoice(b));
+      // The outer transaction sees the joined one's writes.
+      expect((await tx.invoices.findInvoice(b.id))?.id).toBe(b.id);
+      throw new Error('undo all');
+    });
+    await expect(failing).rejects.toThrow('undo all');
+    expect(await db.invoices.findInvoice(a.id)).toBeUndefined();
+    expect(await db.invoices.findInvoice(b.id)).toBeUndefined();
+
+    await db.transaction(async (tx) => {
+      const joined = joinTransaction(tx, db);
+      await joined.invoices.insertInvoice(c);
+      await joined.transaction(async (inner) => inner.invoices.insertInvoice(d));
+      await expect(joined.close()).rejects.toThrow();
+      await expect(joined.clearData()).rejects.toThrow();
+    });
+    expect((await db.invoices.findInvoice(c.id))?.id).toBe(c.id);
+    expect((await db.invoices.findInvoice(d.id))?.id).toBe(d.id);
   });
 });
 

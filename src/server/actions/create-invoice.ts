@@ -1,6 +1,7 @@
 import { depositAddresses } from '../../domain/addresses.js';
 import { zeroLike } from '../../domain/money.js';
-import { insertInvoice, type InvoiceRow } from '../../store/repos/invoices.js';
+import type { Repos } from '../../store/db.js';
+import type { InvoiceRow } from '../../store/repos/invoices.js';
 import { recordEvents } from '../../webhooks/outbox.js';
 import type { MerchantRow } from '../../store/repos/merchants.js';
 import type { AppDeps } from '../route.js';
@@ -15,9 +16,9 @@ export interface NewInvoiceInput {
 
 /**
  * Creates an invoice for `merchant` with its deposit addresses, expiring after the configured
- * lifetime on the emulator clock. Runs inside the caller's transaction.
+ * lifetime on the emulator clock. Runs inside the caller's transaction `tx`.
  */
-export function createInvoice(deps: AppDeps, merchant: MerchantRow, input: NewInvoiceInput): InvoiceRow {
+export async function createInvoice(tx: Repos, deps: AppDeps, merchant: MerchantRow, input: NewInvoiceInput): Promise<InvoiceRow> {
   const route = chooseRoute(merchantChains(deps.config, merchant), input.networkId, input.token);
   const now = deps.clock.now();
   const id = deps.random.uuidv7(now);
@@ -40,9 +41,9 @@ export function createInvoice(deps: AppDeps, merchant: MerchantRow, input: NewIn
   };
   // The first event, sequence 1, is written with the invoice in the caller's transaction
   // (CONTRACT §4). The row is known in full here, so nothing is read back: this is the hot path.
-  insertInvoice(deps.store, { ...fields, last_sequence: 1 });
-  const { recorded } = recordEvents(
-    deps.store,
+  await tx.invoices.insertInvoice({ ...fields, last_sequence: 1 });
+  const { recorded } = await recordEvents(
+    tx,
     { ...fields, seq: 0, last_sequence: 0, pending_payments: 0 },
     [{ type: 'invoice.created', token: null, status: 'CREATED', amountReceived: fields.amount_received }],
     now,

@@ -12,8 +12,9 @@ import {
 import { addAmounts, compareAmounts, remainingAmount } from '../../domain/money.js';
 import type { DepositAddress } from '../../domain/addresses.js';
 import { recordEvents, type RecordedEvent } from '../../webhooks/outbox.js';
-import { findInvoice, invoicesDueForExpiry, saveInvoiceState, type InvoiceRow } from '../../store/repos/invoices.js';
-import { findPayment, insertPayment, lastConfirmedTokenOf, markConfirmed, pendingPaymentsOf, type PaymentRow } from '../../store/repos/payments.js';
+import type { Repos, TransactionOptions } from '../../store/db.js';
+import type { InvoiceRow } from '../../store/repos/invoices.js';
+import type { PaymentRow } from '../../store/repos/payments.js';
 import { ApiError } from '../api-error.js';
 import type { AppDeps } from '../route.js';
 import { parseDepositAddresses } from '../../store/json-columns.js';
@@ -28,10 +29,16 @@ export function stateOf(row: InvoiceRow): InvoiceState {
   };
 }
 
-/** Saves a transition and its events in the caller's transaction; wakes the dispatcher. */
-export function applyTransition(deps: AppDeps, row: InvoiceRow, t: Transition, now: number): { invoice: InvoiceRow; events: RecordedEvent[] } {
-  const { lastSequence, recorded } = recordEvents(deps.store, row, t.events, now, deps.random, deps.runtime.extraTargets);
-  saveInvoiceState(deps.store, {
+/** Saves a transition and its events in the caller's transaction `tx`; wakes the dispatcher. */
+export async function applyTransition(
+  tx: Repos,
+  deps: AppDeps,
+  row: InvoiceRow,
+  t: Transition,
+  now: number,
+): Promise<{ invoice: InvoiceRow; events: RecordedEvent[] }> {
+  const { lastSequence, recorded } = await recordEvents(tx, row, t.events, now, deps.random, deps.runtime.extraTargets);
+  await tx.invoices.saveInvoiceState({
     id: row.id,
     status: t.state.status,
     amount_received: t.state.amountReceived,
@@ -41,7 +48,7 @@ export function applyTransition(deps: AppDeps, row: InvoiceRow, t: Transition, n
     updated_at: t.events.length || t.state.expiresAt !== row.expires_at ? now : row.updated_at,
   });
   if (recorded.some((e) => e.deliveries > 0)) deps.runtime.schedule(now);
-  return { invoice: findInvoice(deps.store, row.id)!, events: recorded };
+  return { invoice: (await tx.invoices.findInvoice(row.id))!, events: recorded };
 }
 
 export interface PaymentInput {
@@ -56,15 +63,15 @@ export interface PaymentInput {
  * A simulated payment (CONTRACT §6): by default the remaining amount on the invoice's first allowed
  * route, confirmed. A confirmed payment emits no `invoice.payment_detected`.
  */
-export function addPayment(deps: AppDeps, invoice: InvoiceRow, input: PaymentInput): { payment: PaymentRow; invoice: InvoiceRow } {
-  return deps.store.tx(() => {
-    const row = findInvoice(deps.store, invoice.id)!;
+export function addPayment(deps: AppDeps, invoice: InvoiceRow, input: PaymentInput): Promise<{ payment: PaymentRow; invoice: InvoiceRow }> {
+  return deps.db.transaction(async (tx) => {
+    const row = (await tx.invoices.findInvoice(invoice.id))!;
     const now = deps.clock.now();
     const route = chooseRoute(row, input.networkId, input.token);
-    const amount = input.amount ?? defaultAmount(deps, row);
+    const amount = input.amount ?? (await defaultAmount(tx, row));
     const confirmed = input.confirmed ?? true;
     const id = deps.random.uuid();
-    insertPayment(deps.store, {
+    await tx.payments.insertPayment({
       id,
       invoice_id: row.id,
       network_id: route.networkId,
@@ -75,60 +82,65 @@ export function addPayment(deps: AppDeps, invoice: InvoiceRow, input: PaymentInp
       created_at: now,
       confirmed_at: confirmed ? now : null,
     });
-    const last = lastConfirmedTokenOf(deps.store, row.id);
+    const last = await tx.payments.lastConfirmedTokenOf(row.id);
     const t = confirmed
       ? confirmTransition(stateOf(row), now, { amount, token: route.token, wasPending: false }, last)
       : detectPayment(stateOf(row), now, route.token, last);
-    const { invoice: updated } = applyTransition(deps, row, t, now);
-    return { payment: findPayment(deps.store, id)!, invoice: updated };
+    const { invoice: updated } = await applyTransition(tx, deps, row, t, now);
+    return { payment: (await tx.payments.findPayment(id))!, invoice: updated };
   });
 }
 
 /** Confirms a payment seen earlier; 409 when it already is confirmed. */
-export function confirmPendingPayment(deps: AppDeps, invoice: InvoiceRow, paymentId: string): { payment: PaymentRow; invoice: InvoiceRow } {
-  return deps.store.tx(() => {
-    const payment = findPayment(deps.store, paymentId);
+export function confirmPendingPayment(deps: AppDeps, invoice: InvoiceRow, paymentId: string): Promise<{ payment: PaymentRow; invoice: InvoiceRow }> {
+  return deps.db.transaction(async (tx) => {
+    const payment = await tx.payments.findPayment(paymentId);
     if (!payment || payment.invoice_id !== invoice.id) {
       throw new ApiError(404, 'payment_not_found', `No payment ${paymentId} on invoice ${invoice.id}.`);
     }
     const now = deps.clock.now();
-    if (!markConfirmed(deps.store, paymentId, now)) {
+    if (!(await tx.payments.markConfirmed(paymentId, now))) {
       throw new ApiError(409, 'payment_already_confirmed', `Payment ${paymentId} is already confirmed.`);
     }
-    const row = findInvoice(deps.store, invoice.id)!;
-    const last = lastConfirmedTokenOf(deps.store, row.id);
+    const row = (await tx.invoices.findInvoice(invoice.id))!;
+    const last = await tx.payments.lastConfirmedTokenOf(row.id);
     const t = confirmTransition(stateOf(row), now, { amount: payment.amount, token: payment.token, wasPending: true }, last);
-    const { invoice: updated } = applyTransition(deps, row, t, now);
-    return { payment: findPayment(deps.store, paymentId)!, invoice: updated };
+    const { invoice: updated } = await applyTransition(tx, deps, row, t, now);
+    return { payment: (await tx.payments.findPayment(paymentId))!, invoice: updated };
   });
 }
 
 /** The "expire now" test helper: 409 invoice_not_expirable when PAID or EXPIRED. */
-export function expireInvoiceNow(deps: AppDeps, invoice: InvoiceRow): InvoiceRow {
-  return deps.store.tx(() => {
-    const row = findInvoice(deps.store, invoice.id)!;
+export function expireInvoiceNow(deps: AppDeps, invoice: InvoiceRow): Promise<InvoiceRow> {
+  return deps.db.transaction(async (tx) => {
+    const row = (await tx.invoices.findInvoice(invoice.id))!;
     const now = deps.clock.now();
-    const last = lastConfirmedTokenOf(deps.store, row.id);
+    const last = await tx.payments.lastConfirmedTokenOf(row.id);
     const result = expireNow(stateOf(row), now, last);
     if ('refused' in result) {
       throw new ApiError(409, 'invoice_not_expirable', `Invoice ${row.id} is ${row.status} and cannot expire.`);
     }
-    return applyTransition(deps, row, result, now).invoice;
+    return (await applyTransition(tx, deps, row, result, now)).invoice;
   });
 }
 
-/** Expires every open invoice whose expiresAt has passed, in batches; returns how many. */
-export function expireDue(deps: AppDeps, now: number): number {
+/**
+ * Expires every open invoice whose expiresAt has passed, in batches; resolves how many. `wait`
+ * false: refuse at once when another program holds the write lock (the scheduler's timer).
+ */
+export async function expireDue(deps: AppDeps, now: number, wait = true): Promise<number> {
+  const options: TransactionOptions = { wait };
   let total = 0;
   for (;;) {
-    const batch = deps.store.tx(() => {
-      const due = invoicesDueForExpiry(deps.store, now, 200);
+    const batch = await deps.db.transaction(async (tx) => {
+      const due = await tx.invoices.invoicesDueForExpiry(now, 200);
       for (const row of due) {
         if (!isExpiryDue(stateOf(row), now)) continue;
-        applyTransition(deps, row, catchUpExpiry(stateOf(row), now, lastConfirmedTokenOf(deps.store, row.id)), now);
+        const last = await tx.payments.lastConfirmedTokenOf(row.id);
+        await applyTransition(tx, deps, row, catchUpExpiry(stateOf(row), now, last), now);
       }
       return due.length;
-    });
+    }, options);
     total += batch;
     if (batch < 200) return total;
   }
@@ -160,8 +172,8 @@ function chooseRoute(row: InvoiceRow, networkId?: number, token?: string): Route
 }
 
 /** What is left to pay once confirmed and still-confirming payments are counted. */
-function defaultAmount(deps: AppDeps, row: InvoiceRow): string {
-  const pending = pendingPaymentsOf(deps.store, row.id).reduce((sum, p) => addAmounts(sum, p.amount), '0');
+async function defaultAmount(tx: Repos, row: InvoiceRow): Promise<string> {
+  const pending = (await tx.payments.pendingPaymentsOf(row.id)).reduce((sum, p) => addAmounts(sum, p.amount), '0');
   const left = remainingAmount(row.amount, addAmounts(row.amount_received, pending));
   if (compareAmounts(left, '0') <= 0) {
     throw new ApiError(400, 'validation_failed', `Invoice ${row.id} has nothing left to pay; pass an amount to pay more.`, 'amount');

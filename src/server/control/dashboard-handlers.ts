@@ -1,7 +1,4 @@
 import type { ServerResponse } from 'node:http';
-import { eventsOfInvoice } from '../../store/repos/events.js';
-import { findInvoice } from '../../store/repos/invoices.js';
-import { paymentsOf } from '../../store/repos/payments.js';
 import { presentPayment } from '../presenters.js';
 import { ApiError } from '../api-error.js';
 import { isWebhookEvent } from '../../webhooks/event-guard.js';
@@ -12,20 +9,20 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The dashboard's reads beyond the API (CONTRACT §10), loopback-only like the control plane. */
 export const dashboardHandlers = {
-  listInvoiceEvents: (input, deps) => {
+  listInvoiceEvents: async (input, deps) => {
     const id = input.params.id;
-    if (!UUID.test(id) || !findInvoice(deps.store, id)) throw new ApiError(404, 'invoice_not_found', `No invoice ${id}.`);
-    const data = eventsOfInvoice(deps.store, id).map((e) => {
+    if (!UUID.test(id) || !(await deps.db.invoices.findInvoice(id))) throw new ApiError(404, 'invoice_not_found', `No invoice ${id}.`);
+    const data = (await deps.db.events.eventsOfInvoice(id)).map((e) => {
       const event: unknown = JSON.parse(e.payload);
       if (!isWebhookEvent(event)) throw new Error(`svc: stored event ${e.id} is not an envelope svc wrote`);
       return event;
     });
     return { status: 200, body: { data } };
   },
-  listInvoicePayments: (input, deps) => {
+  listInvoicePayments: async (input, deps) => {
     const id = input.params.id;
-    if (!UUID.test(id) || !findInvoice(deps.store, id)) throw new ApiError(404, 'invoice_not_found', `No invoice ${id}.`);
-    return { status: 200, body: { data: paymentsOf(deps.store, id).map(presentPayment) } };
+    if (!UUID.test(id) || !(await deps.db.invoices.findInvoice(id))) throw new ApiError(404, 'invoice_not_found', `No invoice ${id}.`);
+    return { status: 200, body: { data: (await deps.db.payments.paymentsOf(id)).map(presentPayment) } };
   },
   streamChanges: (_input, deps) => ({
     status: 200,

@@ -1,15 +1,14 @@
 import { knownNetworkIds } from '../../domain/chains.js';
 import { generateKey } from '../../domain/keys.js';
-import { insertKey } from '../../store/repos/keys.js';
-import { findMerchant, setMerchantNetworks } from '../../store/repos/merchants.js';
-import { insertPartner } from '../../store/repos/partners.js';
+import type { Repos } from '../../store/db.js';
 import { ApiError } from '../api-error.js';
 import type { Handlers } from '../handler.js';
 import { iso } from '../presenters.js';
 import type { AppDeps } from '../route.js';
 
-function merchantOr404(deps: AppDeps, id: string) {
-  const merchant = findMerchant(deps.store, id);
+/** Read in the transaction that writes for the merchant: a reset in between cannot leave a dangling key. */
+async function merchantOr404(tx: Repos, id: string) {
+  const merchant = await tx.merchants.findMerchant(id);
   if (!merchant) throw new ApiError(404, 'merchant_not_found', `No merchant ${id}.`);
   return merchant;
 }
@@ -21,7 +20,7 @@ function clockBody(deps: AppDeps) {
 /** CONTRACT §7: loopback-only, no API key (the emulator's own operator is calling). */
 export const controlHandlers = {
   getHealth: (_input, deps) => {
-    const problem = deps.store.health.problem();
+    const problem = deps.db.health.problem();
     const base = { version: deps.version, now: iso(deps.clock.now()), baseUrl: deps.baseUrl() };
     // CONTRACT §8: a full disk shows here until a write succeeds again.
     if (problem) return { status: 503, body: { status: 'degraded', reason: problem, ...base } };
@@ -40,35 +39,41 @@ export const controlHandlers = {
     };
   },
   getDefaultKeys: (_input, deps) => ({ status: 200, body: deps.runtime.defaultKeys() }),
-  createPartner: (input, deps) => {
+  createPartner: async (input, deps) => {
     const now = deps.clock.now();
     const id = deps.random.uuid();
     const name = input.body.name ?? `Partner ${id.slice(0, 8)}`;
     const keys = { test: generateKey('partner', 'test', deps.random), live: generateKey('partner', 'live', deps.random) };
-    deps.store.tx(() => {
-      insertPartner(deps.store, { id, name, created_at: now });
-      insertKey(deps.store, keys.test, { partnerId: id, merchantId: null }, now);
-      insertKey(deps.store, keys.live, { partnerId: id, merchantId: null }, now);
+    await deps.db.transaction(async (tx) => {
+      await tx.partners.insertPartner({ id, name, created_at: now });
+      await tx.keys.insertKey(keys.test, { partnerId: id, merchantId: null }, now);
+      await tx.keys.insertKey(keys.live, { partnerId: id, merchantId: null }, now);
     });
     return { status: 201, body: { partnerId: id, name, test: { partnerKey: keys.test }, live: { partnerKey: keys.live } } };
   },
-  createMerchantKey: (input, deps) => {
-    const merchant = merchantOr404(deps, input.params.id);
-    const key = generateKey('merchant', merchant.environment, deps.random);
-    insertKey(deps.store, key, { partnerId: merchant.partner_id, merchantId: merchant.id }, deps.clock.now());
+  createMerchantKey: async (input, deps) => {
+    const { merchant, key } = await deps.db.transaction(async (tx) => {
+      const merchant = await merchantOr404(tx, input.params.id);
+      const key = generateKey('merchant', merchant.environment, deps.random);
+      await tx.keys.insertKey(key, { partnerId: merchant.partner_id, merchantId: merchant.id }, deps.clock.now());
+      return { merchant, key };
+    });
     return { status: 201, body: { merchantId: merchant.id, environment: merchant.environment, merchantKey: key } };
   },
-  setMerchantChains: (input, deps) => {
-    const merchant = merchantOr404(deps, input.params.id);
-    const env = merchant.environment;
-    const ids = input.body.networkIds;
-    const unknown = ids?.find((id) => !knownNetworkIds(env).includes(id));
-    if (unknown !== undefined) {
-      throw new ApiError(400, 'validation_failed', `networkId ${unknown} is not a ${env} chain (known: ${knownNetworkIds(env).join(', ')}).`, 'networkIds');
-    }
-    const networkIds = ids ? [...new Set(ids)] : null;
-    setMerchantNetworks(deps.store, merchant.id, networkIds, deps.clock.now());
-    return { status: 200, body: { merchantId: merchant.id, environment: env, networkIds } };
+  setMerchantChains: async (input, deps) => {
+    const { merchant, networkIds } = await deps.db.transaction(async (tx) => {
+      const merchant = await merchantOr404(tx, input.params.id);
+      const env = merchant.environment;
+      const ids = input.body.networkIds;
+      const unknown = ids?.find((id) => !knownNetworkIds(env).includes(id));
+      if (unknown !== undefined) {
+        throw new ApiError(400, 'validation_failed', `networkId ${unknown} is not a ${env} chain (known: ${knownNetworkIds(env).join(', ')}).`, 'networkIds');
+      }
+      const networkIds = ids ? [...new Set(ids)] : null;
+      await tx.merchants.setMerchantNetworks(merchant.id, networkIds, deps.clock.now());
+      return { merchant, networkIds };
+    });
+    return { status: 200, body: { merchantId: merchant.id, environment: merchant.environment, networkIds } };
   },
 } satisfies Handlers<
   'getHealth' | 'resetEmulator' | 'getClock' | 'advanceClock' | 'getDefaultKeys' | 'createPartner' | 'createMerchantKey' | 'setMerchantChains'

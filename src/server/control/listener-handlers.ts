@@ -8,23 +8,23 @@ import type { Handlers } from '../handler.js';
  * `svc webhook deliveries tail`. Loopback only, and a partner key says whose deliveries they are.
  */
 export const listenerHandlers = {
-  registerListener: (input, deps) => {
+  registerListener: async (input, deps) => {
     const { partnerId, environment } = input.principal;
     const events = input.body.events ?? null;
-    const row = deps.runtime.listeners.register(partnerId, environment, input.body.forwardTo, events);
+    const row = await deps.runtime.listeners.register(partnerId, environment, input.body.forwardTo, events);
     return { status: 200, body: { partnerId, environment, secret: row.secret, forwardTo: row.forward_to, events } };
   },
-  listListeners: (input, deps) => ({
+  listListeners: async (input, deps) => ({
     status: 200,
-    body: { data: deps.runtime.listeners.list(input.principal.partnerId, input.principal.environment) },
+    body: { data: await deps.runtime.listeners.list(input.principal.partnerId, input.principal.environment) },
   }),
-  unregisterListener: (input, deps) => {
-    deps.runtime.listeners.unregister(input.principal.partnerId, input.principal.environment);
+  unregisterListener: async (input, deps) => {
+    await deps.runtime.listeners.unregister(input.principal.partnerId, input.principal.environment);
     return { status: 200, body: { unregistered: true } };
   },
-  getListenerSecret: (input, deps) => ({
+  getListenerSecret: async (input, deps) => ({
     status: 200,
-    body: { secret: deps.runtime.listeners.secret(input.principal.partnerId, input.principal.environment) },
+    body: { secret: await deps.runtime.listeners.secret(input.principal.partnerId, input.principal.environment) },
   }),
   streamListener: (input, deps) => {
     const timeoutMs = input.query.timeoutSeconds * 1000;

@@ -2,8 +2,7 @@ import { addAmounts, compareAmounts, formatReceived, fromBaseUnits, remainingAmo
 import { paymentUri } from '../../domain/payment-uri.js';
 import { parseDepositAddresses } from '../../store/json-columns.js';
 import type { InvoiceRow } from '../../store/repos/invoices.js';
-import { paymentsOf } from '../../store/repos/payments.js';
-import type { Store } from '../../store/store.js';
+import type { Repos } from '../../store/db.js';
 import { iso } from '../presenters.js';
 
 export interface CheckoutRoute {
@@ -80,7 +79,7 @@ function unavailableActions(status: string, remaining: string, pendingCount: num
   return out;
 }
 
-export function checkoutState(store: Store, invoice: InvoiceRow, now: number): CheckoutState {
+export async function checkoutState(db: Repos, invoice: InvoiceRow, now: number): Promise<CheckoutState> {
   const remaining = remainingAmount(invoice.amount, invoice.amount_received);
   const addresses = parseDepositAddresses(invoice.addresses);
   const routes = addresses.flatMap((a) =>
@@ -104,7 +103,7 @@ export function checkoutState(store: Store, invoice: InvoiceRow, now: number): C
     })),
   );
   const chainNames = new Map(addresses.map((a) => [a.networkId, a.chainName]));
-  const payments = paymentsOf(store, invoice.id);
+  const payments = await db.payments.paymentsOf(invoice.id);
   const pending = payments.filter((p) => !p.confirmed).map((p) => ({ id: p.id, amount: p.amount, token: p.token }));
   return {
     id: invoice.id,

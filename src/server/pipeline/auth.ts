@@ -8,9 +8,9 @@ import type { RoutedContext } from './context.js';
  * `forbidden_key_type` for the other kind, and 403 `test_mode_only` for a live key on a test helper
  * (§6). The journal learns who called, refused or not.
  */
-export const auth: Stage<RoutedContext> = (ctx, next) => {
+export const auth: Stage<RoutedContext> = async (ctx, next) => {
   const { route, deps } = ctx;
-  const principal = route.auth === 'none' ? null : authenticate(ctx.req.headers, deps.store, route.auth, deps.keyCache);
+  const principal = route.auth === 'none' ? null : await authenticate(ctx.req.headers, deps.db, route.auth, deps.keyCache);
   ctx.principal = principal;
   if (ctx.record) ctx.record.principal = principal;
   if (route.testOnly && principal?.environment === 'live') {

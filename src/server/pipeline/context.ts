@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Repos } from '../../store/db.js';
 import type { ActiveFault } from '../faults/table.js';
 import type { JournalRecord } from '../journal/journal.js';
 import type { Seen } from '../response-observer.js';
@@ -11,7 +12,7 @@ export interface IdempotentRequest {
   key: string;
   endpoint: string;
   /** Set once the body is known and no earlier answer exists: remembers a successful answer, in the create's transaction. */
-  remember: ((status: number, text: string) => void) | undefined;
+  remember: ((tx: Repos, status: number, text: string) => Promise<void>) | undefined;
 }
 
 /**

@@ -1,5 +1,4 @@
 import { canonicalJson } from '../../domain/canonical-json.js';
-import { findIdempotent, rememberIdempotent } from '../../store/repos/idempotency.js';
 import { ApiError } from '../api-error.js';
 import { sendReplay } from '../http/respond.js';
 import { fingerprint, IDEMPOTENCY_RETENTION_MS, idempotencyKeyOf, idempotencyScope, type InFlight } from '../idempotency.js';
@@ -40,7 +39,7 @@ async function holding(next: () => void | Promise<void>, release: () => void): P
  * compare as canonical JSON, before validation. Otherwise the handler's success is remembered in
  * its own transaction (`handler.ts`).
  */
-export const idempotentReplay: Stage<InputContext> = (ctx, next) => {
+export const idempotentReplay: Stage<InputContext> = async (ctx, next) => {
   const { idempotent, principal, route, deps } = ctx;
   if (!idempotent || !principal || !route.idempotent) return next();
   // Routes without a body (the confirm and expire helpers) compare as `{}`.
@@ -49,7 +48,7 @@ export const idempotentReplay: Stage<InputContext> = (ctx, next) => {
   const scope = idempotencyScope(principal, idempotent.endpoint, idempotent.key, tenant);
   const print = fingerprint(canonicalJson(body));
   const now = deps.clock.now();
-  const previous = findIdempotent(deps.store, scope, now);
+  const previous = await deps.db.idempotency.findIdempotent(scope, now);
   if (previous) {
     if (previous.fingerprint !== print) {
       throw new ApiError(
@@ -62,9 +61,9 @@ export const idempotentReplay: Stage<InputContext> = (ctx, next) => {
     return answer(ctx, () => sendReplay(ctx.res, previous.response), 200);
   }
   // The create and the memory of it commit together: a crash cannot keep one without the other.
-  idempotent.remember = (status, text) => {
+  idempotent.remember = async (tx, status, text) => {
     if (status < 200 || status >= 300) return;
-    rememberIdempotent(deps.store, { scope, fingerprint: print, status, response: text, created_at: now, expires_at: now + IDEMPOTENCY_RETENTION_MS });
+    await tx.idempotency.rememberIdempotent({ scope, fingerprint: print, status, response: text, created_at: now, expires_at: now + IDEMPOTENCY_RETENTION_MS });
   };
   return next();
 };

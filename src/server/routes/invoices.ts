@@ -1,4 +1,4 @@
-import { findInvoice, type InvoiceRow, listInvoices } from '../../store/repos/invoices.js';
+import type { InvoiceRow } from '../../store/repos/invoices.js';
 import { createInvoice } from '../actions/create-invoice.js';
 import { merchantForPartner } from '../actions/create-merchant.js';
 import { canSeeInvoice, invoiceFor, merchantOfKey } from '../actions/find-invoice.js';
@@ -15,15 +15,14 @@ interface ListQuery {
 }
 
 /** One page of invoices; `present` is the variant's presenter, so each list is typed as its own variant. */
-function list<T>(variant: InvoiceVariant, principal: Principal, q: ListQuery, deps: AppDeps, present: (row: InvoiceRow) => T) {
+async function list<T>(variant: InvoiceVariant, principal: Principal, q: ListQuery, deps: AppDeps, present: (row: InvoiceRow) => T) {
   const merchantId = variant === 'merchant' ? principal.merchantId! : q.merchantId;
-  if (variant === 'partner' && merchantId) merchantForPartner(deps, principal, merchantId, 'merchantId');
-  const beforeSeq = cursorOf(q.startingAfter, (id) => {
-    const inv = findInvoice(deps.store, id);
+  if (variant === 'partner' && merchantId) await merchantForPartner(deps, principal, merchantId, 'merchantId');
+  const beforeSeq = await cursorOf(q.startingAfter, async (id) => {
+    const inv = await deps.db.invoices.findInvoice(id);
     return inv && canSeeInvoice(principal, inv) ? inv : undefined;
   });
-  const rows = listInvoices(
-    deps.store,
+  const rows = await deps.db.invoices.listInvoices(
     { partnerId: principal.partnerId, environment: principal.environment, merchantId, status: q.status },
     { limit: q.limit, beforeSeq },
   );
@@ -31,25 +30,32 @@ function list<T>(variant: InvoiceVariant, principal: Principal, q: ListQuery, de
 }
 
 export const invoiceHandlers = {
-  createPartnerInvoice: (input, deps) => {
-    const merchant = merchantForPartner(deps, input.principal, input.body.merchantId, 'merchantId');
-    return { status: 201, json: presentInvoiceJson(createInvoice(deps, merchant, input.body), 'partner', deps.baseUrl()) };
+  // A create runs in the idempotent request's transaction (pipeline/handler.ts), which `deps.db`
+  // joins: the merchant read and the writes are the create's, and nothing is read back.
+  createPartnerInvoice: async (input, deps) => {
+    const merchant = await merchantForPartner(deps, input.principal, input.body.merchantId, 'merchantId');
+    const row = await deps.db.transaction((tx) => createInvoice(tx, deps, merchant, input.body));
+    return { status: 201, json: presentInvoiceJson(row, 'partner', deps.baseUrl()) };
   },
-  createInvoice: (input, deps) => {
-    const merchant = merchantOfKey(deps, input.principal);
-    return { status: 201, json: presentInvoiceJson(createInvoice(deps, merchant, input.body), 'merchant', deps.baseUrl()) };
+  createInvoice: async (input, deps) => {
+    const merchant = await merchantOfKey(deps, input.principal);
+    const row = await deps.db.transaction((tx) => createInvoice(tx, deps, merchant, input.body));
+    return { status: 201, json: presentInvoiceJson(row, 'merchant', deps.baseUrl()) };
   },
-  listPartnerInvoices: (input, deps) => ({
+  listPartnerInvoices: async (input, deps) => ({
     status: 200,
-    body: list('partner', input.principal, input.query, deps, (r) => presentInvoice(r, 'partner', deps.baseUrl())),
+    body: await list('partner', input.principal, input.query, deps, (r) => presentInvoice(r, 'partner', deps.baseUrl())),
   }),
-  getPartnerInvoice: (input, deps) => ({
+  getPartnerInvoice: async (input, deps) => ({
     status: 200,
-    json: presentInvoiceJson(invoiceFor(deps, input.principal, input.params.id), 'partner', deps.baseUrl()),
+    json: presentInvoiceJson(await invoiceFor(deps, input.principal, input.params.id), 'partner', deps.baseUrl()),
   }),
-  listInvoices: (input, deps) => ({
+  listInvoices: async (input, deps) => ({
     status: 200,
-    body: list('merchant', input.principal, input.query, deps, (r) => presentInvoice(r, 'merchant', deps.baseUrl())),
+    body: await list('merchant', input.principal, input.query, deps, (r) => presentInvoice(r, 'merchant', deps.baseUrl())),
   }),
-  getInvoice: (input, deps) => ({ status: 200, json: presentInvoiceJson(invoiceFor(deps, input.principal, input.params.id), 'merchant', deps.baseUrl()) }),
+  getInvoice: async (input, deps) => ({
+    status: 200,
+    json: presentInvoiceJson(await invoiceFor(deps, input.principal, input.params.id), 'merchant', deps.baseUrl()),
+  }),
 } satisfies Handlers<'createPartnerInvoice' | 'createInvoice' | 'listPartnerInvoices' | 'getPartnerInvoice' | 'listInvoices' | 'getInvoice'>;

@@ -1,7 +1,4 @@
 import fs from 'node:fs';
-import { findInvoice } from '../../store/repos/invoices.js';
-import { findMerchant, setIntegrationStatus } from '../../store/repos/merchants.js';
-import { findPartner } from '../../store/repos/partners.js';
 import { addPayment, confirmPendingPayment, expireInvoiceNow } from '../actions/lifecycle.js';
 import { ApiError } from '../api-error.js';
 import { renderBind } from '../pages/bind.js';
@@ -25,12 +22,12 @@ const PAGE_HEADERS = {
   'Cache-Control': 'no-store',
 };
 
-function invoiceOrNull(deps: AppDeps, id: string) {
-  return UUID.test(id) ? (findInvoice(deps.store, id) ?? null) : null;
+async function invoiceOrNull(deps: AppDeps, id: string) {
+  return UUID.test(id) ? ((await deps.db.invoices.findInvoice(id)) ?? null) : null;
 }
 
-function testInvoice(deps: AppDeps, id: string) {
-  const invoice = invoiceOrNull(deps, id);
+async function testInvoice(deps: AppDeps, id: string) {
+  const invoice = await invoiceOrNull(deps, id);
   if (!invoice) throw new ApiError(404, 'invoice_not_found', `No invoice ${id}.`);
   if (invoice.environment !== 'test') throw new ApiError(403, 'test_mode_only', 'The test panel only works on test invoices.');
   return invoice;
@@ -68,9 +65,9 @@ export const pageRoutes: RouteDef[] = [
     path: '/checkout/:invoiceId',
     auth: 'none',
     handle: async (input: RouteInput<undefined>, deps) => {
-      const invoice = invoiceOrNull(deps, input.params.invoiceId!);
+      const invoice = await invoiceOrNull(deps, input.params.invoiceId!);
       if (!invoice) return { status: 404, html: notFoundPage('There is no invoice at this address.'), headers: PAGE_HEADERS };
-      const state = checkoutState(deps.store, invoice, deps.clock.now());
+      const state = await checkoutState(deps.db, invoice, deps.clock.now());
       return { status: 200, html: await renderCheckout(state, invoice.environment === 'test'), headers: PAGE_HEADERS };
     },
   },
@@ -78,10 +75,10 @@ export const pageRoutes: RouteDef[] = [
     method: 'GET',
     path: '/checkout/:invoiceId/state',
     auth: 'none',
-    handle: (input: RouteInput<undefined>, deps) => {
-      const invoice = invoiceOrNull(deps, input.params.invoiceId!);
+    handle: async (input: RouteInput<undefined>, deps) => {
+      const invoice = await invoiceOrNull(deps, input.params.invoiceId!);
       if (!invoice) throw new ApiError(404, 'invoice_not_found', 'No such invoice.');
-      return { status: 200, body: checkoutState(deps.store, invoice, deps.clock.now()), headers: { 'Cache-Control': 'no-store' } };
+      return { status: 200, body: await checkoutState(deps.db, invoice, deps.clock.now()), headers: { 'Cache-Control': 'no-store' } };
     },
   },
   {
@@ -89,8 +86,8 @@ export const pageRoutes: RouteDef[] = [
     path: '/checkout/:invoiceId/qr/:route',
     auth: 'none',
     handle: async (input: RouteInput<undefined>, deps) => {
-      const invoice = invoiceOrNull(deps, input.params.invoiceId!);
-      const route = invoice && checkoutState(deps.store, invoice, deps.clock.now()).routes.find((r) => r.key === input.params.route);
+      const invoice = await invoiceOrNull(deps, input.params.invoiceId!);
+      const route = invoice && (await checkoutState(deps.db, invoice, deps.clock.now())).routes.find((r) => r.key === input.params.route);
       if (!route) throw new ApiError(404, 'not_found', 'No such route on this invoice.');
       return { status: 200, text: await qrSvg(route.uri), contentType: 'image/svg+xml', headers: { 'Cache-Control': 'no-store' } };
     },
@@ -104,34 +101,35 @@ export const pageRoutes: RouteDef[] = [
     get body() {
       return schemas().checkoutTestBody;
     },
-    handle: (input: RouteInput<CheckoutTestBody>, deps) => {
-      const invoice = testInvoice(deps, input.params.invoiceId!);
+    handle: async (input: RouteInput<CheckoutTestBody>, deps) => {
+      const invoice = await testInvoice(deps, input.params.invoiceId!);
       const route = { networkId: input.body.networkId, token: input.body.token };
       switch (input.params.action) {
         case 'pay-full':
-          addPayment(deps, invoice, { ...route, amount: testAmount(invoice, 'full') });
+          await addPayment(deps, invoice, { ...route, amount: testAmount(invoice, 'full') });
           break;
         case 'pay-part':
-          addPayment(deps, invoice, { ...route, amount: testAmount(invoice, 'part') });
+          await addPayment(deps, invoice, { ...route, amount: testAmount(invoice, 'part') });
           break;
         case 'overpay':
-          addPayment(deps, invoice, { ...route, amount: testAmount(invoice, 'over') });
+          await addPayment(deps, invoice, { ...route, amount: testAmount(invoice, 'over') });
           break;
         case 'pay-unconfirmed':
-          addPayment(deps, invoice, { ...route, amount: testAmount(invoice, 'full'), confirmed: false });
+          await addPayment(deps, invoice, { ...route, amount: testAmount(invoice, 'full'), confirmed: false });
           break;
         case 'confirm': {
           if (!input.body.paymentId) throw new ApiError(400, 'validation_failed', 'paymentId is required.', 'paymentId');
-          confirmPendingPayment(deps, invoice, input.body.paymentId);
+          await confirmPendingPayment(deps, invoice, input.body.paymentId);
           break;
         }
         case 'expire':
-          expireInvoiceNow(deps, invoice);
+          await expireInvoiceNow(deps, invoice);
           break;
         default:
           throw new ApiError(404, 'not_found', `No test action ${input.params.action}.`);
       }
-      return { status: 200, body: checkoutState(deps.store, findInvoice(deps.store, invoice.id)!, deps.clock.now()) };
+      const updated = (await deps.db.invoices.findInvoice(invoice.id))!;
+      return { status: 200, body: await checkoutState(deps.db, updated, deps.clock.now()) };
     },
   },
   {
@@ -146,11 +144,12 @@ export const pageRoutes: RouteDef[] = [
     method: 'GET',
     path: '/bind/:merchantId',
     auth: 'none',
-    handle: (input: RouteInput<undefined>, deps) => {
+    handle: async (input: RouteInput<undefined>, deps) => {
       const id = input.params.merchantId!;
-      const merchant = UUID.test(id) ? findMerchant(deps.store, id) : undefined;
+      const merchant = UUID.test(id) ? await deps.db.merchants.findMerchant(id) : undefined;
       if (!merchant) return { status: 404, html: notFoundPage('There is no merchant at this address.'), headers: PAGE_HEADERS };
-      return { status: 200, html: renderBind(merchant, findPartner(deps.store, merchant.partner_id), input.query.get('done') === '1'), headers: PAGE_HEADERS };
+      const partner = await deps.db.partners.findPartner(merchant.partner_id);
+      return { status: 200, html: renderBind(merchant, partner, input.query.get('done') === '1'), headers: PAGE_HEADERS };
     },
   },
   {
@@ -158,12 +157,15 @@ export const pageRoutes: RouteDef[] = [
     path: '/bind/:merchantId/complete',
     auth: 'none',
     sameOriginWrites: true,
-    handle: (input: RouteInput<undefined>, deps) => {
+    handle: async (input: RouteInput<undefined>, deps) => {
       const id = input.params.merchantId!;
-      const merchant = UUID.test(id) ? findMerchant(deps.store, id) : undefined;
-      if (!merchant) return { status: 404, html: notFoundPage('There is no merchant at this address.'), headers: PAGE_HEADERS };
-      // Idempotent: completing twice changes nothing the second time.
-      if (merchant.integration_status !== 'ACTIVE') setIntegrationStatus(deps.store, id, 'ACTIVE', deps.clock.now());
+      // The check and the change in one transaction. Idempotent: completing twice changes nothing the second time.
+      const found = await deps.db.transaction(async (tx) => {
+        const merchant = UUID.test(id) ? await tx.merchants.findMerchant(id) : undefined;
+        if (merchant && merchant.integration_status !== 'ACTIVE') await tx.merchants.setIntegrationStatus(id, 'ACTIVE', deps.clock.now());
+        return merchant !== undefined;
+      });
+      if (!found) return { status: 404, html: notFoundPage('There is no merchant at this address.'), headers: PAGE_HEADERS };
       // Post/redirect/get, so a reload does not resubmit the form.
       return { status: 303, headers: { Location: `/bind/${id}?done=1` } };
     },

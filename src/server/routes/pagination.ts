@@ -6,9 +6,9 @@ export function page<Row, Item>(rows: Row[], limit: number, present: (row: Row) 
 }
 
 /** The cursor of `startingAfter`: the seq of an item the caller can see, or a 400 naming the param. */
-export function cursorOf(startingAfter: string | undefined, find: (id: string) => { seq: number } | undefined) {
+export async function cursorOf(startingAfter: string | undefined, find: (id: string) => Promise<{ seq: number } | undefined>): Promise<number | undefined> {
   if (startingAfter === undefined) return undefined;
-  const row = find(startingAfter);
+  const row = await find(startingAfter);
   if (!row) {
     throw new ApiError(400, 'validation_failed', `startingAfter ${startingAfter} is not an item of this list.`, 'startingAfter');
   }

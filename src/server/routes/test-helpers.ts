@@ -10,16 +10,16 @@ const invoiceFrom = (row: InvoiceRow, p: Principal, deps: AppDeps) => presentInv
 
 /** CONTRACT §6: test keys only; partner keys on their merchants' invoices, merchant keys on their own. */
 export const testHelperHandlers = {
-  createTestPayment: (input, deps) => {
-    const result = addPayment(deps, invoiceFor(deps, input.principal, input.params.id), input.body);
+  createTestPayment: async (input, deps) => {
+    const result = await addPayment(deps, await invoiceFor(deps, input.principal, input.params.id), input.body);
     return { status: 201, body: { payment: presentPayment(result.payment), invoice: invoiceFrom(result.invoice, input.principal, deps) } };
   },
-  confirmTestPayment: (input, deps) => {
-    const result = confirmPendingPayment(deps, invoiceFor(deps, input.principal, input.params.id), input.params.paymentId);
+  confirmTestPayment: async (input, deps) => {
+    const result = await confirmPendingPayment(deps, await invoiceFor(deps, input.principal, input.params.id), input.params.paymentId);
     return { status: 200, body: { payment: presentPayment(result.payment), invoice: invoiceFrom(result.invoice, input.principal, deps) } };
   },
-  expireTestInvoice: (input, deps) => {
-    const invoice = expireInvoiceNow(deps, invoiceFor(deps, input.principal, input.params.id));
+  expireTestInvoice: async (input, deps) => {
+    const invoice = await expireInvoiceNow(deps, await invoiceFor(deps, input.principal, input.params.id));
     return { status: 200, body: { invoice: invoiceFrom(invoice, input.principal, deps) } };
   },
 } satisfies Handlers<'createTestPayment' | 'confirmTestPayment' | 'expireTestInvoice'>;

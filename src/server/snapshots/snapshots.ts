@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Clock } from '../../clock/clock.js';
 import { DatabaseFileError } from '../../store/errors.js';
+// issue 27: SQLite only (snapshots read the restored file's clock on SQLite's own connection).
 import { getMeta, isFiniteNumber } from '../../store/repos/meta.js';
 import { backupTo, outsideTransaction, recordedMigrations, replaceAllRows } from '../../store/snapshots.js';
 import type { Imported } from './files.js';
@@ -18,6 +19,7 @@ import { checkSnapshotFile, checkSnapshotSchema, SnapshotRefused } from './untru
 const CLOCK_AT_SAVE = 'snapshot_clock_ms';
 
 export interface SnapshotDeps {
+  /** issue 27: SQLite only. Snapshots copy and replace the SQLite file's rows on its own connection. */
   store: Store;
   clock: Clock;
   /**
@@ -27,7 +29,7 @@ export interface SnapshotDeps {
    */
   quiesce(): void;
   /** After the data was replaced: caches cleared, defaults checked, due work rescheduled. */
-  restored(): void;
+  restored(): Promise<void>;
 }
 
 /** What an imported file brought that the user should see (the `svc dev` banner and ready event). */
@@ -83,13 +85,14 @@ export function createSnapshots(deps: SnapshotDeps): Snapshots {
       await outsideTransaction(deps.store);
       // In the same turn as the copy: no attempt of the discarded state can start in between.
       deps.quiesce();
+      // issue 27: SQLite only (the rows and the clock read in the same turn as the quiesce).
       const imported = replaceAllRows(deps.store, source.file, hold);
       const at = getMeta(deps.store, CLOCK_AT_SAVE, isFiniteNumber);
       if (at !== undefined) {
         if (deps.clock.jump) deps.clock.jump(at);
         else deps.clock.set(at);
       }
-      deps.restored();
+      await deps.restored();
       return imported;
     } finally {
       source.dispose();

@@ -6,6 +6,7 @@ import { openPostgres, type PostgresConnectOptions } from './connect.js';
 import { migratePostgres } from './migrate.js';
 import type { PgHandle } from './repos/handle.js';
 import { postgresRepositories } from './repos/index.js';
+import { clearPostgresData } from './reset.js';
 
 /**
  * The PostgreSQL engine of the store interface (engine.ts): a bounded pool, migrated on open, and
@@ -40,6 +41,7 @@ export function postgresDb(engine: StoreEngine<PgHandle>): StoreDb {
     kind: 'postgres',
     health: new StorageHealth(),
     transaction: (fn) => engine.transaction((trx) => Promise.resolve(fn(bindRepositories(engine.repos, trx)))),
+    clearData: () => clearPostgresData(engine.db),
     close: () => engine.close(),
   };
 }

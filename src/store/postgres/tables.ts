@@ -1,3 +1,4 @@
+import { DATA_TABLES as STORE_DATA_TABLES } from '../db.js';
 import type { Database } from '../schema.js';
 
 /**
@@ -38,20 +39,8 @@ export const IDENTITY_COLUMNS: readonly { table: SnapshotTable; column: string }
 ];
 
 /**
- * The tables a reset empties: server/bootstrap.ts's DATA_TABLES (the store's floor cannot import the
- * server's; postgres-reset.test.ts holds the two lists equal). Not `meta` (the identity and the
- * clock), not the migration record, not `snapshots` (named snapshots outlive a reset, as files do).
+ * The tables a reset empties: the store's DATA_TABLES (db.ts), typed as snapshot tables here. Not
+ * `meta` (the identity and the clock), not the migration record, not `snapshots` (named snapshots
+ * outlive a reset, as files do).
  */
-export const DATA_TABLES: readonly SnapshotTable[] = [
-  'listeners',
-  'delivery_attempts',
-  'deliveries',
-  'events',
-  'payments',
-  'idempotency_keys',
-  'invoices',
-  'webhook_configs',
-  'api_keys',
-  'merchants',
-  'partners',
-];
+export const DATA_TABLES: readonly SnapshotTable[] = STORE_DATA_TABLES;
