@@ -37,8 +37,18 @@ export interface TransactionOptions {
   wait?: boolean;
 }
 
+/** The repositories inside one transaction, and what is to happen once it commits. */
+export interface Tx extends Repos {
+  /**
+   * Runs `callback` after the transaction committed (never when it rolls back): wake-ups of work
+   * that must see its rows. PostgreSQL's dispatcher claims on another connection, which would not
+   * see a delivery written by a transaction still open. Outside a transaction, at once.
+   */
+  afterCommit(callback: () => void): void;
+}
+
 /** An open store: repositories outside any transaction (each call commits on its own), and transactions. */
-export interface StoreDb extends Repos {
+export interface StoreDb extends Tx {
   readonly kind: EngineKind;
   /** Whether writes are being stored (CONTRACT §8 disk full, §12 database unavailable). */
   readonly health: StorageHealth;
@@ -46,7 +56,7 @@ export interface StoreDb extends Repos {
    * Runs `fn` in one transaction: all it wrote commits before the promise resolves, and none of it
    * when `fn` rejects (its rejection is passed on). Not nestable: pass `tx` down instead.
    */
-  transaction<T>(fn: (tx: Repos) => Promise<T> | T, options?: TransactionOptions): Promise<T>;
+  transaction<T>(fn: (tx: Tx) => Promise<T> | T, options?: TransactionOptions): Promise<T>;
   /**
    * Empties every table a reset empties (DATA_TABLES), in one transaction: `meta` stays, since it
    * holds the default identity and the clock.
@@ -76,7 +86,7 @@ export const DATA_TABLES = [
  * `transaction(fn)` joins the outer one (runs `fn(tx)`; a rejection rolls the outer one back), which
  * lets code written for either case open "its" transaction as usual. It cannot be closed or cleared.
  */
-export function joinTransaction(tx: Repos, outer: StoreDb): StoreDb {
+export function joinTransaction(tx: Tx, outer: StoreDb): StoreDb {
   return {
     ...tx,
     kind: outer.kind,
@@ -86,6 +96,21 @@ export function joinTransaction(tx: Repos, outer: StoreDb): StoreDb {
     close: () => Promise.reject(new Error('a joined transaction cannot be closed')),
   };
 }
+
+/**
+ * An engine's transaction with after-commit callbacks: `run` opens the transaction and calls `body`
+ * with the repositories bound to it; the callbacks `fn` registered run once `run` resolved, that
+ * is after the commit, and are dropped when it rejects.
+ */
+export async function withAfterCommit<T>(fn: (tx: Tx) => Promise<T> | T, run: (body: (repos: Repos) => Promise<T> | T) => Promise<T>): Promise<T> {
+  const callbacks: (() => void)[] = [];
+  const result = await run((repos) => fn({ ...repos, afterCommit: (callback) => void callbacks.push(callback) }));
+  for (const callback of callbacks) callback();
+  return result;
+}
+
+/** Outside a transaction every call commits on its own: "after the commit" is now. */
+export const immediately = (callback: () => void): void => callback();
 
 /**
  * `repos` with each function bound to `handle`. Cheap (one closure per function), so PostgreSQL

@@ -1,5 +1,5 @@
 import type { Repositories } from './engine.js';
-import { DATA_TABLES, type Repos, type StoreDb } from './db.js';
+import { DATA_TABLES, immediately, type Repos, type StoreDb, withAfterCommit } from './db.js';
 import * as deliveries from './repos/deliveries.js';
 import * as events from './repos/events.js';
 import * as idempotency from './repos/idempotency.js';
@@ -57,7 +57,8 @@ export function sqliteDb(store: Store): StoreDb {
     kind: 'sqlite',
     health: store.health,
     // One connection: inside a transaction, the same bound repositories write into it.
-    transaction: (fn, options) => store.batch(() => fn(repos), options?.wait ?? true),
+    transaction: (fn, options) => withAfterCommit(fn, (body) => store.batch(() => body(repos), options?.wait ?? true)),
+    afterCommit: immediately,
     // A transaction of the group commit like any other: a caller that queues more right after it
     // (a reset recreating the defaults) has both committed in one batch, with nothing in between.
     clearData: () =>

@@ -81,6 +81,30 @@ describe.each(engines)('the store interface on %s', (_name, openDb) => {
     }
   });
 
+  it('runs after-commit callbacks once the rows are visible outside the transaction, and never after a rollback', async () => {
+    const { db, merchant } = await fresh();
+    const row = invoiceRow(merchant);
+    const seen: (string | undefined)[] = [];
+    const checks: Promise<void>[] = [];
+    await db.transaction(async (tx) => {
+      await tx.invoices.insertInvoice(row);
+      // Read through `db`: on PostgreSQL another connection, which sees only committed rows.
+      tx.afterCommit(() => void checks.push(db.invoices.findInvoice(row.id).then((found) => void seen.push(found?.id))));
+    });
+    await Promise.all(checks);
+    expect(seen).toEqual([row.id]);
+    let called = false;
+    await expect(
+      db.transaction(async (tx) => {
+        tx.afterCommit(() => {
+          called = true;
+        });
+        throw new Error('rolled back');
+      }),
+    ).rejects.toThrow('rolled back');
+    expect(called).toBe(false);
+  });
+
   it('rejects a repository error as a promise, never a throw', async () => {
     const { db, merchant } = await fresh();
     const row = invoiceRow(merchant);

@@ -1,6 +1,6 @@
 import { depositAddresses } from '../../domain/addresses.js';
 import { zeroLike } from '../../domain/money.js';
-import type { Repos } from '../../store/db.js';
+import type { Tx } from '../../store/db.js';
 import type { InvoiceRow } from '../../store/repos/invoices.js';
 import { recordEvents } from '../../webhooks/outbox.js';
 import type { MerchantRow } from '../../store/repos/merchants.js';
@@ -18,7 +18,7 @@ export interface NewInvoiceInput {
  * Creates an invoice for `merchant` with its deposit addresses, expiring after the configured
  * lifetime on the emulator clock. Runs inside the caller's transaction `tx`.
  */
-export async function createInvoice(tx: Repos, deps: AppDeps, merchant: MerchantRow, input: NewInvoiceInput): Promise<InvoiceRow> {
+export async function createInvoice(tx: Tx, deps: AppDeps, merchant: MerchantRow, input: NewInvoiceInput): Promise<InvoiceRow> {
   const route = chooseRoute(merchantChains(deps.config, merchant), input.networkId, input.token);
   const now = deps.clock.now();
   const id = deps.random.uuidv7(now);
@@ -51,7 +51,12 @@ export async function createInvoice(tx: Repos, deps: AppDeps, merchant: Merchant
     deps.runtime.extraTargets,
     merchant,
   );
-  if (recorded[0]!.deliveries > 0) deps.runtime.schedule(now);
-  deps.runtime.schedule(expiresAt);
+  // After the commit: on PostgreSQL the dispatcher claims on another connection, which would not
+  // see this delivery yet, and nothing would wake it again until the next retry tick.
+  const wake = recorded[0]!.deliveries > 0;
+  tx.afterCommit(() => {
+    if (wake) deps.runtime.schedule(now);
+    deps.runtime.schedule(expiresAt);
+  });
   return { ...fields, seq: 0, last_sequence: 1, pending_payments: 0 };
 }

@@ -12,7 +12,7 @@ import {
 import { addAmounts, compareAmounts, remainingAmount } from '../../domain/money.js';
 import type { DepositAddress } from '../../domain/addresses.js';
 import { recordEvents, type RecordedEvent } from '../../webhooks/outbox.js';
-import type { Repos, TransactionOptions } from '../../store/db.js';
+import type { Repos, TransactionOptions, Tx } from '../../store/db.js';
 import type { InvoiceRow } from '../../store/repos/invoices.js';
 import type { PaymentRow } from '../../store/repos/payments.js';
 import { ApiError } from '../api-error.js';
@@ -31,7 +31,7 @@ export function stateOf(row: InvoiceRow): InvoiceState {
 
 /** Saves a transition and its events in the caller's transaction `tx`; wakes the dispatcher. */
 export async function applyTransition(
-  tx: Repos,
+  tx: Tx,
   deps: AppDeps,
   row: InvoiceRow,
   t: Transition,
@@ -47,7 +47,8 @@ export async function applyTransition(
     last_sequence: lastSequence,
     updated_at: t.events.length || t.state.expiresAt !== row.expires_at ? now : row.updated_at,
   });
-  if (recorded.some((e) => e.deliveries > 0)) deps.runtime.schedule(now);
+  // After the commit, as in createInvoice: a claim on another connection must see the deliveries.
+  if (recorded.some((e) => e.deliveries > 0)) tx.afterCommit(() => deps.runtime.schedule(now));
   return { invoice: (await tx.invoices.findInvoice(row.id))!, events: recorded };
 }
 

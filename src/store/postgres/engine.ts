@@ -1,5 +1,5 @@
 import type { StoreEngine } from '../engine.js';
-import { bindRepositories, type StoreDb } from '../db.js';
+import { bindRepositories, immediately, type StoreDb, withAfterCommit } from '../db.js';
 import { StorageHealth } from '../health.js';
 import type { Database } from '../schema.js';
 import { openPostgres, type PostgresConnectOptions } from './connect.js';
@@ -40,7 +40,8 @@ export function postgresDb(engine: StoreEngine<PgHandle>): StoreDb {
     ...bindRepositories(engine.repos, engine.db),
     kind: 'postgres',
     health: new StorageHealth(),
-    transaction: (fn) => engine.transaction((trx) => Promise.resolve(fn(bindRepositories(engine.repos, trx)))),
+    transaction: (fn) => withAfterCommit(fn, (body) => engine.transaction(async (trx) => body(bindRepositories(engine.repos, trx)))),
+    afterCommit: immediately,
     clearData: () => clearPostgresData(engine.db),
     close: () => engine.close(),
   };
