@@ -12,6 +12,9 @@ const ISOLATION = './test/helpers/isolation.ts';
  * `npx vitest run --project <name>` (a single file too: `npx vitest run --project e2e test/e2e/dev.test.ts`).
  * The reliability suite (test/reliability/) has its own config and runs after these in `npm test`.
  */
+/** Integration files the PostgreSQL project leaves out, and why. */
+const POSTGRES_EXCLUDED: string[] = [];
+
 export default defineConfig({
   test: {
     pool: 'forks',
@@ -40,6 +43,22 @@ export default defineConfig({
           include: ['test/integration/**/*.test.ts'],
           globalSetup: [ISOLATION_ROOT],
           setupFiles: [ISOLATION, './test/helpers/check-responses.ts'],
+          testTimeout: 20_000,
+          hookTimeout: 30_000,
+        },
+      },
+      {
+        extends: true,
+        // The same integration files on PostgreSQL (issue 27): every emulator a test starts without
+        // naming a SQLite file gets a fresh database copied from a migrated template on the run's
+        // one server (test/helpers/postgres-global.ts, postgres-database.ts). Files that are about
+        // SQLite itself, or start no emulator, are left out (the list says why).
+        test: {
+          name: 'integration-postgres',
+          include: ['test/integration/**/*.test.ts'],
+          exclude: [...POSTGRES_EXCLUDED],
+          globalSetup: [ISOLATION_ROOT, './test/helpers/postgres-global.ts'],
+          setupFiles: [ISOLATION, './test/helpers/engine-postgres.ts', './test/helpers/check-responses.ts'],
           testTimeout: 20_000,
           hookTimeout: 30_000,
         },

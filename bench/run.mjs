@@ -17,6 +17,7 @@ import { deliveryLatency, deliveryThroughput } from './cases/delivery.mjs';
 import { execOverhead } from './cases/exec.mjs';
 import { httpThroughput, memoryGrowth } from './cases/http.mjs';
 import { peerThroughput } from './cases/peer.mjs';
+import { postgresRows } from './cases/postgres.mjs';
 import { snapshotSpeed } from './cases/snapshot.mjs';
 import { resetSpeed, startupSpeed } from './cases/startup.mjs';
 
@@ -54,6 +55,7 @@ const cases = [
   [[15], () => peerThroughput(report)],
   [[16], () => execOverhead(report)],
   [[17], () => snapshotSpeed(report)],
+  [[18, 19, 20, 21], () => postgresRows(report)],
 ];
 for (const [ids, run] of cases) {
   if (only && !ids.some((id) => only.has(id))) continue;

@@ -16,7 +16,25 @@ const api = (emulator, method, path, key, body) =>
  * deliveries appear at once, and the dispatcher drains them.
  */
 export async function deliveryThroughput(report, { events = 10_000 } = {}) {
-  const emulator = await start('emulator-process.mjs', [JSON.stringify({ db: ':memory:', manualClock: true })]);
+  const { rate, received, createErrors, overall } = await deliveryRate({ db: ':memory:' }, events);
+  report({
+    id: 5,
+    what: `${events.toLocaleString('en')} events delivered to a local receiver`,
+    value: rate,
+    // Raised from 3,000 once met (issue 13): a met goal is no longer a goal.
+    target: 6000,
+    better: 'higher',
+    unit: 'deliveries/s',
+    detail: `${received} received (${createErrors} create errors); ${overall.toFixed(0)}/s including the expiry work`,
+  });
+}
+
+/**
+ * #5's measurement on an emulator with `storage` (`{db}` or `{database}`, emulator-process.mjs):
+ * deliveries/s between the first and last arrival, and overall including the expiry work.
+ */
+export async function deliveryRate(storage, events) {
+  const emulator = await start('emulator-process.mjs', [JSON.stringify({ ...storage, manualClock: true })]);
   const receiver = await start('receiver-process.mjs');
   try {
     const key = emulator.keys.test.partnerKey;
@@ -32,16 +50,7 @@ export async function deliveryThroughput(report, { events = 10_000 } = {}) {
       .map((a) => a[1])
       .sort((a, b) => a - b);
     const window = (expired.at(-1) - expired[0]) / 1000 || 0.001;
-    report({
-      id: 5,
-      what: `${events.toLocaleString('en')} events delivered to a local receiver`,
-      value: expired.length / window,
-      // Raised from 3,000 once met (issue 13): a met goal is no longer a goal.
-      target: 6000,
-      better: 'higher',
-      unit: 'deliveries/s',
-      detail: `${expired.length} received (${created.non2xx} create errors); ${(expired.length / total).toFixed(0)}/s including the expiry work`,
-    });
+    return { rate: expired.length / window, received: expired.length, createErrors: created.non2xx, overall: expired.length / total };
   } finally {
     await receiver.stop();
     await emulator.stop();

@@ -6,7 +6,9 @@ const options = JSON.parse(process.argv[2] ?? '{}');
 // A manual clock stands still between advances: invoices created during a load then share one
 // expiry instant, so one advance releases all their events at once (#5).
 const clock = options.manualClock ? manualClock(Date.now()) : undefined;
-const emulator = await startEmulator({ port: 0, db: options.db ?? ':memory:', config: options.config ?? {}, ...(clock ? { clock } : {}) });
+// `database`: a PostgreSQL URL instead of the SQLite file (the PostgreSQL rows, bench/cases/postgres.mjs).
+const storage = options.database ? { database: options.database } : { db: options.db ?? ':memory:' };
+const emulator = await startEmulator({ port: 0, ...storage, config: options.config ?? {}, ...(clock ? { clock } : {}) });
 process.on('message', async (msg) => {
   if (msg.cmd === 'rss') process.send({ cmd: 'rss', rss: process.memoryUsage().rss });
   if (msg.cmd === 'stop') {

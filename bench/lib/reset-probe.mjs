@@ -6,8 +6,9 @@ import http from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { startEmulator } from '../../dist/index.js';
 
-const { invoices = 1000, rounds = 7 } = JSON.parse(process.argv[2] ?? '{}');
-const emulator = await startEmulator({ port: 0, db: ':memory:' });
+const { invoices = 1000, rounds = 7, database } = JSON.parse(process.argv[2] ?? '{}');
+// `database`: a PostgreSQL URL (bench/cases/postgres.mjs), else the in-memory SQLite tests use.
+const emulator = await startEmulator({ port: 0, ...(database ? { database } : { db: ':memory:' }) });
 const agent = new http.Agent({ keepAlive: true, maxSockets: 8 });
 let n = 0;
 

@@ -52,6 +52,10 @@ export const ERRORS = {
   headers_too_large: { status: 431, description: 'The request headers are larger than 16 KiB.' },
   internal_error: { status: 500, description: 'Something unexpected failed; it is logged with the request id.' },
   database_busy: { status: 503, description: "Another program holds the database's write lock; nothing changed. Retry after `Retry-After`." },
+  database_unavailable: {
+    status: 503,
+    description: 'The shared PostgreSQL database cannot be reached (restarting, or the connection was lost); nothing changed. Retry after `Retry-After`.',
+  },
   storage_full: { status: 507, description: 'The database cannot be written (disk full or a file size limit); nothing changed.' },
 } as const satisfies Record<string, { status: number; description: string }>;
 

@@ -85,6 +85,9 @@ export function errorCodesOf(op: OperationSpec): ErrorCode[] {
     if (!op.idempotency.optional) codes.add('idempotency_key_required');
     for (const c of ['idempotency_key_invalid', 'idempotency_key_in_progress', 'idempotency_key_reused'] as const) codes.add(c);
   }
+  // PostgreSQL gone away (CONTRACT §12): any operation can meet it, reads too; one that declares
+  // its own 503 (health: `degraded`) answers that instead.
+  if (!(503 in op.responses)) codes.add('database_unavailable');
   if (writes(op)) {
     codes.add('database_busy');
     codes.add('storage_full');
@@ -109,4 +112,5 @@ export type SharedCodesOf<O extends OperationSpec> =
           | 'idempotency_key_in_progress'
           | 'idempotency_key_reused'
       : never)
+  | (O['responses'] extends { 503: unknown } ? never : 'database_unavailable')
   | (O['method'] extends 'GET' ? never : 'database_busy' | 'storage_full');

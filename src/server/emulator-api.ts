@@ -18,6 +18,11 @@ export interface StartEmulatorOptions {
   host?: string;
   /** SQLite file, or ':memory:' (the default) for a throwaway database. */
   db?: string;
+  /**
+   * A PostgreSQL database instead of SQLite (CONTRACT §12): `postgres://user:password@host:5432/name`.
+   * Several emulators may share one; its password is never shown. Not together with `db`.
+   */
+  database?: string;
   /** Defaults to wall-clock time plus an offset that is persisted in the database. */
   clock?: Clock;
   /** Settings over the defaults (usually from the config file); nested groups may be partial. */

@@ -9,7 +9,10 @@ import type { Emulator } from './start.js';
 import type { Streams } from './streams.js';
 
 export interface EmulatorInternals {
-  readonly store: Store;
+  /** SQLite's store; null on PostgreSQL. */
+  readonly store: Store | null;
+  /** Runs one SQL statement on the emulator's database, whichever engine: rows as objects (tests only). */
+  query(sqlText: string): Promise<Record<string, unknown>[]>;
   /** The bounded event streams, with their counts of work done (CONTRACT §8). */
   readonly streams: Streams;
   readonly journal: Journal;

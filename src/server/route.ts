@@ -32,8 +32,8 @@ export interface Principal {
 export interface AppDeps {
   /** The store, on whichever engine (src/store/db.ts). */
   db: StoreDb;
-  /** SQLite's own store: only for what has no engine-neutral form yet (issue 27). */
-  store: Store;
+  /** SQLite's own store (snapshots' files), null on PostgreSQL. */
+  store: Store | null;
   clock: Clock;
   config: EmulatorConfig;
   /** The emulator's public base URL (known once it listens). */

@@ -37,6 +37,19 @@ export type { Emulator, EmulatorConfigInput, StartEmulatorOptions } from './emul
 
 const CLOCK_OFFSET = 'clock_offset_ms';
 
+/** SQLite's side of `Parts.query`: a statement that returns rows, or one that does not (an empty list). */
+function sqliteQuery(store: OpenedStore | null, text: string): Record<string, unknown>[] {
+  if (!store) throw new Error('no SQLite store');
+  const statement = store.sqlite.prepare(text);
+  if (!statement.reader) {
+    statement.run();
+    return [];
+  }
+  const rows: Record<string, unknown>[] = [];
+  for (const row of statement.all()) if (typeof row === 'object' && row !== null) rows.push({ ...row });
+  return rows;
+}
+
 /** Starts the emulator in-process: what `svc dev`, the tests and users' own suites all call. */
 export async function startEmulator(options: StartEmulatorOptions = {}): Promise<Emulator> {
   // The in-process API validates synchronously (faults.add, webhookChaos.set): zod is loaded
@@ -52,15 +65,41 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
  */
 export async function startWithoutSchemas(options: StartEmulatorOptions = {}): Promise<Emulator> {
   const config = resolveConfig(options);
+  if (options.database !== undefined) return startOnPostgres(options.database, config, options);
   const store = await openStore({ file: options.db ?? ':memory:', claimAs: options.owner ?? 'another emulator' });
   try {
-    return await serve(store, config, options);
+    return await serve(store, sqliteDb(store), config, options);
   } catch (error) {
     // Nothing may outlive a failed start: the database and its claim go with it.
     store.close();
     // A database error while starting (locked by another program past the wait, a full disk) is
     // the user's to fix: one line naming the file, not a stack trace.
     if (sqliteCode(error) && store.file !== ':memory:') throw new DatabaseFileError(store.file, describeSqliteFailure(error));
+    throw error;
+  }
+}
+
+/**
+ * On a shared PostgreSQL database (CONTRACT §12): no file to claim (several emulators on one
+ * database is the point); migrations run once, under the database's advisory lock.
+ */
+async function startOnPostgres(url: string, config: EmulatorConfig, options: StartEmulatorOptions): Promise<Emulator> {
+  if (options.db !== undefined) throw new TypeError('db and database are one choice: a SQLite file, or a PostgreSQL URL');
+  if (!/^postgres(ql)?:\/\//i.test(url)) throw new TypeError('database must be a PostgreSQL URL such as postgres://user:password@host:5432/name');
+  // Loaded only here: a SQLite emulator never loads the driver.
+  const { openPostgresDb, postgresQuery } = await import('../store/postgres/open.js');
+  // An idle connection the server dropped (a restart): reported once the emulator's events exist;
+  // the pool opens a new one for the next query.
+  const hub = new EventHub<EmulatorEvent>();
+  const db = await openPostgresDb({
+    url,
+    onIdleError: (error) => hub.emit({ type: 'warning', message: `the database connection was lost (${error.message}); reconnecting` }),
+  });
+  try {
+    const query = (text: string) => postgresQuery(db, text);
+    return await serve(null, db, config, options, hub, query);
+  } catch (error) {
+    await db.close();
     throw error;
   }
 }
@@ -86,10 +125,12 @@ interface Site {
 
 /** What start-up builds, handed from one step to the next. */
 interface Parts {
-  /** SQLite's own store: snapshots and the file claim only (issue 27: SQLite only). */
-  store: OpenedStore;
+  /** SQLite's own store: snapshots and the file claim only; null on PostgreSQL. */
+  store: OpenedStore | null;
   /** The store everything else uses (src/store/db.ts). */
   db: StoreDb;
+  /** One raw SQL statement on whichever engine: our tests' view (server/internals.ts). */
+  query(sqlText: string): Promise<Record<string, unknown>[]>;
   config: EmulatorConfig;
   options: StartEmulatorOptions;
   time: EmulatorClock;
@@ -103,13 +144,18 @@ interface Parts {
 }
 
 /** Start-up in dependency order: store (opened) → clock → keys → background work → app → listen. */
-async function serve(store: OpenedStore, config: EmulatorConfig, options: StartEmulatorOptions): Promise<Emulator> {
-  const db = sqliteDb(store);
+async function serve(
+  store: OpenedStore | null,
+  db: StoreDb,
+  config: EmulatorConfig,
+  options: StartEmulatorOptions,
+  hub = new EventHub<EmulatorEvent>(),
+  query: Parts['query'] = async (text) => sqliteQuery(store, text),
+): Promise<Emulator> {
   const time = await openClock(db, config, options);
   const random = await randomFor(db, options.seed ?? config.seed);
   if (options.reset) await db.clearData();
   const keys = await keysHolder(db, config, time.clock, random);
-  const hub = new EventHub<EmulatorEvent>();
   if (options.onEvent) hub.on(options.onEvent);
   // `publicUrl` as an option (the in-process API) or as a setting (config file, SVC_PUBLIC_URL).
   const publicUrl = options.publicUrl ?? config.publicUrl ?? undefined;
@@ -122,7 +168,7 @@ async function serve(store: OpenedStore, config: EmulatorConfig, options: StartE
     () => time.clock.now(),
     () => random.uuid(),
   );
-  const parts: Parts = { store, db, config, options, time, random, keys, hub, site, work, journal, faults };
+  const parts: Parts = { store, db, query, config, options, time, random, keys, hub, site, work, journal, faults };
   const deps = appDeps(parts);
   // Each listener's reconnect window starts now (a listen connected when the emulator died is reconnecting).
   await startListeners(work, deps.runtime.snapshots);
@@ -134,7 +180,7 @@ async function serve(store: OpenedStore, config: EmulatorConfig, options: StartE
   // A specific bound address is a host the emulator answers to; a wildcard one (0.0.0.0) is not.
   if (!['0.0.0.0', '::', ''].includes(options.host ?? address)) site.boundHost = options.host ?? address;
   // issue 27: SQLite only (the file claim).
-  store.claim?.setUrl(site.baseUrl);
+  store?.claim?.setUrl(site.baseUrl);
   // Attempts cut short by a crash are due again; expiries and retries that fell due while the
   // emulator was stopped run now.
   try {
@@ -338,7 +384,7 @@ function emulatorOf(parts: Parts, deps: AppDeps, server: Server, bound: { port: 
     stop: () => (stopped ??= stopAll(parts, server, runtime.snapshots)),
   };
   // The database is reachable for our own tests (internalsOf), not through the public type.
-  return attachInternals(emulator, { store: parts.store, streams: runtime.streams, journal });
+  return attachInternals(emulator, { store: parts.store, query: parts.query, streams: runtime.streams, journal });
 }
 
 /** Stops in reverse: background work and faults, the server, deliveries, then the database (after an export on exit). */
@@ -354,7 +400,8 @@ async function stopAll(parts: Parts, server: Server, snapshots: Snapshots): Prom
     // After the server and the dispatcher closed: no write can come after the copy.
     if (options.exportOnExit) await snapshots.exportTo(options.exportOnExit);
   } finally {
-    store.close();
+    if (store) store.close();
+    else await parts.db.close();
     snapshots.close();
   }
 }

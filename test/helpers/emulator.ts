@@ -1,6 +1,7 @@
 import { internalsOf } from '../../src/server/internals.js';
 import { startEmulator, type Emulator, type StartEmulatorOptions } from '../../src/server/start.js';
 import type { Store } from '../../src/store/store.js';
+import { freshPostgresDatabase, testEngine } from './postgres-database.js';
 
 export interface ApiResponse<T = any> {
   status: number;
@@ -25,13 +26,34 @@ export interface TestEmulator extends Emulator {
   /** The emulator's database (not part of the public type; see src/server/internals.ts). */
   readonly store: Store;
   call<T = any>(method: string, path: string, options?: CallOptions): Promise<ApiResponse<T>>;
+  /**
+   * One SQL statement on the emulator's database, SQLite or PostgreSQL: rows as objects. Write it in
+   * the SQL both engines share (counts come back as numbers on both).
+   */
+  query(sqlText: string): Promise<Record<string, unknown>[]>;
 }
 
-/** A real emulator on port 0 with an in-memory (or given) SQLite database, plus a small client. */
+/**
+ * A real emulator on port 0, plus a small client. Its database: in memory, or a fresh PostgreSQL
+ * database when the run is on PostgreSQL (TEST_STORE_ENGINE=postgres, the *-postgres projects of
+ * vitest.config.ts), unless the test names a SQLite file or a database itself.
+ */
 export async function startTestEmulator(options: StartEmulatorOptions = {}): Promise<TestEmulator> {
-  const emulator = await startEmulator({ port: 0, db: ':memory:', ...options });
+  const onPostgres = testEngine() === 'postgres' && (options.db === undefined || options.db === ':memory:') && options.database === undefined;
+  const { db, ...rest } = options;
+  const storage = onPostgres ? { database: await freshPostgresDatabase() } : { db: db ?? ':memory:' };
+  const emulator = await startEmulator({ port: 0, ...storage, ...rest });
   const call = (method: string, path: string, options: CallOptions = {}) => request(emulator.url, method, path, options);
-  return Object.assign(emulator, { store: internalsOf(emulator).store, call });
+  const { store } = internalsOf(emulator);
+  // A getter (Object.assign would read it at once): only a test that reads it fails on PostgreSQL.
+  Object.defineProperty(emulator, 'store', {
+    get: (): Store => {
+      if (!store) throw new Error('this test reads the SQLite store: list it among the SQLite-only files in vitest.config.ts');
+      return store;
+    },
+  });
+  const query = (text: string) => internalsOf(emulator).query(text);
+  return Object.assign(emulator as Emulator & { readonly store: Store }, { call, query });
 }
 
 export async function request<T = any>(baseUrl: string, method: string, path: string, options: CallOptions = {}): Promise<ApiResponse<T>> {

@@ -95,8 +95,9 @@ describe('errors', () => {
     const list = opById('listPartnerInvoices').responses;
     expect(codesOf(list['400'])).toContain('validation_failed');
     expect(codesOf(list['404'])).toEqual(['merchant_not_found']);
-    // Reads never write: no 503/507.
-    expect(list['503']).toBeUndefined();
+    // Reads never write: no 507, and their only 503 is the shared database's absence (CONTRACT §12).
+    expect(list['507']).toBeUndefined();
+    expect(list['503']).toEqual({ $ref: '#/components/responses/DatabaseUnavailable' });
     // confirm and expire document their success, not only the replay.
     expect(opById('confirmTestPayment').responses['200'].content['application/json'].schema.$ref).toBe('#/components/schemas/PaymentResult');
     expect(codesOf(opById('expireTestInvoice').responses['409'])).toEqual(expect.arrayContaining(['invoice_not_expirable', 'idempotency_key_in_progress']));

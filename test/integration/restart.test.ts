@@ -223,7 +223,7 @@ describe('pinned keys', () => {
 
 /** Rows per table, except the emulator's own bookkeeping (identity, clock, migrations). */
 function dataCounts(emu: Emulator): Record<string, number> {
-  const db = internalsOf(emu).store.sqlite;
+  const db = internalsOf(emu).store!.sqlite;
   const tables = db
     .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'kysely_%' AND name <> 'meta'")
     .all() as { name: string }[];

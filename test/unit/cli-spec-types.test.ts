@@ -59,6 +59,7 @@ describe('types: a handler reads what its spec declares, as declared', () => {
       readonly host?: string;
       readonly db?: string;
       readonly memory?: boolean;
+      readonly database?: string;
       readonly reset?: boolean;
       readonly fixtures?: string;
       readonly snapshot?: string;

@@ -16,13 +16,13 @@ describe('error codes: the run-time list and the type agree', () => {
     ...['invalid_request', 'invalid_json', 'environment_not_allowed', 'host_not_allowed', 'request_timeout', 'payload_too_large'],
     ...['unsupported_media_type', 'headers_too_large', 'internal_error', 'unauthorized', 'forbidden_key_type', 'validation_failed'],
     ...['idempotency_key_required', 'idempotency_key_invalid', 'idempotency_key_in_progress', 'idempotency_key_reused'],
-    ...['database_busy', 'storage_full', 'merchant_not_found', 'route_not_available'],
+    ...['database_busy', 'storage_full', 'merchant_not_found', 'route_not_available', 'database_unavailable'],
   ] as const;
   const PAY = [
     ...['invalid_request', 'invalid_json', 'environment_not_allowed', 'host_not_allowed', 'request_timeout', 'payload_too_large'],
     ...['unsupported_media_type', 'headers_too_large', 'internal_error', 'unauthorized', 'test_mode_only', 'validation_failed'],
     ...['idempotency_key_invalid', 'idempotency_key_in_progress', 'idempotency_key_reused', 'database_busy', 'storage_full'],
-    ...['invoice_not_found', 'route_not_available'],
+    ...['invoice_not_found', 'route_not_available', 'database_unavailable'],
   ] as const;
   const HEALTH = [
     ...['invalid_request', 'invalid_json', 'environment_not_allowed', 'host_not_allowed', 'request_timeout', 'payload_too_large'],
@@ -31,7 +31,7 @@ describe('error codes: the run-time list and the type agree', () => {
   const REGISTER = [
     ...['invalid_request', 'invalid_json', 'environment_not_allowed', 'host_not_allowed', 'request_timeout', 'payload_too_large'],
     ...['unsupported_media_type', 'headers_too_large', 'internal_error', 'unauthorized', 'forbidden_key_type', 'control_plane_forbidden'],
-    ...['cross_site_request', 'validation_failed', 'database_busy', 'storage_full'],
+    ...['cross_site_request', 'validation_failed', 'database_busy', 'storage_full', 'database_unavailable'],
   ] as const;
 
   it('createPartnerInvoice: a partner create with a body and a required key', () => {

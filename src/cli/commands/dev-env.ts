@@ -18,6 +18,7 @@ export const DEV_ENV = {
   SVC_HOST: 'host',
   SVC_DB: 'db',
   SVC_MEMORY: 'memory',
+  SVC_DATABASE_URL: 'database',
   SVC_RESET: 'reset',
   SVC_FIXTURES: 'fixtures',
   SVC_SNAPSHOT: 'snapshot',
@@ -62,13 +63,14 @@ export function devOptionsFromEnv(env: NodeJS.ProcessEnv): DevOptions {
 
 /**
  * Flags over the environment. `--allowed-host` adds to SVC_ALLOWED_HOSTS as it adds to the config
- * file's list; `--db` and `--memory` are one choice, so either flag replaces both variables.
+ * file's list; `--db`, `--memory` and `--database` are one choice, so any of them replaces all three variables.
  */
 export function mergeDevOptions(fromEnv: DevOptions, flags: DevOptions): DevOptions {
   const merged: Assembling = { ...fromEnv };
-  if (flags.db !== undefined || flags.memory !== undefined) {
+  if (flags.db !== undefined || flags.memory !== undefined || flags.database !== undefined) {
     delete merged.db;
     delete merged.memory;
+    delete merged.database;
   }
   // A flag left unset (undefined) keeps the environment's value.
   const set = Object.fromEntries(Object.entries(flags).filter(([, value]) => value !== undefined));

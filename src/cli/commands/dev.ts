@@ -1,10 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { DEFAULT_DATABASE, type EmulatorConfig } from '../../config/defaults.js';
+import type { EmulatorConfig } from '../../config/defaults.js';
 import { loadConfig, resolveConfig } from '../../config/load.js';
 import { allowedHostProblem } from '../../domain/allowed-hosts.js';
 import { UsageError } from '../../errors.js';
 import { devOptionsFromEnv, mergeDevOptions } from './dev-env.js';
+import { chooseStorage, describeStorage, type StorageChoice, storageOption } from './storage.js';
 import { isLoopback } from '../../server/http/loopback.js';
 import { type Emulator, startWithoutSchemas } from '../../server/start.js';
 import type { Context } from '../context.js';
@@ -28,7 +29,7 @@ export const devCommand: Handler<typeof devSpec> = async ({ options: flags }, ct
   const loaded = await loadConfig({ cwd: ctx.cwd, explicitPath: explicitConfig });
   for (const warning of loaded.warnings) ctx.stderr.write(`warning: ${warning}\n`);
   const config = applyFlags(resolveConfig(loaded.file), opts);
-  const db = opts.memory ? ':memory:' : path.resolve(ctx.cwd, opts.db ?? loaded.file.database ?? DEFAULT_DATABASE);
+  const storage = chooseStorage(ctx.cwd, opts, loaded.file.database);
   const exportOnExit = exportTarget(ctx.cwd, opts.exportOnExit);
 
   const c = styleFor(ctx.color);
@@ -38,7 +39,7 @@ export const devCommand: Handler<typeof devSpec> = async ({ options: flags }, ct
   const emulator = await startEmulator({
     port: config.port,
     host: config.host,
-    db,
+    ...storageOption(storage),
     owner: 'svc dev',
     config,
     reset: opts.reset === true,
@@ -59,7 +60,13 @@ export const devCommand: Handler<typeof devSpec> = async ({ options: flags }, ct
     await emulator.stop();
     return { streamed: true, exitCode: 130 };
   }
-  const other = writeLocalState(ctx.cwd, { baseUrl: emulator.url, pid: process.pid, startedAt: new Date().toISOString(), database: db, keys: emulator.keys });
+  const other = writeLocalState(ctx.cwd, {
+    baseUrl: emulator.url,
+    pid: process.pid,
+    startedAt: new Date().toISOString(),
+    database: describeStorage(storage),
+    keys: emulator.keys,
+  });
   if (other) {
     ctx.stderr.write(`warning: .svc/dev.json belongs to another svc dev (pid ${other.pid}, ${other.baseUrl}); other commands here keep using that one\n`);
   }
@@ -68,9 +75,9 @@ export const devCommand: Handler<typeof devSpec> = async ({ options: flags }, ct
 
   const snapshotFile = opts.snapshot === undefined ? undefined : path.resolve(ctx.cwd, opts.snapshot);
   if (ctx.json) {
-    write(JSON.stringify(readyEvent(emulator, loaded.filepath, snapshotFile)));
+    write(JSON.stringify(readyEvent(emulator, loaded.filepath, snapshotFile, storage)));
     for (const message of exposureWarnings(emulator, config)) write(JSON.stringify({ type: 'warning', message }));
-  } else write(banner(emulator, db, loaded.filepath, config, c, snapshotFile));
+  } else write(banner(emulator, storage, loaded.filepath, config, c, snapshotFile));
   if (opts.fixtures) await seed(opts.fixtures, emulator, ctx);
   return { streamed: true, exitCode: await stopped };
 };
@@ -170,11 +177,22 @@ function allowedHostFlag(value: string): string {
 }
 
 /** The first NDJSON line (CONTRACT §1), with the address bound and the config file in use (§8). */
-export function readyEvent(emulator: Emulator, configFile: string | null = null, snapshotFile?: string) {
+export function readyEvent(emulator: Emulator, configFile: string | null, snapshotFile: string | undefined, storage: StorageChoice) {
   const { test, live } = emulator.keys;
   // An imported file is a stranger's (CONTRACT §8): the webhook URLs it brought are named up front.
   const snapshot = emulator.imported && snapshotFile ? { snapshot: { file: snapshotFile, ...emulator.imported } } : {};
-  return { type: 'ready', baseUrl: emulator.url, address: emulator.address, configFile, ...snapshot, test: { ...test }, live: { ...live } };
+  return {
+    type: 'ready',
+    baseUrl: emulator.url,
+    address: emulator.address,
+    configFile,
+    // CONTRACT §12: which engine, and where (a PostgreSQL URL without its password).
+    storage: storage.kind,
+    database: describeStorage(storage),
+    ...snapshot,
+    test: { ...test },
+    live: { ...live },
+  };
 }
 
 /** The banner's lines about an imported snapshot file: the URLs it brought, and what is held. */
@@ -204,9 +222,14 @@ function exposureWarnings(emulator: Emulator, config: EmulatorConfig): string[] 
   return warnings;
 }
 
+function databaseRow(storage: StorageChoice): string {
+  if (storage.kind === 'postgres') return `${describeStorage(storage)}  (PostgreSQL, shared by every svc dev on it)`;
+  return storage.file === ':memory:' ? 'in memory (gone when stopped)' : storage.file;
+}
+
 function banner(
   emulator: Emulator,
-  db: string,
+  storage: StorageChoice,
   configFile: string | null,
   config: EmulatorConfig,
   c: ReturnType<typeof styleFor>,
@@ -219,7 +242,7 @@ function banner(
     ['Config', configFile ?? 'none (defaults)'],
     ['Dashboard', `${emulator.url}/__emulator/ui/  (svc open)`],
     ['Checkout', `${emulator.url}/checkout/<invoiceId>`],
-    ['Database', db === ':memory:' ? 'in memory (gone when stopped)' : db],
+    ['Database', databaseRow(storage)],
     ['Test partner key', test.partnerKey],
     ['Test merchant key', `${test.merchantKey}  (merchant ${test.merchantId})`],
     ['Live partner key', live.partnerKey],

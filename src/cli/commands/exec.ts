@@ -12,6 +12,7 @@ import { esc } from '../output/escape.js';
 import { styleFor } from '../output/style.js';
 import type { CommandOutput, Handler } from '../spec.js';
 import { applyFlags, exportTarget, readyEvent, startFrom } from './dev.js';
+import { chooseStorage, storageOption } from './storage.js';
 import type { execSpec } from './top.js';
 import { errorCode, errorMessage } from '../../domain/caught.js';
 
@@ -31,7 +32,8 @@ export const execCommand: Handler<typeof execSpec> = async ({ args, options: opt
   const loaded = await loadConfig({ cwd: ctx.cwd, explicitPath: ctx.globals.config });
   for (const warning of loaded.warnings) ctx.stderr.write(`warning: ${warning}\n`);
   const config = applyFlags({ ...resolveConfig(loaded.file), port: 0 }, opts);
-  const db = opts.memory || opts.db === undefined ? ':memory:' : path.resolve(ctx.cwd, opts.db);
+  // Never the config file's database: a throwaway run must not touch the folder's emulator's.
+  const storage = chooseStorage(ctx.cwd, opts, undefined, ':memory:');
   // Opened before the emulator starts: a log that cannot be written is refused before anything runs.
   const log = opts.log === undefined ? null : openLog(path.resolve(ctx.cwd, opts.log));
   const exportOnExit = exportTarget(ctx.cwd, opts.exportOnExit);
@@ -42,7 +44,7 @@ export const execCommand: Handler<typeof execSpec> = async ({ args, options: opt
     emulator = await startEmulator({
       port: config.port,
       host: config.host,
-      db,
+      ...storageOption(storage),
       owner: 'svc exec',
       config,
       reset: opts.reset === true,
@@ -59,7 +61,7 @@ export const execCommand: Handler<typeof execSpec> = async ({ args, options: opt
   const scratch = opts.fixtures === undefined ? null : fs.mkdtempSync(path.join(os.tmpdir(), 'svc-exec-'));
   const fixturesOutput = scratch === null ? undefined : path.join(scratch, 'fixtures.json');
   try {
-    log?.write(readyEvent(emulator, loaded.filepath));
+    log?.write(readyEvent(emulator, loaded.filepath, undefined, storage));
     if (opts.fixtures !== undefined && fixturesOutput !== undefined) await seed(opts.fixtures, fixturesOutput, emulator, ctx, log);
     // Ctrl-C or SIGTERM while the emulator started: the command never runs.
     if (ctx.signal.aborted) return stopped(signalExitCode(ctx.signal.reason), log);

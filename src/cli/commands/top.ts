@@ -6,7 +6,7 @@ export const TRIGGER_EVENTS = INVOICE_EVENT_TYPES;
 
 export const devSpec = defineCommand({
   name: 'dev',
-  summary: 'run the emulator in the foreground (SQLite-backed, test-environment rules)',
+  summary: 'run the emulator in the foreground (SQLite-backed, or PostgreSQL with --database; test-environment rules)',
   description:
     'Starts the whole service locally and records its base URL and keys in .svc/dev.json, where every other command finds them. Every option can also be set by an SVC_* environment variable (--port: SVC_PORT, --allowed-host: SVC_ALLOWED_HOSTS, comma-separated, …): defaults < config file < environment < flags.',
   options: [
@@ -14,6 +14,7 @@ export const devSpec = defineCommand({
     { flags: '--host <host>', description: 'address to bind (default 127.0.0.1)' },
     { flags: '--db <file>', description: 'SQLite database file (default .svc/emulator.sqlite)' },
     { flags: '--memory', description: 'use a throwaway in-memory database' },
+    { flags: '--database <url>', description: 'a PostgreSQL database (postgres://…) instead of SQLite: one sandbox shared by several svc dev processes' },
     { flags: '--reset', description: 'start with an empty database (the default keys are kept)' },
     { flags: '--fixtures <file>', description: 'apply a fixtures file once the emulator is up' },
     {
@@ -66,6 +67,7 @@ export const execSpec = defineCommand({
     { flags: '--host <host>', description: 'address to bind (default 127.0.0.1)' },
     { flags: '--db <file>', description: 'SQLite database file (default: a throwaway in-memory database)' },
     { flags: '--memory', description: 'use a throwaway in-memory database (the default)' },
+    { flags: '--database <url>', description: 'a PostgreSQL database (postgres://…) instead of SQLite: one sandbox shared by several svc dev processes' },
     { flags: '--reset', description: 'start with an empty database (the default keys are kept)' },
     { flags: '--fixtures <file>', description: 'apply a fixtures file before the command runs; its --json output is in the file $SVC_FIXTURES_OUTPUT names' },
     {

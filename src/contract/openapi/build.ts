@@ -59,6 +59,8 @@ export function buildOpenApi(version: string, serverUrl: string = DEFAULT_SERVER
     paths[op.path] ??= {};
     paths[op.path]![op.method.toLowerCase()] = operationObject(id, op, schemas, streamEvents[id]);
   }
+  // The shared error responses the operations refer to: only those become components.
+  const usedResponses = new Set([...JSON.stringify(paths).matchAll(/#\/components\/responses\/(\w+)/g)].map((m) => m[1]!));
 
   return {
     openapi: '3.1.0',
@@ -93,7 +95,7 @@ export function buildOpenApi(version: string, serverUrl: string = DEFAULT_SERVER
         },
       },
       schemas,
-      responses: { ...sharedErrorResponses(), InjectedFault: injectedFaultResponse() },
+      responses: { ...sharedErrorResponses(usedResponses), InjectedFault: injectedFaultResponse() },
       headers: HEADERS,
     },
   };

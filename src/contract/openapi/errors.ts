@@ -60,6 +60,7 @@ export const SHARED_ERROR_RESPONSES: Partial<Record<ErrorCode, { name: string; e
   headers_too_large: { name: 'HeadersTooLarge' },
   internal_error: { name: 'InternalError' },
   database_busy: { name: 'DatabaseBusy', extraHeaders: { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } } },
+  database_unavailable: { name: 'DatabaseUnavailable', extraHeaders: { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } } },
   storage_full: { name: 'StorageFull' },
 };
 
@@ -72,10 +73,15 @@ export function errorResponse(codes: readonly ErrorCode[], extraHeaders: Record<
   };
 }
 
-export function sharedErrorResponses(): Record<string, JsonSchema> {
+/**
+ * The shared responses some operation refers to (`used`: their names, from errorResponsesOf): one
+ * that none does would be an unused component (a 503 that is `database_busy` alone on no operation
+ * since every write can also be `database_unavailable`).
+ */
+export function sharedErrorResponses(used: ReadonlySet<string>): Record<string, JsonSchema> {
   const out: Record<string, JsonSchema> = {};
   for (const [code, shared] of Object.entries(SHARED_ERROR_RESPONSES)) {
-    if (isErrorCode(code) && shared) out[shared.name] = errorResponse([code], shared.extraHeaders);
+    if (isErrorCode(code) && shared && used.has(shared.name)) out[shared.name] = errorResponse([code], shared.extraHeaders);
   }
   return out;
 }
@@ -90,7 +96,9 @@ export function errorResponsesOf(codes: readonly ErrorCode[]): Record<string, un
   const out: Record<string, unknown> = {};
   for (const [status, list] of [...byStatus].sort(([a], [b]) => a - b)) {
     const shared = list.length === 1 ? SHARED_ERROR_RESPONSES[list[0]!] : undefined;
-    out[String(status)] = shared ? { $ref: `#/components/responses/${shared.name}` } : errorResponse(list);
+    // Several codes in one status: each code's own headers (Retry-After of both 503s) stay.
+    const headers = Object.assign({}, ...list.map((code) => SHARED_ERROR_RESPONSES[code]?.extraHeaders ?? {}));
+    out[String(status)] = shared ? { $ref: `#/components/responses/${shared.name}` } : errorResponse(list, headers);
   }
   return out;
 }

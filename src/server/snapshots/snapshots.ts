@@ -20,7 +20,7 @@ const CLOCK_AT_SAVE = 'snapshot_clock_ms';
 
 export interface SnapshotDeps {
   /** issue 27: SQLite only. Snapshots copy and replace the SQLite file's rows on its own connection. */
-  store: Store;
+  store: Store | null;
   clock: Clock;
   /**
    * Quiets the emulator before its data is replaced: every delivery attempt of the state being
@@ -70,7 +70,9 @@ function notFound(name: string): ApiError {
  * on the emulator's own connection) is src/store/snapshots.ts.
  */
 export function createSnapshots(deps: SnapshotDeps): Snapshots {
-  const files = SnapshotFiles.for(deps.store.file);
+  const store = deps.store;
+  if (store === null) return unavailableSnapshots();
+  const files = SnapshotFiles.for(store.file);
   let queue: Promise<unknown> = Promise.resolve();
   // One save or restore at a time: a restore must not copy a snapshot still being written.
   const serial = <T>(fn: () => Promise<T>): Promise<T> => {
@@ -80,14 +82,14 @@ export function createSnapshots(deps: SnapshotDeps): Snapshots {
   };
 
   const replaceWith = async (file: string, hold: boolean): Promise<Imported> => {
-    const source = await sameSchema(deps.store, file);
+    const source = await sameSchema(store, file);
     try {
-      await outsideTransaction(deps.store);
+      await outsideTransaction(store);
       // In the same turn as the copy: no attempt of the discarded state can start in between.
       deps.quiesce();
       // issue 27: SQLite only (the rows and the clock read in the same turn as the quiesce).
-      const imported = replaceAllRows(deps.store, source.file, hold);
-      const at = getMeta(deps.store, CLOCK_AT_SAVE, isFiniteNumber);
+      const imported = replaceAllRows(store, source.file, hold);
+      const at = getMeta(store, CLOCK_AT_SAVE, isFiniteNumber);
       if (at !== undefined) {
         if (deps.clock.jump) deps.clock.jump(at);
         else deps.clock.set(at);
@@ -103,7 +105,7 @@ export function createSnapshots(deps: SnapshotDeps): Snapshots {
   const copyTo = async (scratch: string): Promise<number> => {
     const now = deps.clock.now();
     try {
-      await backupTo(deps.store, scratch, CLOCK_AT_SAVE, now);
+      await backupTo(store, scratch, CLOCK_AT_SAVE, now);
       return now;
     } catch (error) {
       fs.rmSync(scratch, { force: true });
@@ -194,4 +196,23 @@ async function sameSchema(store: Store, file: string): Promise<{ file: string; d
     throw error;
   }
   return { file: copy, dispose };
+}
+
+/** issue 27, in progress: snapshots on PostgreSQL (the named ones in the database). */
+function unavailableSnapshots(): Snapshots {
+  const refuse = () => Promise.reject(new Error('snapshots are not available on PostgreSQL yet'));
+  return {
+    save: refuse,
+    restore: refuse,
+    restoreFile: refuse,
+    exportTo: refuse,
+    list: () => [],
+    delete: (name) => {
+      throw notFound(name);
+    },
+    file: (name) => {
+      throw notFound(name);
+    },
+    close: () => {},
+  };
 }

@@ -1,6 +1,8 @@
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 
+export { describePostgresUrl } from './describe-url.js';
+
 export interface PostgresConnectOptions {
   /** `postgres://user:password@host:port/name`; its password is never shown (describePostgresUrl). */
   url: string;
@@ -61,19 +63,4 @@ export function createPostgresPool(options: PostgresConnectOptions): pg.Pool {
 /** Kysely on PostgreSQL through kysely's own dialect and `pg` (docs/decisions.md). destroy() ends the pool. */
 export function openPostgres<DB>(options: PostgresConnectOptions): Kysely<DB> {
   return new Kysely<DB>({ dialect: new PostgresDialect({ pool: createPostgresPool(options) }) });
-}
-
-/**
- * The URL as banners, logs and errors may show it: `postgres://user@host:port/name`, without the
- * password (CONTRACT §12) or any query parameter (which may carry one: `?password=…`).
- */
-export function describePostgresUrl(url: string): string {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    return 'postgres://(unparseable URL)';
-  }
-  const user = parsed.username ? `${parsed.username}@` : '';
-  return `${parsed.protocol}//${user}${parsed.host}${parsed.pathname}`;
 }

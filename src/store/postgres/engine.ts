@@ -35,8 +35,14 @@ export async function openPostgresEngine(options: PostgresConnectOptions): Promi
  * The store interface on PostgreSQL: repositories on the pool (each statement its own transaction),
  * and transactions on one pooled connection, with the repositories bound to it.
  */
-export function postgresDb(engine: StoreEngine<PgHandle>): StoreDb {
+export interface PostgresStoreDb extends StoreDb {
+  /** The pool's kysely: for our own tests' raw queries (server/internals.ts), nothing else. */
+  readonly handle: PgHandle;
+}
+
+export function postgresDb(engine: StoreEngine<PgHandle>): PostgresStoreDb {
   return {
+    handle: engine.db,
     ...bindRepositories(engine.repos, engine.db),
     kind: 'postgres',
     health: new StorageHealth(),

@@ -1,0 +1,47 @@
+import path from 'node:path';
+import { DEFAULT_DATABASE } from '../../config/defaults.js';
+import { UsageError } from '../../errors.js';
+import { describePostgresUrl } from '../../store/postgres/describe-url.js';
+
+/** Where `svc dev` keeps its state: a SQLite file (or memory), or a shared PostgreSQL database (CONTRACT §12). */
+export type StorageChoice = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
+
+/** What the banner, the ready event and .svc/dev.json show: the file, or the URL without its password. */
+export function describeStorage(storage: StorageChoice): string {
+  return storage.kind === 'postgres' ? describePostgresUrl(storage.url) : storage.file;
+}
+
+/** `startEmulator`'s option for it. */
+export function storageOption(storage: StorageChoice): { db: string } | { database: string } {
+  return storage.kind === 'postgres' ? { database: storage.url } : { db: storage.file };
+}
+
+/** A PostgreSQL connection URL, as libpq and `pg` take it. */
+export const isPostgresUrl = (value: string): boolean => /^postgres(ql)?:\/\//i.test(value);
+
+interface StorageOptions {
+  db?: string | undefined;
+  memory?: boolean | undefined;
+  database?: string | undefined;
+}
+
+/**
+ * The storage from the merged options (flags over SVC_DB / SVC_MEMORY / SVC_DATABASE_URL) and the
+ * config file's `database` (a file path, or a postgres:// URL). `--database` takes only PostgreSQL
+ * URLs and `--db` only files, so that a typo never silently picks the other engine; naming both is
+ * a usage error rather than a guess at which one was meant.
+ */
+export function chooseStorage(cwd: string, options: StorageOptions, configDatabase: string | undefined, defaultFile = DEFAULT_DATABASE): StorageChoice {
+  if (options.database !== undefined) {
+    if (!isPostgresUrl(options.database)) {
+      throw new UsageError('--database takes a PostgreSQL URL such as postgres://user:password@host:5432/name (a SQLite file is --db)', '--database');
+    }
+    if (options.db !== undefined || options.memory) throw new UsageError('--database and --db/--memory are one choice: give one of them', '--database');
+    return { kind: 'postgres', url: options.database };
+  }
+  if (options.memory) return { kind: 'sqlite', file: ':memory:' };
+  if (options.db !== undefined) return { kind: 'sqlite', file: path.resolve(cwd, options.db) };
+  if (configDatabase !== undefined && isPostgresUrl(configDatabase)) return { kind: 'postgres', url: configDatabase };
+  const file = configDatabase ?? defaultFile;
+  return { kind: 'sqlite', file: file === ':memory:' ? file : path.resolve(cwd, file) };
+}
