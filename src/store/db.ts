@@ -13,7 +13,6 @@
  * awaited there would hold up every write.
  */
 import type { EngineKind, MetaRepository, Repositories } from './engine.js';
-import type { StorageHealth } from './health.js';
 
 /** meta's guard for numbers (the clock offset, the random epoch), for callers of `meta.getMeta`. */
 export { isFiniteNumber } from './repos/meta.js';
@@ -50,8 +49,11 @@ export interface Tx extends Repos {
 /** An open store: repositories outside any transaction (each call commits on its own), and transactions. */
 export interface StoreDb extends Tx {
   readonly kind: EngineKind;
-  /** Whether writes are being stored (CONTRACT §8 disk full, §12 database unavailable). */
-  readonly health: StorageHealth;
+  /**
+   * Why writes cannot be stored now, or null (`/__emulator/health`): SQLite's last write failure (a
+   * full disk, CONTRACT §8); PostgreSQL asks the server (§12: unreachable while it restarts).
+   */
+  checkHealth(): Promise<string | null>;
   /**
    * Runs `fn` in one transaction: all it wrote commits before the promise resolves, and none of it
    * when `fn` rejects (its rejection is passed on). Not nestable: pass `tx` down instead.
@@ -90,7 +92,7 @@ export function joinTransaction(tx: Tx, outer: StoreDb): StoreDb {
   return {
     ...tx,
     kind: outer.kind,
-    health: outer.health,
+    checkHealth: () => outer.checkHealth(),
     transaction: async (fn) => fn(tx),
     clearData: () => Promise.reject(new Error('clearData inside a transaction')),
     close: () => Promise.reject(new Error('a joined transaction cannot be closed')),

@@ -55,7 +55,7 @@ export function sqliteDb(store: Store): StoreDb {
   return {
     ...repos,
     kind: 'sqlite',
-    health: store.health,
+    checkHealth: async () => store.health.problem(),
     // One connection: inside a transaction, the same bound repositories write into it.
     transaction: (fn, options) => withAfterCommit(fn, (body) => store.batch(() => body(repos), options?.wait ?? true)),
     afterCommit: immediately,

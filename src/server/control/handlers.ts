@@ -19,10 +19,10 @@ function clockBody(deps: AppDeps) {
 
 /** CONTRACT §7: loopback-only, no API key (the emulator's own operator is calling). */
 export const controlHandlers = {
-  getHealth: (_input, deps) => {
-    const problem = deps.db.health.problem();
+  getHealth: async (_input, deps) => {
+    const problem = await deps.db.checkHealth();
     const base = { version: deps.version, now: iso(deps.clock.now()), baseUrl: deps.baseUrl() };
-    // CONTRACT §8: a full disk shows here until a write succeeds again.
+    // CONTRACT §8: a full disk shows here until a write succeeds again; §12: a shared database that is down.
     if (problem) return { status: 503, body: { status: 'degraded', reason: problem, ...base } };
     return { status: 200, body: { status: 'ok', ...base } };
   },

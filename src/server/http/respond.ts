@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isBusy, isStorageFull } from '../../store/errors.js';
+import { isDatabaseUnavailable } from '../../store/postgres/unavailable.js';
 import { ApiError } from '../api-error.js';
 import type { RouteResult } from '../route.js';
 
@@ -91,6 +92,16 @@ export function storageError(error: unknown): ApiError | null {
     return new ApiError(503, 'database_busy', "The emulator's database is locked by another program; nothing was changed. Try again in a moment.", undefined, {
       'Retry-After': '1',
     });
+  }
+  if (isDatabaseUnavailable(error)) {
+    // The connection may have dropped during the commit: say what the client can rely on.
+    return new ApiError(
+      503,
+      'database_unavailable',
+      "The emulator's database cannot be reached (it may be restarting). A write may or may not have been stored: retry (a create with the same Idempotency-Key).",
+      undefined,
+      { 'Retry-After': '1' },
+    );
   }
   if (isStorageFull(error)) {
     return new ApiError(

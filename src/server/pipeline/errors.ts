@@ -1,4 +1,6 @@
 import { ApiError } from '../api-error.js';
+import { errorMessage } from '../../domain/caught.js';
+import { isDatabaseUnavailable } from '../../store/postgres/unavailable.js';
 import { sendError } from '../http/respond.js';
 import { keptText } from '../journal/journal.js';
 import type { Next, Stage } from './compose.js';
@@ -21,7 +23,10 @@ async function settled(next: Next): Promise<void> {
 }
 
 function answerError(ctx: RequestContext, error: unknown): void {
-  if (!(error instanceof ApiError)) {
+  if (isDatabaseUnavailable(error)) {
+    // Not a bug in svc: the shared database is away (CONTRACT §12), answered 503; no stack.
+    ctx.deps.emit({ type: 'warning', message: `${ctx.req.method} ${ctx.path}: the database cannot be reached (${errorMessage(error)}); answered 503` });
+  } else if (!(error instanceof ApiError)) {
     ctx.deps.emit({
       type: 'error',
       requestId: ctx.requestId,

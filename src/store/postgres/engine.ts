@@ -1,6 +1,7 @@
 import type { StoreEngine } from '../engine.js';
 import { bindRepositories, immediately, type StoreDb, withAfterCommit } from '../db.js';
-import { StorageHealth } from '../health.js';
+import { sql } from 'kysely';
+import { errorMessage } from '../../domain/caught.js';
 import type { Database } from '../schema.js';
 import { openPostgres, type PostgresConnectOptions } from './connect.js';
 import { migratePostgres } from './migrate.js';
@@ -45,10 +46,28 @@ export function postgresDb(engine: StoreEngine<PgHandle>): PostgresStoreDb {
     handle: engine.db,
     ...bindRepositories(engine.repos, engine.db),
     kind: 'postgres',
-    health: new StorageHealth(),
+    checkHealth: () => reachable(engine.db),
     transaction: (fn) => withAfterCommit(fn, (body) => engine.transaction(async (trx) => body(bindRepositories(engine.repos, trx)))),
     afterCommit: immediately,
     clearData: () => clearPostgresData(engine.db),
     close: () => engine.close(),
   };
+}
+
+/** How long health waits for the server before calling it unreachable: a balancer's check is short. */
+const HEALTH_TIMEOUT_MS = 2000;
+
+/** Null when the server answers a trivial query within the timeout; else why not (`degraded`'s reason). */
+async function reachable(db: PgHandle): Promise<string | null> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<string>((resolve) => {
+    timer = setTimeout(() => resolve(`the database did not answer within ${HEALTH_TIMEOUT_MS / 1000} s`), HEALTH_TIMEOUT_MS);
+  });
+  try {
+    return await Promise.race([sql`SELECT 1`.execute(db).then(() => null), timeout]);
+  } catch (error) {
+    return `the database cannot be reached (${errorMessage(error)}); requests answer 503 database_unavailable until it is back`;
+  } finally {
+    clearTimeout(timer);
+  }
 }
