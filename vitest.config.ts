@@ -12,6 +12,9 @@ const ISOLATION = './test/helpers/isolation.ts';
  * `npx vitest run --project <name>` (a single file too: `npx vitest run --project e2e test/e2e/dev.test.ts`).
  * The reliability suite (test/reliability/) has its own config and runs after these in `npm test`.
  */
+/** e2e files the PostgreSQL project leaves out, and why. */
+const E2E_POSTGRES_EXCLUDED: string[] = [];
+
 /** Integration files the PostgreSQL project leaves out, and why. */
 const POSTGRES_EXCLUDED: string[] = [];
 
@@ -84,6 +87,21 @@ export default defineConfig({
           include: ['test/e2e/**/*.test.ts'],
           globalSetup: [ISOLATION_ROOT, BUILD],
           setupFiles: [ISOLATION],
+          testTimeout: 20_000,
+          hookTimeout: 30_000,
+        },
+      },
+      {
+        extends: true,
+        // The same e2e files on PostgreSQL (issue 27): in-process emulators as in integration-postgres,
+        // and a spawned `svc dev --memory` or `svc exec` gets `--database <fresh url>` instead
+        // (test/helpers/cli.ts, postgres-database.ts argsForEngine). SQLite-only files are listed.
+        test: {
+          name: 'e2e-postgres',
+          include: ['test/e2e/**/*.test.ts'],
+          exclude: [...E2E_POSTGRES_EXCLUDED],
+          globalSetup: [ISOLATION_ROOT, BUILD, './test/helpers/postgres-global.ts'],
+          setupFiles: [ISOLATION, './test/helpers/engine-postgres.ts'],
           testTimeout: 20_000,
           hookTimeout: 30_000,
         },

@@ -2,6 +2,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import path from 'node:path';
 import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { argsForEngine } from './postgres-database.js';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const BIN = path.join(ROOT, 'bin', 'svc.js');
@@ -15,7 +16,7 @@ export interface RunResult {
 /** Runs `svc …` to completion (the built CLI, as users run it; the e2e project builds dist/ first). */
 export function runCli(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv; input?: string; timeoutMs?: number } = {}): Promise<RunResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
+    const child = spawn(process.execPath, [BIN, ...argsForEngine(args)], {
       cwd: options.cwd ?? process.cwd(),
       env: { ...process.env, NO_COLOR: '1', ...options.env },
     });
@@ -46,7 +47,7 @@ export interface LiveCli {
 }
 
 export function spawnCli(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): LiveCli {
-  const child = spawn(process.execPath, [BIN, ...args], {
+  const child = spawn(process.execPath, [BIN, ...argsForEngine(args)], {
     cwd: options.cwd ?? process.cwd(),
     env: { ...process.env, NO_COLOR: '1', ...options.env },
   });

@@ -41,7 +41,7 @@ export interface TestEmulator extends Emulator {
 export async function startTestEmulator(options: StartEmulatorOptions = {}): Promise<TestEmulator> {
   const onPostgres = testEngine() === 'postgres' && (options.db === undefined || options.db === ':memory:') && options.database === undefined;
   const { db, ...rest } = options;
-  const storage = onPostgres ? { database: await freshPostgresDatabase() } : { db: db ?? ':memory:' };
+  const storage = onPostgres ? { database: await freshPostgresDatabase() } : rest.database !== undefined ? {} : { db: db ?? ':memory:' };
   const emulator = await startEmulator({ port: 0, ...storage, ...rest });
   const call = (method: string, path: string, options: CallOptions = {}) => request(emulator.url, method, path, options);
   const { store } = internalsOf(emulator);

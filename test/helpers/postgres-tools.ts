@@ -5,7 +5,10 @@ import { execFile, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { ROOT } from './cli.js';
+import { fileURLToPath } from 'node:url';
+
+// Not imported from cli.ts: that one loads vitest's helpers, and globalSetup (postgres-global.ts) runs outside a worker.
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 const run = promisify(execFile);
 
