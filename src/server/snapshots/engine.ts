@@ -1,6 +1,14 @@
 import type { SnapshotInfo } from '../../contract/testing-types.js';
 import type { HeldBack } from '../../store/snapshots.js';
 
+/** What a restore does around the replacement of the rows (snapshots.ts). */
+export interface ReplaceHooks {
+  /** Quiets the emulator (SnapshotDeps.quiesce). */
+  before(): void;
+  /** Puts the clock at the snapshot's time, when it recorded one. */
+  after(clockAt: number | undefined): void;
+}
+
 /** A snapshot as a file to read, and what to do once it was read (remove a temporary copy). */
 export interface SnapshotFile {
   info: SnapshotInfo;
@@ -21,10 +29,11 @@ export interface SnapshotEngine {
   /** The migrations this store's schema is at: a file recording the same needs no migrating. */
   migrations(): string[];
   /**
-   * Every row replaced by the checked file's (this release's schema), calling `quiesce` in the same
-   * turn as the replacement begins; answers what it held back and the file's `clockKey` entry.
+   * Every row replaced by the checked file's (this release's schema), calling `around.before` in the
+   * same turn as the replacement begins and `around.after` with the file's `clockKey` entry in the
+   * turn it ends; answers what it held back.
    */
-  replaceAll(file: string, hold: boolean, clockKey: string, quiesce: () => void): Promise<{ held: HeldBack; clockAt: number | undefined }>;
+  replaceAll(file: string, hold: boolean, clockKey: string, around: ReplaceHooks): Promise<HeldBack>;
   /** Named snapshots: SQLite's files beside the database, PostgreSQL's rows shared by every replica. */
   named: NamedSnapshots;
 }

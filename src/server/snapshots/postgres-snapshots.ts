@@ -21,14 +21,15 @@ export async function postgresSnapshotEngine(db: PostgresStoreDb, onError: (mess
     copyTo: (file, clockKey, now) => exportPostgresSnapshot(handle, file, clockKey, now),
     // No SQLite store to ask: this release's list, which the PostgreSQL schema matches once migrated.
     migrations: () => Object.keys(migrations),
-    replaceAll: async (file, hold, clockKey, quiesce) => {
+    replaceAll: async (file, hold, clockKey, around) => {
       const clockAt = clockOf(file, clockKey);
-      quiesce();
+      around.before();
       const held = await importPostgresSnapshot(handle, file, hold);
       // The import spans many turns: an attempt claimed from the old rows before its TRUNCATE locked
       // them is abandoned too (`restored()` then releases what is in flight, so nothing is lost).
-      quiesce();
-      return { held, clockAt };
+      around.before();
+      around.after(clockAt);
+      return held;
     },
     named: await namedRows(db, onError),
   };

@@ -83,11 +83,14 @@ export function createSnapshots(deps: SnapshotDeps): Snapshots {
   const replaceWith = async (file: string, hold: boolean): Promise<Imported> => {
     const source = await sameSchema(engine, file);
     try {
-      const { held, clockAt } = await engine.replaceAll(source.file, hold, CLOCK_AT_SAVE, deps.quiesce);
-      if (clockAt !== undefined) {
-        if (deps.clock.jump) deps.clock.jump(clockAt);
-        else deps.clock.set(clockAt);
-      }
+      const held = await engine.replaceAll(source.file, hold, CLOCK_AT_SAVE, {
+        before: deps.quiesce,
+        after: (at) => {
+          if (at === undefined) return;
+          if (deps.clock.jump) deps.clock.jump(at);
+          else deps.clock.set(at);
+        },
+      });
       await deps.restored();
       return held;
     } finally {

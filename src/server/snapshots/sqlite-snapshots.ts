@@ -14,13 +14,14 @@ export function sqliteSnapshotEngine(store: Store): SnapshotEngine {
   return {
     copyTo: (file, clockKey, now) => backupTo(store, file, clockKey, now),
     migrations: () => recordedMigrations(store),
-    replaceAll: async (file, hold, clockKey, quiesce) => {
+    replaceAll: async (file, hold, clockKey, around) => {
       await outsideTransaction(store);
       // In the same turn as the copy: no attempt of the discarded state can start in between; the
-      // rows and the clock are read in that turn too.
-      quiesce();
+      // clock is put back in that turn too, so no request sees the new rows at the old time.
+      around.before();
       const held = replaceAllRows(store, file, hold);
-      return { held, clockAt: getMeta(store, clockKey, isFiniteNumber) };
+      around.after(getMeta(store, clockKey, isFiniteNumber));
+      return held;
     },
     named: namedFiles(files),
   };
