@@ -18,6 +18,8 @@ import { createClient, type Client } from '../client/typed.js';
 import { attachInternals } from './internals.js';
 import type { Imported } from './snapshots/files.js';
 import { createSnapshots, type Snapshots } from './snapshots/snapshots.js';
+import type { SnapshotEngine } from './snapshots/engine.js';
+import { sqliteSnapshotEngine } from './snapshots/sqlite-snapshots.js';
 import { createWork, type Work } from './background.js';
 import { parseWith } from './validation/parse.js';
 import { loadSchemas, schemas } from './validation/schemas.js';
@@ -68,7 +70,7 @@ export async function startWithoutSchemas(options: StartEmulatorOptions = {}): P
   if (options.database !== undefined) return startOnPostgres(options.database, config, options);
   const store = await openStore({ file: options.db ?? ':memory:', claimAs: options.owner ?? 'another emulator' });
   try {
-    return await serve(store, sqliteDb(store), config, options);
+    return await serve(store, sqliteDb(store), sqliteSnapshotEngine(store), config, options);
   } catch (error) {
     // Nothing may outlive a failed start: the database and its claim go with it.
     store.close();
@@ -87,7 +89,10 @@ async function startOnPostgres(url: string, config: EmulatorConfig, options: Sta
   if (options.db !== undefined) throw new TypeError('db and database are one choice: a SQLite file, or a PostgreSQL URL');
   if (!/^postgres(ql)?:\/\//i.test(url)) throw new TypeError('database must be a PostgreSQL URL such as postgres://user:password@host:5432/name');
   // Loaded only here: a SQLite emulator never loads the driver.
-  const { openPostgresDb, postgresQuery } = await import('../store/postgres/open.js');
+  const [{ openPostgresDb, postgresQuery }, { postgresSnapshotEngine }] = await Promise.all([
+    import('../store/postgres/open.js'),
+    import('./snapshots/postgres-snapshots.js'),
+  ]);
   // An idle connection the server dropped (a restart): reported once the emulator's events exist;
   // the pool opens a new one for the next query.
   const hub = new EventHub<EmulatorEvent>();
@@ -97,7 +102,8 @@ async function startOnPostgres(url: string, config: EmulatorConfig, options: Sta
   });
   try {
     const query = (text: string) => postgresQuery(db, text);
-    return await serve(null, db, config, options, hub, query);
+    const warn = (message: string) => hub.emit({ type: 'warning', message });
+    return await serve(null, db, await postgresSnapshotEngine(db, warn), config, options, hub, query);
   } catch (error) {
     await db.close();
     throw error;
@@ -129,6 +135,8 @@ interface Parts {
   store: OpenedStore | null;
   /** The store everything else uses (src/store/db.ts). */
   db: StoreDb;
+  /** Snapshots' engine part (server/snapshots/engine.ts), chosen with the store. */
+  snapshotEngine: SnapshotEngine;
   /** One raw SQL statement on whichever engine: our tests' view (server/internals.ts). */
   query(sqlText: string): Promise<Record<string, unknown>[]>;
   config: EmulatorConfig;
@@ -147,6 +155,7 @@ interface Parts {
 async function serve(
   store: OpenedStore | null,
   db: StoreDb,
+  snapshotEngine: SnapshotEngine,
   config: EmulatorConfig,
   options: StartEmulatorOptions,
   hub = new EventHub<EmulatorEvent>(),
@@ -168,7 +177,7 @@ async function serve(
     () => time.clock.now(),
     () => random.uuid(),
   );
-  const parts: Parts = { store, db, query, config, options, time, random, keys, hub, site, work, journal, faults };
+  const parts: Parts = { store, db, snapshotEngine, query, config, options, time, random, keys, hub, site, work, journal, faults };
   const deps = appDeps(parts);
   // Each listener's reconnect window starts now (a listen connected when the emulator died is reconnecting).
   await startListeners(work, deps.runtime.snapshots);
@@ -280,11 +289,10 @@ function runtimeOf(parts: Parts, keyCache: KeyCache): Runtime {
 }
 
 function snapshotsOf(parts: Parts, keyCache: KeyCache): Snapshots {
-  const { store, db, time, keys } = parts;
+  const { db, time, keys } = parts;
   const { dispatcher, listeners, scheduler } = parts.work;
   return createSnapshots({
-    // issue 27: SQLite only (snapshots copy and replace the SQLite file's rows).
-    store,
+    engine: parts.snapshotEngine,
     clock: time.clock,
     quiesce: () => {
       dispatcher.discard();
@@ -379,8 +387,9 @@ function emulatorOf(parts: Parts, deps: AppDeps, server: Server, bound: { port: 
     },
     snapshot: (name) => runtime.snapshots.save(name),
     restore: (name) => runtime.snapshots.restore(name),
-    snapshots: () => runtime.snapshots.list(),
-    deleteSnapshot: (name) => runtime.snapshots.delete(name),
+    // Synchronous for SQLite users; on PostgreSQL they serve the list this process keeps (docs/decisions.md).
+    snapshots: () => runtime.snapshots.listNow(),
+    deleteSnapshot: (name) => runtime.snapshots.deleteNow(name),
     stop: () => (stopped ??= stopAll(parts, server, runtime.snapshots)),
   };
   // The database is reachable for our own tests (internalsOf), not through the public type.

@@ -13,6 +13,7 @@ import { manualClock } from '../../src/clock/clock.js';
 import { migrate } from '../../src/store/migrate.js';
 import { dataOf } from '../helpers/client-result.js';
 import { ikey, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { testEngine } from '../helpers/postgres-database.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
@@ -61,6 +62,30 @@ const pendingAgain = (db: Database.Database) => {
   db.prepare("UPDATE deliveries SET status = 'pending', next_attempt_at = 0, attempt_count = 0, scheduled_attempts = 0").run();
 };
 
+/**
+ * An emulator with `dropIn`, which adds a file to its named snapshots as it is, unchecked: as a
+ * stranger's file lands among them (dropped into SQLite's folder beside a file database; on
+ * PostgreSQL, a row of the `snapshots` table written by another replica or by hand).
+ */
+async function withDropIn(): Promise<{ emu: TestEmulator; dropIn(name: string, file: string): Promise<void> }> {
+  if (testEngine() === 'postgres') {
+    const emu = await emulator();
+    return {
+      emu,
+      dropIn: async (name, file) => {
+        const bytes = fs.readFileSync(file);
+        await emu.query(
+          `INSERT INTO snapshots (name, taken_at, size, data, created_at) VALUES ('${name}', ${T0}, ${bytes.length}, decode('${bytes.toString('hex')}', 'hex'), 0)`,
+        );
+      },
+    };
+  }
+  const dir = tempDir();
+  const emu = await emulator({ db: path.join(dir, 'own.sqlite') });
+  fs.mkdirSync(path.join(dir, 'own.sqlite-snapshots'));
+  return { emu, dropIn: async (name, file) => fs.copyFileSync(file, path.join(dir, 'own.sqlite-snapshots', `${name}.sqlite`)) };
+}
+
 const sha = (file: string) => crypto.createHash('sha256').update(fs.readFileSync(file)).digest('hex');
 
 describe('what an imported file carries is not sent', () => {
@@ -86,10 +111,8 @@ describe('what an imported file carries is not sent', () => {
   it('a restore by name resumes the snapshot’s deliveries as before (it is the emulator’s own save)', async () => {
     const r = await startReceiver();
     receivers.push(r);
-    const dir = tempDir();
-    const emu = await emulator({ db: path.join(dir, 'own.sqlite') });
-    fs.mkdirSync(path.join(dir, 'own.sqlite-snapshots'));
-    fs.copyFileSync(await exportedFile(r, pendingAgain), path.join(dir, 'own.sqlite-snapshots', 'mine.sqlite'));
+    const { emu, dropIn } = await withDropIn();
+    await dropIn('mine', await exportedFile(r, pendingAgain));
     const before = r.requests.length;
     expect((await emu.client.test.restoreSnapshot({ params: { name: 'mine' } })).status).toBe(200);
     await r.waitFor(before + 1);
@@ -140,16 +163,16 @@ describe('a schema svc did not write is refused, nothing changed', () => {
   it.each(CRAFTED)('restoring a file with %s: 422 snapshot_invalid, the state as it was', async (_what, craft, why) => {
     const r = await startReceiver();
     receivers.push(r);
-    const dir = tempDir();
-    const emu = await emulator({ db: path.join(dir, 'own.sqlite') });
+    const { emu, dropIn } = await withDropIn();
     const kept = dataOf(await emu.client.test.createInvoice({ idempotencyKey: ikey(), body: { amount: '3.00' } }), 201);
-    fs.mkdirSync(path.join(dir, 'own.sqlite-snapshots'));
-    fs.copyFileSync(await exportedFile(r, craft), path.join(dir, 'own.sqlite-snapshots', 'dropped-in.sqlite'));
+    await dropIn('dropped-in', await exportedFile(r, craft));
     const res = await emu.client.test.restoreSnapshot({ params: { name: 'dropped-in' } });
     expect(res.status, JSON.stringify(res)).toBe(422);
     if (res.ok) return;
     expect(res.error.code).toBe('snapshot_invalid');
     expect(res.error.message).toMatch(why);
+    // On PostgreSQL the file checked is a temporary copy of the row: the message names the snapshot instead.
+    if (testEngine() === 'postgres') expect(res.error.message).toContain('snapshot dropped-in (stored in the database) ');
     expect((await emu.client.test.getInvoice({ params: { id: kept.id } })).status).toBe(200);
   });
 });

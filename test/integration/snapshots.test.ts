@@ -8,15 +8,17 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { manualClock } from '../../src/clock/clock.js';
+import { type Emulator, startEmulator } from '../../src/server/start.js';
 import { ikey, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { startReceiver, type Behaviour, type Receiver } from '../helpers/receiver.js';
 import { tempDir } from '../helpers/temp-dir.js';
 import { expectError } from '../helpers/api-response.js';
 import { dataOf, expectRefused } from '../helpers/client-result.js';
+import { freshPostgresDatabase, testEngine } from '../helpers/postgres-database.js';
 
 const T0 = Date.UTC(2030, 0, 1);
 const SECRET = 'whsec_snapshot_test_0123456789';
-const emulators: TestEmulator[] = [];
+const emulators: Emulator[] = [];
 const receivers: Receiver[] = [];
 afterEach(async () => {
   await Promise.all(receivers.splice(0).map((r) => r.close()));
@@ -29,6 +31,16 @@ async function emulator(options: Parameters<typeof startTestEmulator>[0] = {}): 
   return emu;
 }
 
+/**
+ * An emulator on the PostgreSQL database `database` (a URL): startTestEmulator passes its in-memory
+ * default `db` beside a `database`, which startEmulator refuses, so these are started here.
+ */
+async function onDatabase(database: string, options: Parameters<typeof startEmulator>[0] = {}): Promise<Emulator> {
+  const emu = await startEmulator({ port: 0, clock: manualClock(T0), database, ...options });
+  emulators.push(emu);
+  return emu;
+}
+
 async function receiver(behaviour?: Behaviour): Promise<Receiver> {
   const r = await startReceiver(behaviour);
   receivers.push(r);
@@ -37,11 +49,11 @@ async function receiver(behaviour?: Behaviour): Promise<Receiver> {
 
 // Through the typed client, as users call the control plane; raw HTTP only for the exported file
 // (a download, which the client does not offer).
-const invoice = async (emu: TestEmulator) => dataOf(await emu.client.test.createInvoice({ idempotencyKey: ikey(), body: { amount: '10.00' } }), 201);
-const getInvoice = (emu: TestEmulator, id: string) => emu.client.test.getInvoice({ params: { id } });
-const save = (emu: TestEmulator, name: string) => emu.client.test.saveSnapshot({ body: { name } });
-const restore = (emu: TestEmulator, name: string) => emu.client.test.restoreSnapshot({ params: { name } });
-const snapshots = async (emu: TestEmulator) => dataOf(await emu.client.test.listSnapshots()).data;
+const invoice = async (emu: Emulator) => dataOf(await emu.client.test.createInvoice({ idempotencyKey: ikey(), body: { amount: '10.00' } }), 201);
+const getInvoice = (emu: Emulator, id: string) => emu.client.test.getInvoice({ params: { id } });
+const save = (emu: Emulator, name: string) => emu.client.test.saveSnapshot({ body: { name } });
+const restore = (emu: Emulator, name: string) => emu.client.test.restoreSnapshot({ params: { name } });
+const snapshots = async (emu: Emulator) => dataOf(await emu.client.test.listSnapshots()).data;
 
 describe('the control plane', () => {
   it('saves, lists, restores and deletes: the data is the snapshot’s again', async () => {
@@ -156,7 +168,8 @@ describe('in-process', () => {
     await expect(emu.snapshot('no/slash')).rejects.toMatchObject({ status: 400, code: 'validation_failed' });
   });
 
-  it('an in-memory emulator keeps its snapshots in a private folder it removes at stop', async () => {
+  // SQLite's in-memory emulator only: on PostgreSQL named snapshots are rows of the database.
+  it.skipIf(testEngine() === 'postgres')('an in-memory emulator keeps its snapshots in a private folder it removes at stop', async () => {
     const emu = await startTestEmulator({ clock: manualClock(T0) });
     const name = `tmp-${process.pid}-${Date.now()}`;
     await emu.snapshot(name);
@@ -164,6 +177,26 @@ describe('in-process', () => {
     expect(mine).toHaveLength(1);
     await emu.stop();
     expect(fs.existsSync(path.join(os.tmpdir(), mine[0]!))).toBe(false);
+  });
+});
+
+describe('temporary files', () => {
+  it('save, export, restore and a failed restore leave none of this process behind', async () => {
+    // On PostgreSQL each passes through a private temporary copy (the stored bytes written out).
+    const ours = () => fs.readdirSync(os.tmpdir()).filter((d) => d.startsWith(`svc-snapshot-${process.pid}-`));
+    const before = ours();
+    const emu = await emulator();
+    await invoice(emu);
+    await emu.snapshot('passing');
+    const res = await fetch(`${emu.url}/__emulator/snapshots/passing/file`);
+    expect(
+      Buffer.from(await res.arrayBuffer())
+        .subarray(0, 15)
+        .toString('latin1'),
+    ).toBe('SQLite format 3');
+    dataOf(await restore(emu, 'passing'));
+    expectRefused(await restore(emu, 'missing'), 404, 'snapshot_not_found');
+    expect(ours()).toEqual(before);
   });
 });
 
@@ -215,5 +248,68 @@ describe('export, and starting from a file', () => {
     await expect(startTestEmulator({ snapshot: file })).rejects.toThrow(file);
     expect(fs.readFileSync(file, 'utf8')).toBe('not a database\n');
     await expect(startTestEmulator({ snapshot: path.join(tempDir(), 'missing.sqlite') })).rejects.toThrow(/missing\.sqlite/);
+  });
+});
+
+// PostgreSQL only: a second replica on the same database (the run's PostgreSQL server).
+describe.runIf(testEngine() === 'postgres')('replicas on one PostgreSQL database (CONTRACT §12)', () => {
+  it('list, restore and delete the same named snapshots; the in-process list is what this process knows', async () => {
+    const database = await freshPostgresDatabase();
+    const one = await onDatabase(database);
+    const two = await onDatabase(database);
+    const kept = await invoice(one);
+    const saved = await one.snapshot('shared');
+    const dropped = await invoice(two);
+
+    expect(await snapshots(two)).toEqual([saved]);
+    // two's synchronous list learnt of it from the control plane's list just above.
+    expect(two.snapshots()).toEqual([saved]);
+    expect(await two.restore('shared')).toEqual(saved);
+    expect((await getInvoice(one, kept.id)).status).toBe(200);
+    expectRefused(await getInvoice(one, dropped.id), 404, 'invoice_not_found');
+
+    // The synchronous delete: gone from this process's list at once, from the database before
+    // anything this process does next with snapshots.
+    two.deleteSnapshot('shared');
+    expect(two.snapshots()).toEqual([]);
+    await expect(two.restore('shared')).rejects.toMatchObject({ status: 404, code: 'snapshot_not_found' });
+    expect(await snapshots(one)).toEqual([]);
+    expect(() => one.deleteSnapshot('never-saved')).toThrow(expect.objectContaining({ status: 404, code: 'snapshot_not_found' }));
+  });
+});
+
+// The contract's promise (§12 "Snapshots move between backends"): needs the run's PostgreSQL server.
+describe.runIf(testEngine() === 'postgres')('across engines', () => {
+  const invoiceIds = async (emu: Emulator) => dataOf(await emu.client.test.listInvoices()).data.map((i) => i.id);
+
+  it('a PostgreSQL state exported on exit starts a SQLite emulator, and a SQLite export restores into PostgreSQL', async () => {
+    const dir = tempDir();
+    const fromPostgres = path.join(dir, 'from-postgres.sqlite');
+    const postgres = await emulator({ exportOnExit: fromPostgres });
+    const first = await invoice(postgres);
+    await postgres.advanceClock(90);
+    await postgres.stop();
+    emulators.splice(emulators.indexOf(postgres), 1);
+
+    // A file database: `db` names SQLite in either project.
+    const sqlite = await emulator({ db: path.join(dir, 'laptop.db'), snapshot: fromPostgres, clock: manualClock(Date.UTC(2040, 0, 1)) });
+    expect(sqlite.keys).toEqual(postgres.keys);
+    expect(sqlite.clock.now()).toBe(T0 + 90_000);
+    expect(await invoiceIds(sqlite)).toEqual([first.id]);
+
+    const second = await invoice(sqlite);
+    await sqlite.snapshot('back');
+    const fromSqlite = path.join(dir, 'from-sqlite.sqlite');
+    fs.writeFileSync(fromSqlite, Buffer.from(await (await fetch(`${sqlite.url}/__emulator/snapshots/back/file`)).arrayBuffer()));
+
+    const again = await onDatabase(await freshPostgresDatabase(), { snapshot: fromSqlite, clock: manualClock(Date.UTC(2040, 0, 1)) });
+    expect(again.keys).toEqual(postgres.keys);
+    expect(again.clock.now()).toBe(T0 + 90_000);
+    expect(await invoiceIds(again)).toEqual(await invoiceIds(sqlite));
+    expect(new Set(await invoiceIds(again))).toEqual(new Set([first.id, second.id]));
+    // New invoices there follow the restored ones (the sequences moved past them).
+    const third = await invoice(again);
+    expect((await invoiceIds(again)).length).toBe(3);
+    expect(await invoiceIds(again)).toContain(third.id);
   });
 });

@@ -7,16 +7,24 @@ import { iso } from '../presenters.js';
 /** CONTRACT §9 snapshots; the work is in `snapshots/snapshots.ts`, shared with the in-process API. */
 export const snapshotHandlers = {
   saveSnapshot: async (input, deps) => ({ status: 201, body: await deps.runtime.snapshots.save(input.body.name) }),
-  listSnapshots: (_input, deps) => ({ status: 200, body: { data: deps.runtime.snapshots.list() } }),
+  listSnapshots: async (_input, deps) => ({ status: 200, body: { data: await deps.runtime.snapshots.list() } }),
   restoreSnapshot: async (input, deps) => {
     const snapshot = await deps.runtime.snapshots.restore(input.params.name);
     return { status: 200, body: { status: 'restored', snapshot, now: iso(deps.clock.now()) } };
   },
-  exportSnapshot: (input, deps) => {
-    const file = deps.runtime.snapshots.file(input.params.name);
-    // Opened before answering: a snapshot deleted meanwhile is still sent whole.
-    const fd = fs.openSync(file, 'r');
-    const size = fs.fstatSync(fd).size;
+  exportSnapshot: async (input, deps) => {
+    const snapshot = await deps.runtime.snapshots.open(input.params.name);
+    // Opened before answering: a snapshot deleted meanwhile is still sent whole. On PostgreSQL the
+    // file is a temporary copy of the stored one, removed once sent (or once sending failed).
+    let fd: number;
+    let size: number;
+    try {
+      fd = fs.openSync(snapshot.file, 'r');
+      size = fs.fstatSync(fd).size;
+    } catch (error) {
+      snapshot.dispose();
+      throw error;
+    }
     return {
       status: 200,
       headers: {
@@ -25,12 +33,14 @@ export const snapshotHandlers = {
         'content-disposition': `attachment; filename="${input.params.name}.sqlite"`,
       },
       stream: (res: ServerResponse) => {
-        pipeline(fs.createReadStream('', { fd }), res).catch(() => res.destroy());
+        pipeline(fs.createReadStream('', { fd }), res)
+          .catch(() => res.destroy())
+          .finally(() => snapshot.dispose());
       },
     };
   },
-  deleteSnapshot: (input, deps) => {
-    deps.runtime.snapshots.delete(input.params.name);
+  deleteSnapshot: async (input, deps) => {
+    await deps.runtime.snapshots.delete(input.params.name);
     return { status: 204 };
   },
 } satisfies Handlers<'saveSnapshot' | 'listSnapshots' | 'restoreSnapshot' | 'exportSnapshot' | 'deleteSnapshot'>;
