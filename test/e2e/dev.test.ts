@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { spawnCli, type LiveCli } from '../helpers/cli.js';
 import { ikey, request } from '../helpers/emulator.js';
+import { freshPostgresDatabase, testEngine } from '../helpers/postgres-database.js';
 import { startReceiver } from '../helpers/receiver.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
@@ -17,6 +18,42 @@ function dev(args: string[], cwd: string) {
   return p;
 }
 
+describe('svc dev --database (CONTRACT §12)', () => {
+  it.runIf(testEngine() === 'postgres')('runs on PostgreSQL: the ready event and the banner say so, never with the password', async () => {
+    const url = await freshPostgresDatabase();
+    const password = decodeURIComponent(new URL(url).password);
+    const json = dev(['--json', '--database', url], tempDir());
+    const ready = JSON.parse(await json.waitForLine(() => true));
+    expect(ready).toMatchObject({ type: 'ready', storage: 'postgres', database: url.replace(`:${new URL(url).password}@`, '@') });
+    const created = await request(ready.baseUrl, 'POST', '/v1/invoices', { key: ready.test.merchantKey, body: { amount: '1.00' }, idempotencyKey: ikey() });
+    expect(created.status).toBe(201);
+    expect(await json.stop('SIGINT')).toBe(0);
+    const human = dev(['--database', url], tempDir());
+    await human.waitForLine((line) => line.includes('Database'));
+    expect(human.lines.find((line) => line.includes('Database'))).toContain('PostgreSQL');
+    expect(await human.stop('SIGINT')).toBe(0);
+    for (const p of [json, human]) expect(p.lines.join('\n') + p.stderr()).not.toContain(password);
+  });
+
+  it('an unreachable server is one line naming the database without its password, exit 1', async () => {
+    const dir = tempDir();
+    const p = dev(['--database', 'postgres://svc:hunter2-secret@127.0.0.1:1/sandbox'], dir);
+    expect(await p.exited).toBe(1);
+    const err = p.stderr().trim();
+    expect(err.split('\n')).toHaveLength(1);
+    expect(err).toContain('postgres://svc@127.0.0.1:1/sandbox is unreachable');
+    expect(err).not.toContain('hunter2');
+    // Nothing was written in the folder: no SQLite file, no .svc/dev.json.
+    expect(fs.existsSync(path.join(dir, '.svc'))).toBe(false);
+  });
+
+  it('--database takes only a PostgreSQL URL: a usage error naming the flag, exit 2', async () => {
+    const p = dev(['--database', 'state.sqlite'], tempDir());
+    expect(await p.exited).toBe(2);
+    expect(p.stderr()).toContain('--database');
+  });
+});
+
 describe('svc dev --json', () => {
   it('prints the ready event first, then one NDJSON line per request, and stops cleanly on SIGINT', async () => {
     const dir = tempDir();
@@ -27,6 +64,9 @@ describe('svc dev --json', () => {
       baseUrl: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/),
       address: expect.stringMatching(/^127\.0\.0\.1:\d+$/),
       configFile: null,
+      // CONTRACT §12: which engine, and where (the default file of this folder).
+      storage: 'sqlite',
+      database: path.join(fs.realpathSync(dir), '.svc', 'emulator.sqlite'),
       test: {
         partnerKey: expect.stringMatching(/^pt_test_[0-9A-Za-z]{32}$/),
         merchantKey: expect.stringMatching(/^test_[0-9A-Za-z]{32}$/),
