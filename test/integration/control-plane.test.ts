@@ -11,6 +11,7 @@ import { createClient, type ClientInput } from '../../src/client/typed.js';
 import { ikey, request, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { expectExactError } from '../helpers/api-response.js';
 import { dataOf, expectExactRefused } from '../helpers/client-result.js';
+import { snapshot } from '../helpers/db-snapshot.js';
 
 const KEY = {
   partner: { test: /^pt_test_[0-9A-Za-z]{32}$/, live: /^pt_live_[0-9A-Za-z]{32}$/ },
@@ -110,11 +111,7 @@ describe('POST /__emulator/partners', () => {
     // Shown once: not through GET keys, and not stored in the clear anywhere in the database.
     const keys = dataOf(await emu.client.test.getDefaultKeys());
     expect(JSON.stringify(keys)).not.toContain(created.test.partnerKey);
-    const dump = JSON.stringify(
-      (emu.store.sqlite.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map((t) =>
-        emu.store.sqlite.prepare(`SELECT * FROM "${t.name}"`).all(),
-      ),
-    );
+    const dump = await snapshot(emu);
     expect(dump).not.toContain(created.test.partnerKey);
     expect(dump).not.toContain(created.live.partnerKey);
   });
@@ -396,7 +393,7 @@ describe('loopback rule', () => {
       expectExactError(await request(external, 'POST', '/__emulator/clock/advance', { body: { seconds: 60 } }), 403, 'control_plane_forbidden');
       expectExactError(await request(external, 'POST', '/__emulator/partners', { body: {} }), 403, 'control_plane_forbidden');
       expect(dataOf(await open.client.test.getClock()).offsetSeconds).toBe(before);
-      expect(open.store.sqlite.prepare('SELECT COUNT(*) AS n FROM partners').get()).toEqual({ n: 1 });
+      expect(await open.query('SELECT COUNT(*) AS n FROM partners')).toEqual([{ n: 1 }]);
 
       const local = await request(`http://127.0.0.1:${open.port}`, 'GET', '/__emulator/health');
       expect(local.status).toBe(200);
