@@ -368,6 +368,22 @@ describe('POST /__emulator/reset', () => {
       await emu2.stop();
     }
   });
+  it('answers every reset in a row with the default keys stored and working', async () => {
+    // On PostgreSQL the TRUNCATE and the defaults' transaction ran on two connections, unordered:
+    // the defaults could land first and be emptied (401s after the reset), or the two deadlock (a 500).
+    const emu2 = await startTestEmulator();
+    try {
+      const { test } = emu2.client;
+      for (let i = 0; i < 30; i++) {
+        dataOf(await test.createInvoice({ idempotencyKey: ikey(), body: { amount: '1.00' } }), 201);
+        dataOf(await test.resetEmulator());
+        expect(await emu2.query('SELECT COUNT(*) AS n FROM api_keys'), `after reset ${i + 1}`).toEqual([{ n: 4 }]);
+      }
+      dataOf(await test.createInvoice({ idempotencyKey: ikey(), body: { amount: '1.00' } }), 201);
+    } finally {
+      await emu2.stop();
+    }
+  });
 });
 
 // Raw HTTP for the external calls: the caller's address and the Host it sends are the point.

@@ -48,7 +48,19 @@ export function postgresDb(engine: StoreEngine<PgHandle>): PostgresStoreDb {
     health: new StorageHealth(),
     transaction: (fn) => withAfterCommit(fn, (body) => engine.transaction(async (trx) => body(bindRepositories(engine.repos, trx)))),
     afterCommit: immediately,
-    clearData: () => clearPostgresData(engine.db),
+    // One transaction: the TRUNCATE and what refills (a reset's defaults) on two connections
+    // could run in either order, and the defaults written first were emptied by it (issue 27).
+    clearData: (refill) =>
+      withAfterCommit(
+        async (tx) => {
+          await refill?.(tx);
+        },
+        (body) =>
+          engine.transaction(async (trx) => {
+            await clearPostgresData(trx);
+            return body(bindRepositories(engine.repos, trx));
+          }),
+      ),
     close: () => engine.close(),
   };
 }
