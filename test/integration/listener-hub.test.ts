@@ -225,7 +225,6 @@ describe('listener hub: clients cannot stall the control plane (issue 10)', () =
   it('a stream that drops while holding a delivery releases it at once: it fails as listener_disconnected, retries on schedule, and advance and reset answer', async () => {
     const T0 = Date.UTC(2030, 0, 1);
     emu = await startTestEmulator({ clock: manualClock(T0) });
-    emu.on((e: any) => e.type === 'error' && console.error('EMUERR', e.message, e.stack ?? e.error?.stack ?? JSON.stringify(e)));
     const pt = emu.keys.test.partnerKey;
     await register({ forwardTo: 'http://localhost:3000/hooks' });
     const stream = await openStream(`${emu.url}/__emulator/listener/stream`, pt);
