@@ -6,7 +6,7 @@ import { openPostgres, type PostgresConnectOptions } from './connect.js';
 import { migratePostgres } from './migrate.js';
 import type { PgHandle } from './repos/handle.js';
 import { postgresRepositories } from './repos/index.js';
-import { clearPostgresData } from './reset.js';
+import { clearPostgresData, shareResetLock } from './reset.js';
 
 /**
  * The PostgreSQL engine of the store interface (engine.ts): a bounded pool, migrated on open, and
@@ -26,7 +26,11 @@ export async function openPostgresEngine(options: PostgresConnectOptions): Promi
     kind: 'postgres',
     db,
     repos: postgresRepositories,
-    transaction: (fn) => db.transaction().execute(fn),
+    transaction: (fn) =>
+      db.transaction().execute(async (trx) => {
+        await shareResetLock(trx);
+        return fn(trx);
+      }),
     close: () => db.destroy(),
   };
 }
@@ -55,8 +59,10 @@ export function postgresDb(engine: StoreEngine<PgHandle>): PostgresStoreDb {
         async (tx) => {
           await refill?.(tx);
         },
+        // Not engine.transaction: that one shares the reset lock, and two resets each sharing it
+        // while waiting to hold it alone would deadlock.
         (body) =>
-          engine.transaction(async (trx) => {
+          engine.db.transaction().execute(async (trx) => {
             await clearPostgresData(trx);
             return body(bindRepositories(engine.repos, trx));
           }),
