@@ -18,12 +18,13 @@ export async function snapshot(emu: TestEmulator): Promise<string> {
 
 /**
  * A value that changes whenever the database may have been written: SQLite's `total_changes()` on
- * the emulator's one connection; on PostgreSQL the next transaction id not yet assigned (every
- * write takes one). PostgreSQL's counter is the whole server's, so other tests' writes move it too:
- * then the caller only snapshots again. Equal marks mean no write in between, on both engines.
+ * the emulator's one connection; on PostgreSQL the current snapshot (`xmin:xmax:in-progress ids`):
+ * equal snapshots have the same transactions committed, and every write is a transaction's. That
+ * counter is the whole server's, so other tests' writes move it too: then the caller only snapshots
+ * again. Equal marks mean no write in between, on both engines.
  */
 export async function writeMark(emu: TestEmulator): Promise<string> {
-  const sql = onPostgres(emu) ? 'SELECT pg_snapshot_xmax(pg_current_snapshot())::text AS n' : 'SELECT total_changes() AS n';
+  const sql = onPostgres(emu) ? 'SELECT pg_current_snapshot()::text AS n' : 'SELECT total_changes() AS n';
   const [row] = await emu.query(sql);
   return String(row?.n);
 }
