@@ -15,8 +15,36 @@ const ISOLATION = './test/helpers/isolation.ts';
 /** e2e files the PostgreSQL project leaves out, and why. */
 const E2E_POSTGRES_EXCLUDED: string[] = [];
 
-/** Integration files the PostgreSQL project leaves out, and why. */
-const POSTGRES_EXCLUDED: string[] = [];
+/**
+ * Integration files the PostgreSQL project leaves out, and why. The rule: a file stays out only when
+ * it is about SQLite itself, starts no emulator (it would only run twice), or starts PostgreSQL on
+ * its own; a test about SQLite in a file that is not is skipped there with `it.skipIf`.
+ */
+const POSTGRES_EXCLUDED: string[] = [
+  // About SQLite itself.
+  'test/integration/compiled-sql.test.ts', // the build's recorded SQLite migrations against kysely's
+  'test/integration/query-plans.test.ts', // SQLite's EXPLAIN QUERY PLAN of every due-work lookup
+  'test/integration/storage-full.test.ts', // SQLITE_FULL through PRAGMA max_page_count
+  'test/integration/restart.test.ts', // restarts on the same SQLite file
+  'test/integration/pinned-keys.test.ts', // restarts on the same SQLite file, through startEmulator
+  // No emulator, or one only to read its OpenAPI document: the same on either engine.
+  'test/integration/attempt.test.ts', // one delivery attempt against receivers, no store
+  'test/integration/cli-api-types.test.ts', // source text of src/cli/
+  'test/integration/cli-handlers.test.ts', // handler modules load
+  'test/integration/completion-shells.test.ts', // shell completion scripts
+  'test/integration/config-files.test.ts', // the config loader on files
+  'test/integration/docs-cli-reference.test.ts', // docs/cli.md
+  'test/integration/docs-links.test.ts', // links between the docs
+  'test/integration/openapi.test.ts', // the OpenAPI document
+  'test/integration/openapi-document.test.ts', // the OpenAPI document
+  'test/integration/openapi-tools.test.ts', // the OpenAPI document through Redocly and openapi-typescript
+  'test/integration/restore-record.test.ts', // the listen restore file
+  'test/integration/test-isolation.test.ts', // the tests' own isolation
+  'test/integration/tunnel.test.ts', // the tunnel against a fake cloudflared
+  // Start PostgreSQL on their own.
+  'test/integration/postgres-*.test.ts',
+  'test/integration/store-db.test.ts',
+];
 
 export default defineConfig({
   test: {

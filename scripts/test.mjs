@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// `npm test` (after scripts/ensure-test-tools.mjs): the main suite (vitest.config.ts, every project),
+// `npm test` (after scripts/ensure-test-tools.mjs): the main suite (vitest.config.ts, every project,
+// integration-postgres among them),
 // then the reliability suite (vitest.reliability.config.ts), ALWAYS both: a red main suite used to
 // skip the reliability one (`a && b`), hiding its state. One summary line per suite, then a last
 // line `N passed, N failed` alone (CI reads it); exit 1 when either suite failed.

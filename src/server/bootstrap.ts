@@ -2,7 +2,7 @@ import type { Random } from '../domain/random.js';
 import type { EmulatorConfig } from '../config/defaults.js';
 import { ENVIRONMENTS, type Environment } from '../domain/environment.js';
 import { generateKey } from '../domain/keys.js';
-import type { StoreDb } from '../store/db.js';
+import type { StoreDb, Tx } from '../store/db.js';
 import type { DefaultKeys, EnvironmentKeys } from '../contract/default-keys.js';
 
 // Declared in the contract (default-keys.ts) so that the public API's types never reach the database layer.
@@ -25,51 +25,54 @@ const isDefaultKeys = (value: unknown): value is DefaultKeys =>
  * changing a pinned key in the config does not leave the old one working until a reset.
  */
 export function ensureDefaults(db: StoreDb, config: EmulatorConfig, now: number, random: Random): Promise<DefaultKeys> {
-  return db.transaction(async (tx) => {
-    const stored = await tx.meta.getMeta(META_KEY, isDefaultKeys);
-    const identity: DefaultKeys = stored ?? {
-      partnerId: random.uuid(),
-      test: freshKeys('test', random),
-      live: freshKeys('live', random),
-    };
-    for (const env of ENVIRONMENTS) {
-      const pinned = config.keys[env];
-      for (const kind of ['partnerKey', 'merchantKey'] as const) {
-        const key = pinned[kind];
-        if (!key || key === identity[env][kind]) continue;
-        await tx.keys.deleteKey(identity[env][kind]);
-        identity[env][kind] = key;
-      }
-    }
+  return db.transaction((tx) => ensureDefaultsIn(tx, config, now, random));
+}
 
-    if (!(await tx.partners.findPartner(identity.partnerId))) {
-      await tx.partners.insertPartner({ id: identity.partnerId, name: 'Default partner', created_at: now });
+/** `ensureDefaults` in the caller's transaction: a reset's, right after it emptied the tables. */
+export async function ensureDefaultsIn(tx: Tx, config: EmulatorConfig, now: number, random: Random): Promise<DefaultKeys> {
+  const stored = await tx.meta.getMeta(META_KEY, isDefaultKeys);
+  const identity: DefaultKeys = stored ?? {
+    partnerId: random.uuid(),
+    test: freshKeys('test', random),
+    live: freshKeys('live', random),
+  };
+  for (const env of ENVIRONMENTS) {
+    const pinned = config.keys[env];
+    for (const kind of ['partnerKey', 'merchantKey'] as const) {
+      const key = pinned[kind];
+      if (!key || key === identity[env][kind]) continue;
+      await tx.keys.deleteKey(identity[env][kind]);
+      identity[env][kind] = key;
     }
-    for (const env of ENVIRONMENTS) {
-      const keys = identity[env];
-      if (!(await tx.merchants.findMerchant(keys.merchantId))) {
-        await tx.merchants.insertMerchant({
-          id: keys.merchantId,
-          partner_id: identity.partnerId,
-          environment: env,
-          organization_id: random.uuid(),
-          external_tenant_id: `default-${env}`,
-          name: `Default ${env} merchant`,
-          email: 'merchant@example.com',
-          integration_status: 'ACTIVE',
-          dashboard_access: 1,
-          auto_payout_enabled: 0,
-          network_ids: null,
-          created_at: now,
-          updated_at: now,
-        });
-      }
-      await tx.keys.insertKey(keys.partnerKey, { partnerId: identity.partnerId, merchantId: null }, now);
-      await tx.keys.insertKey(keys.merchantKey, { partnerId: identity.partnerId, merchantId: keys.merchantId }, now);
+  }
+
+  if (!(await tx.partners.findPartner(identity.partnerId))) {
+    await tx.partners.insertPartner({ id: identity.partnerId, name: 'Default partner', created_at: now });
+  }
+  for (const env of ENVIRONMENTS) {
+    const keys = identity[env];
+    if (!(await tx.merchants.findMerchant(keys.merchantId))) {
+      await tx.merchants.insertMerchant({
+        id: keys.merchantId,
+        partner_id: identity.partnerId,
+        environment: env,
+        organization_id: random.uuid(),
+        external_tenant_id: `default-${env}`,
+        name: `Default ${env} merchant`,
+        email: 'merchant@example.com',
+        integration_status: 'ACTIVE',
+        dashboard_access: 1,
+        auto_payout_enabled: 0,
+        network_ids: null,
+        created_at: now,
+        updated_at: now,
+      });
     }
-    await tx.meta.setMeta(META_KEY, identity);
-    return identity;
-  });
+    await tx.keys.insertKey(keys.partnerKey, { partnerId: identity.partnerId, merchantId: null }, now);
+    await tx.keys.insertKey(keys.merchantKey, { partnerId: identity.partnerId, merchantId: keys.merchantId }, now);
+  }
+  await tx.meta.setMeta(META_KEY, identity);
+  return identity;
 }
 
 function freshKeys(env: Environment, random: Random): EnvironmentKeys {

@@ -2,7 +2,7 @@ import type { Server } from 'node:http';
 import { type Clock, manualClock, systemClock } from '../clock/clock.js';
 import type { EmulatorConfig } from '../config/defaults.js';
 import type { Random } from '../domain/random.js';
-import { isFiniteNumber, type StoreDb } from '../store/db.js';
+import { isFiniteNumber, type StoreDb, type Tx } from '../store/db.js';
 import { expireDue } from './actions/lifecycle.js';
 import { sqliteDb } from '../store/sqlite-db.js';
 import { openStore, type OpenedStore } from '../store/store.js';
@@ -11,7 +11,7 @@ import { describeSqliteFailure } from '../store/file-check.js';
 import { VERSION } from '../version.js';
 import { createApp } from './app.js';
 import type { KeyCache } from './auth.js';
-import { ensureDefaults } from './bootstrap.js';
+import { ensureDefaults, ensureDefaultsIn } from './bootstrap.js';
 import { EventHub } from '../domain/event-hub.js';
 import type { EmulatorEvent } from './events.js';
 import { createClient, type Client } from '../client/typed.js';
@@ -121,6 +121,8 @@ interface EmulatorClock {
 interface KeysHolder {
   readonly current: DefaultKeys;
   renew(): Promise<void>;
+  /** `renew` in the caller's transaction; `current` changes once it committed. */
+  renewIn(tx: Tx): Promise<void>;
 }
 
 /** Where the emulator is reached: its public base URL (set, or known once it listens) and its bound host. */
@@ -224,6 +226,12 @@ async function keysHolder(db: StoreDb, config: EmulatorConfig, clock: Clock, ran
     renew: async () => {
       keys = await ensureDefaults(db, config, clock.now(), random);
     },
+    renewIn: async (tx) => {
+      const renewed = await ensureDefaultsIn(tx, config, clock.now(), random);
+      tx.afterCommit(() => {
+        keys = renewed;
+      });
+    },
   };
 }
 
@@ -255,18 +263,18 @@ function runtimeOf(parts: Parts, keyCache: KeyCache): Runtime {
   const { dispatcher, listeners, scheduler, chaos } = parts.work;
   return {
     reset: async () => {
-      // The tables emptied and the defaults recreated, queued together: on SQLite they commit in
-      // one group-commit batch, so no request sees the state without its keys (writers under load
-      // keep getting 201). A claim queued from here on runs after them, on the new state; one
-      // queued before has the old epoch, and the dispatcher hands its rows back unsent.
-      const cleared = db.clearData();
-      const renewed = keys.renew();
+      // The tables emptied and the defaults recreated in one transaction, so no request sees the
+      // state without its keys (writers under load keep getting 201), and on PostgreSQL the
+      // defaults cannot land before the TRUNCATE that would empty them (issue 27). A claim queued
+      // from here on runs after it, on the new state; one queued before has the old epoch, and the
+      // dispatcher hands its rows back unsent.
+      const cleared = db.clearData((tx) => keys.renewIn(tx));
       // Bounded under any load (CONTRACT §8): attempts in flight, chaos holds included, are
       // abandoned, not awaited; a listener holding a delivery without reporting is let go too.
       dispatcher.discard();
       listeners.abandonWaiting('the emulator was reset');
       keyCache.clear();
-      await Promise.all([cleared, renewed]);
+      await cleared;
       // A key of the discarded state cached meanwhile (a request read it before the deletes) goes too.
       keyCache.clear();
     },

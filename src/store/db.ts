@@ -61,9 +61,10 @@ export interface StoreDb extends Tx {
   transaction<T>(fn: (tx: Tx) => Promise<T> | T, options?: TransactionOptions): Promise<T>;
   /**
    * Empties every table a reset empties (DATA_TABLES), in one transaction: `meta` stays, since it
-   * holds the default identity and the clock.
+   * holds the default identity and the clock. `refill` then writes in that same transaction (a
+   * reset's defaults), so nobody sees the emptied state, and the two cannot be reordered.
    */
-  clearData(): Promise<void>;
+  clearData(refill?: (tx: Tx) => Promise<void>): Promise<void>;
   close(): Promise<void>;
 }
 

@@ -59,12 +59,16 @@ export function sqliteDb(store: Store): StoreDb {
     // One connection: inside a transaction, the same bound repositories write into it.
     transaction: (fn, options) => withAfterCommit(fn, (body) => store.batch(() => body(repos), options?.wait ?? true)),
     afterCommit: immediately,
-    // A transaction of the group commit like any other: a caller that queues more right after it
-    // (a reset recreating the defaults) has both committed in one batch, with nothing in between.
-    clearData: () =>
-      store.batch(() => {
-        for (const table of DATA_TABLES) store.sqlite.prepare(`DELETE FROM ${table}`).run();
-      }),
+    // A transaction of the group commit like any other, with the refill (a reset's defaults) in it:
+    // no request sees the tables empty and the default keys gone.
+    clearData: (refill) =>
+      withAfterCommit(
+        async (tx) => {
+          for (const table of DATA_TABLES) store.sqlite.prepare(`DELETE FROM ${table}`).run();
+          await refill?.(tx);
+        },
+        (body) => store.batch(() => body(repos)),
+      ),
     close: async () => store.close(),
   };
 }

@@ -209,7 +209,10 @@ export class Dispatcher {
       this.scheduleFlush();
       return;
     }
-    for (const delivery of claimed) this.start(delivery, 'scheduled');
+    // In the order they fell due, oldest first: `RETURNING` promises no order (PostgreSQL's follows
+    // the rows' places on disk), and the start order is the order of the seeded chaos draws.
+    const ordered = [...claimed].sort((a, b) => (a.next_attempt_at ?? 0) - (b.next_attempt_at ?? 0) || Number(a.seq) - Number(b.seq));
+    for (const delivery of ordered) this.start(delivery, 'scheduled');
   }
 
   /** Whether nothing runs and every result is written. */
@@ -293,13 +296,16 @@ export class Dispatcher {
     const signal = this.abandon.signal;
     /** Whether the state this attempt belongs to was discarded: then nothing more is sent or written. */
     const discarded = () => epoch !== this.epoch;
+    // Webhook chaos (CONTRACT §9): decided as the attempt starts, before its first await, so that
+    // the seeded draws follow the order attempts start in. After the event's read they followed the
+    // order the reads came back in, which on PostgreSQL (one pooled connection each) varies from run
+    // to run: the same seed made other decisions (issue 27). A hold delays the attempt, in real time.
+    const chaos = this.deps.chaos?.decide(delivery.partner_id, delivery.environment) ?? null;
     const event = (await db.events.findEvent(delivery.event_id))!;
     const startedAt = clock.now();
     const attempt = delivery.attempt_count + 1;
     let url = delivery.url;
     let result: AttemptResult;
-    // Webhook chaos (CONTRACT §9): decided as the attempt starts; a hold delays it, in real time.
-    const chaos = this.deps.chaos?.decide(delivery.partner_id, delivery.environment) ?? null;
     if (chaos && chaos.holdMs > 0) await abortableDelay(chaos.holdMs, signal);
     if (discarded()) return;
 

@@ -8,7 +8,7 @@
  * arbitraries in bad-input-endpoints.ts, which read `world` lazily) see the assigned values.
  */
 import { afterAll, beforeAll, expect, vi } from 'vitest';
-import { snapshot } from './db-snapshot.js';
+import { snapshot, writeMark } from './db-snapshot.js';
 import { parseErrorBody, type ErrorBody } from './error-shape.js';
 import { startTestEmulator, type TestEmulator } from './emulator.js';
 import { agent, send, type RawRequest, type RawResponse } from './raw-http.js';
@@ -22,19 +22,17 @@ export interface Outcome {
 export let emu: TestEmulator;
 const internalErrors: string[] = [];
 
-/** How many rows this connection (the emulator's only one) has written, ever: `total_changes()`. */
-const totalChanges = (): number => (emu.store.sqlite.prepare('SELECT total_changes() AS n').get() as { n: number }).n;
-
 /**
  * The last full snapshot, reused as the next request's "before" while nothing has written since
- * (same `total_changes()`); it halves the snapshots taken. Every 4xx is still compared in full.
+ * (the same `writeMark`, db-snapshot.ts); it halves the snapshots taken. Every 4xx is still
+ * compared in full.
  */
-let cached: { snap: string; changes: number } | undefined;
-function snapshotBefore(): string {
-  const changes = totalChanges();
-  if (cached?.changes === changes) return cached.snap;
-  const snap = snapshot(emu);
-  cached = { snap, changes };
+let cached: { snap: string; mark: string } | undefined;
+async function snapshotBefore(): Promise<string> {
+  const mark = await writeMark(emu);
+  if (cached?.mark === mark) return cached.snap;
+  const snap = await snapshot(emu);
+  cached = { snap, mark };
   return snap;
 }
 
@@ -44,7 +42,7 @@ function snapshotBefore(): string {
  * the next request snapshots again.
  */
 export async function exercise(req: RawRequest): Promise<Outcome> {
-  const before = snapshotBefore();
+  const before = await snapshotBefore();
   const errorsBefore = internalErrors.length;
   const res = await send(emu.port, req);
   const label = `${req.method} ${req.path} → ${res.status} ${res.text.slice(0, 300)}`;
@@ -56,9 +54,9 @@ export async function exercise(req: RawRequest): Promise<Outcome> {
   if (res.status < 400) return { res };
   if (!/^application\/json\b/.test(String(res.headers['content-type']))) throw new Error(`4xx without a JSON content type: ${label}`);
   const { error } = parseErrorBody(res.text);
-  const changes = totalChanges();
-  const after = snapshot(emu);
-  cached = { snap: after, changes };
+  const mark = await writeMark(emu);
+  const after = await snapshot(emu);
+  cached = { snap: after, mark };
   if (after !== before) throw new Error(`a ${res.status} ${error.code} changed the database: ${label}`);
   return { res, error };
 }

@@ -227,12 +227,12 @@ describe('body size', () => {
 
   it.each([['content-length' as const], ['chunked' as const]])('a body over 1 MiB (%s) is 413 payload_too_large and stores nothing', async (mode) => {
     const idem = fresh('big');
-    const before = snapshot(emu);
+    const before = await snapshot(emu);
     const res = await sendLarge(emu.port, headers(mode === 'chunked' ? 'chunked' : MiB + 1, idem), prefix, MiB + 1, suffix);
     expect(res.status, res.text).toBe(413);
     expect(res.headers['request-id']).toMatch(/\S/);
     expect(parseErrorBody(res.text).error.code).toBe('payload_too_large');
-    expect(snapshot(emu)).toBe(before);
+    expect(await snapshot(emu)).toBe(before);
     // The refused request released its Idempotency-Key: it can be used for a real create.
     const retry = await exercise({ method: 'POST', path: '/v1/invoices', headers: base(idem), body: '{"amount":"1.00","x":"abc"}' });
     expect(retry.res.status, retry.res.text).toBe(201);
@@ -245,7 +245,7 @@ describe('body size', () => {
   });
 
   it('a huge Content-Length is refused before any byte is read', async () => {
-    const before = snapshot(emu);
+    const before = await snapshot(emu);
     const res = await new Promise<RawResponse>((resolve, reject) => {
       const r = http.request(
         { host: '127.0.0.1', port: emu.port, method: 'POST', path: '/v1/invoices', headers: headers(50 * MiB, fresh('huge')), agent: false },
@@ -263,7 +263,7 @@ describe('body size', () => {
     });
     expect(res.status).toBe(413);
     expect(parseErrorBody(res.text).error.code).toBe('payload_too_large');
-    expect(snapshot(emu)).toBe(before);
+    expect(await snapshot(emu)).toBe(before);
   });
 });
 
@@ -304,7 +304,7 @@ async function runSlowSender(): Promise<SlowSenderResult> {
     const idem = fresh('slow');
     const full = '{"amount":"12.00","referenceId":"slow-sender"}';
     const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'idempotency-key': idem };
-    const before = snapshot(emu2);
+    const before = await snapshot(emu2);
     const started = Date.now();
     let req: http.ClientRequest | undefined;
     const response = new Promise<RawResponse>((resolve, reject) => {
@@ -332,7 +332,7 @@ async function runSlowSender(): Promise<SlowSenderResult> {
     const res = await response;
     const elapsed = Date.now() - started;
     req!.destroy();
-    const after = snapshot(emu2);
+    const after = await snapshot(emu2);
     const retry = await send(emu2.port, { method: 'POST', path: '/v1/invoices', headers, body: full });
     return { res, elapsed, concurrent, before, after, retry };
   } finally {

@@ -143,13 +143,13 @@ describe('requests that are not valid HTTP', () => {
     ['a control character in the Authorization header', 'GET /v1/invoices HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer \x01abc\r\n\r\n'],
     ['a request line that is not HTTP', 'HELLO THERE\r\n\r\n'],
   ])('%s: a contract-shaped 4xx with a Request-Id', async (_name, text) => {
-    const before = snapshot(emu);
+    const before = await snapshot(emu);
     const res = await rawExchange(emu.port, text);
     expect(res.status).toBeGreaterThanOrEqual(400);
     expect(res.status).toBeLessThan(500);
     expect(res.headers['request-id'] ?? 'missing', `Request-Id of ${res.status} ${JSON.stringify(res.headers)} ${res.text}`).not.toBe('missing');
     expect(parseErrorBody(res.text).error.code).toMatch(/^[a-z_]+$/);
-    expect(snapshot(emu)).toBe(before);
+    expect(await snapshot(emu)).toBe(before);
   });
 
   it('a large but acceptable Authorization header is an ordinary 401', async () => {

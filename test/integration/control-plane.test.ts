@@ -11,6 +11,8 @@ import { createClient, type ClientInput } from '../../src/client/typed.js';
 import { ikey, request, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { expectExactError } from '../helpers/api-response.js';
 import { dataOf, expectExactRefused } from '../helpers/client-result.js';
+import { snapshot } from '../helpers/db-snapshot.js';
+import { startReceiver } from '../helpers/receiver.js';
 
 const KEY = {
   partner: { test: /^pt_test_[0-9A-Za-z]{32}$/, live: /^pt_live_[0-9A-Za-z]{32}$/ },
@@ -110,11 +112,7 @@ describe('POST /__emulator/partners', () => {
     // Shown once: not through GET keys, and not stored in the clear anywhere in the database.
     const keys = dataOf(await emu.client.test.getDefaultKeys());
     expect(JSON.stringify(keys)).not.toContain(created.test.partnerKey);
-    const dump = JSON.stringify(
-      (emu.store.sqlite.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map((t) =>
-        emu.store.sqlite.prepare(`SELECT * FROM "${t.name}"`).all(),
-      ),
-    );
+    const dump = await snapshot(emu);
     expect(dump).not.toContain(created.test.partnerKey);
     expect(dump).not.toContain(created.live.partnerKey);
   });
@@ -371,6 +369,49 @@ describe('POST /__emulator/reset', () => {
       await emu2.stop();
     }
   });
+  it('answers every reset in a row with the default keys stored and working', async () => {
+    // On PostgreSQL the TRUNCATE and the defaults' transaction ran on two connections, unordered:
+    // the defaults could land first and be emptied (401s after the reset), or the two deadlock (a 500).
+    const emu2 = await startTestEmulator();
+    try {
+      const { test } = emu2.client;
+      for (let i = 0; i < 30; i++) {
+        dataOf(await test.createInvoice({ idempotencyKey: ikey(), body: { amount: '1.00' } }), 201);
+        dataOf(await test.resetEmulator());
+        expect(await emu2.query('SELECT COUNT(*) AS n FROM api_keys'), `after reset ${i + 1}`).toEqual([{ n: 4 }]);
+      }
+      dataOf(await test.createInvoice({ idempotencyKey: ikey(), body: { amount: '1.00' } }), 201);
+    } finally {
+      await emu2.stop();
+    }
+  });
+
+  it('answers resets sent among creates, and the creates, without a 500', async () => {
+    // On PostgreSQL the TRUNCATE took its tables' locks one by one while creates held some of them
+    // and waited for others: "deadlock detected", and a 500 for the reset or a create.
+    const emu2 = await startTestEmulator();
+    const rx = await startReceiver();
+    const internal: string[] = [];
+    emu2.on((e) => e.type === 'error' && internal.push(e.message));
+    try {
+      const { test } = emu2.client;
+      for (let round = 0; round < 10; round++) {
+        dataOf(await test.putWebhook({ body: { url: rx.url, secret: 'x'.repeat(20) } }));
+        const creates = Array.from({ length: 8 }, () => test.createInvoice({ idempotencyKey: ikey(), body: { amount: '1.00' } }));
+        const reset = test.resetEmulator();
+        const answers = await Promise.all([reset, ...creates]);
+        // A create answered before or after the reset: 201 either way (the reset keeps the keys).
+        expect(
+          answers.map((a) => a.status),
+          `round ${round + 1}: ${internal.join('; ')}`,
+        ).toEqual([200, ...creates.map(() => 201)]);
+      }
+      expect(internal).toEqual([]);
+    } finally {
+      await emu2.stop();
+      await rx.close();
+    }
+  });
 });
 
 // Raw HTTP for the external calls: the caller's address and the Host it sends are the point.
@@ -396,7 +437,7 @@ describe('loopback rule', () => {
       expectExactError(await request(external, 'POST', '/__emulator/clock/advance', { body: { seconds: 60 } }), 403, 'control_plane_forbidden');
       expectExactError(await request(external, 'POST', '/__emulator/partners', { body: {} }), 403, 'control_plane_forbidden');
       expect(dataOf(await open.client.test.getClock()).offsetSeconds).toBe(before);
-      expect(open.store.sqlite.prepare('SELECT COUNT(*) AS n FROM partners').get()).toEqual({ n: 1 });
+      expect(await open.query('SELECT COUNT(*) AS n FROM partners')).toEqual([{ n: 1 }]);
 
       const local = await request(`http://127.0.0.1:${open.port}`, 'GET', '/__emulator/health');
       expect(local.status).toBe(200);

@@ -406,7 +406,7 @@ describe('anything unexpected', () => {
     const errors: string[] = [];
     // Only the request's own error: the scheduler, on the same broken database, may report too.
     other.on((e) => e.type === 'error' && e.requestId !== undefined && errors.push(e.message));
-    other.store.sqlite.exec('DROP TABLE idempotency_keys');
+    await other.query('DROP TABLE idempotency_keys');
     const res = await other.call('POST', '/v1/invoices', { key: other.keys.test.merchantKey, body: { amount: '1' }, idempotencyKey: ikey() });
     expectExactError(res, 500, 'internal_error');
     expect(res.body.error.message).toContain(res.headers.get('request-id'));

@@ -10,7 +10,7 @@ beforeAll(async () => {
 });
 afterAll(() => emu.stop());
 
-const count = (table: string) => (emu.store.sqlite.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n;
+const count = async (table: string) => (await emu.query(`SELECT COUNT(*) AS n FROM ${table}`))[0]?.n as number;
 
 describe('replays', () => {
   // Raw HTTP here: the replay must be the same bytes, whatever the bytes of the request body.
@@ -56,11 +56,11 @@ describe('replays', () => {
 
   it('expired records are swept from the database, not only ignored', async () => {
     await emu.client.test.createInvoice({ body: { amount: '1' }, idempotencyKey: ikey() });
-    const before = count('idempotency_keys');
+    const before = await count('idempotency_keys');
     expect(before).toBeGreaterThan(0);
     // Housekeeping runs at most hourly on the emulator clock; 25 h covers retention and a sweep.
     await emu.advanceClock(25 * 3600);
-    expect(count('idempotency_keys')).toBe(0);
+    expect(await count('idempotency_keys')).toBe(0);
   });
 
   it('are scoped per endpoint: one key on two endpoints creates two resources', async () => {
@@ -92,7 +92,7 @@ describe('create-merchant scope includes externalTenantId', () => {
 describe('concurrency', () => {
   it('50 concurrent requests with one key create exactly one resource', async () => {
     const key = ikey();
-    const before = count('invoices');
+    const before = await count('invoices');
     const body = { merchantId: emu.keys.test.merchantId, amount: '50.00' };
     const responses = await Promise.all(
       Array.from({ length: 50 }, () => emu.call('POST', '/v1/partner/invoices', { key: emu.keys.test.partnerKey, body, idempotencyKey: key })),
@@ -101,20 +101,20 @@ describe('concurrency', () => {
     expect(statuses.filter((s) => s === 201)).toHaveLength(1);
     // The others are replays (200) or were refused while the first was in flight (409): nothing else.
     expect(statuses.every((s) => s === 201 || s === 200 || s === 409)).toBe(true);
-    expect(count('invoices')).toBe(before + 1);
+    expect(await count('invoices')).toBe(before + 1);
     const created = responses.find((r) => r.status === 201)!;
     for (const r of responses.filter((x) => x.status === 200)) expect(r.text).toBe(created.text);
   });
 
   it('50 concurrent merchant creates with one key and tenant create one merchant', async () => {
     const key = ikey();
-    const before = count('merchants');
+    const before = await count('merchants');
     const responses = await Promise.all(
       Array.from({ length: 50 }, () =>
         emu.client.test.createMerchant({ body: { externalTenantId: 'race', name: 'Race', email: 'race@example.com' }, idempotencyKey: key }),
       ),
     );
     expect(responses.filter((r) => r.status === 201)).toHaveLength(1);
-    expect(count('merchants')).toBe(before + 1);
+    expect(await count('merchants')).toBe(before + 1);
   });
 });

@@ -250,7 +250,7 @@ describe('listener hub: clients cannot stall the control plane (issue 10)', () =
     await merchantInvoice();
     await stream.next('delivery');
     expect((await promptly().resetEmulator()).status).toBe(200);
-    expect(emu.store.sqlite.prepare('SELECT COUNT(*) AS n FROM deliveries').get()).toEqual({ n: 0 });
+    expect(await emu.query('SELECT COUNT(*) AS n FROM deliveries')).toEqual([{ n: 0 }]);
     stream.close();
   });
 

@@ -27,7 +27,7 @@ async function invoice(): Promise<string> {
 }
 
 const status = async (id: string) => (await emu.call('GET', `/v1/invoices/${id}`, { key: mk })).body.status;
-const keyCount = () => (emu.store.sqlite.prepare('SELECT COUNT(*) AS n FROM api_keys').get() as { n: number }).n;
+const keyCount = async () => (await emu.query('SELECT COUNT(*) AS n FROM api_keys'))[0]?.n as number;
 
 describe('a body on an endpoint that needs none (CONTRACT §2)', () => {
   it('expire: environment, another content type, invalid JSON, a non-object and an oversized body are refused, and nothing happens', async () => {
@@ -81,14 +81,14 @@ describe('a body on an endpoint that needs none (CONTRACT §2)', () => {
 
   it('POST /__emulator/merchants/{id}/keys issues no key for a refused body', async () => {
     const path = `/__emulator/merchants/${emu.keys.test.merchantId}/keys`;
-    const before = keyCount();
+    const before = await keyCount();
     expectError(await emu.call('POST', path, { body: { environment: 'live' } }), 400, 'environment_not_allowed');
     expectError(await emu.call('POST', path, { raw: 'x=1', headers: { 'content-type': 'application/x-www-form-urlencoded' } }), 415, 'unsupported_media_type');
     expectError(await emu.call('POST', path, { raw: '{', headers: { 'content-type': 'application/json' } }), 400, 'invalid_json');
-    expect(keyCount()).toBe(before);
+    expect(await keyCount()).toBe(before);
     const issued = await emu.call('POST', path);
     expect(issued.status, issued.text).toBe(201);
-    expect(keyCount()).toBe(before + 1);
+    expect(await keyCount()).toBe(before + 1);
   });
 
   it('POST /__emulator/reset refuses a form body (a cross-site form post without Origin, as old browsers send it)', async () => {

@@ -234,7 +234,8 @@ describe('cross-site writes', () => {
   it('refuses cross-site writes to partners, merchant keys, the bind page and the checkout test panel', async () => {
     const evil = { origin: 'http://attacker.example', 'sec-fetch-site': 'cross-site' };
     const merchantId = emu.keys.test.merchantId;
-    const before = emu.store.sqlite.prepare('SELECT (SELECT COUNT(*) FROM partners) AS p, (SELECT COUNT(*) FROM api_keys) AS k').get();
+    const counts = 'SELECT (SELECT COUNT(*) FROM partners) AS p, (SELECT COUNT(*) FROM api_keys) AS k';
+    const before = await emu.query(counts);
     for (const path of [
       '/__emulator/partners',
       `/__emulator/merchants/${merchantId}/keys`,
@@ -249,7 +250,7 @@ describe('cross-site writes', () => {
       403,
       'cross_site_request',
     );
-    expect(emu.store.sqlite.prepare('SELECT (SELECT COUNT(*) FROM partners) AS p, (SELECT COUNT(*) FROM api_keys) AS k').get()).toEqual(before);
+    expect(await emu.query(counts)).toEqual(before);
     const state = await emu.call('GET', `/checkout/${invoiceId}/state`);
     expect(state.body.status).toBe('CREATED');
   });

@@ -7,7 +7,7 @@ import { openPostgres, type PostgresConnectOptions } from './connect.js';
 import { migratePostgres } from './migrate.js';
 import type { PgHandle } from './repos/handle.js';
 import { postgresRepositories } from './repos/index.js';
-import { clearPostgresData } from './reset.js';
+import { clearPostgresData, shareResetLock } from './reset.js';
 
 /**
  * The PostgreSQL engine of the store interface (engine.ts): a bounded pool, migrated on open, and
@@ -27,7 +27,11 @@ export async function openPostgresEngine(options: PostgresConnectOptions): Promi
     kind: 'postgres',
     db,
     repos: postgresRepositories,
-    transaction: (fn) => db.transaction().execute(fn),
+    transaction: (fn) =>
+      db.transaction().execute(async (trx) => {
+        await shareResetLock(trx);
+        return fn(trx);
+      }),
     close: () => db.destroy(),
   };
 }
@@ -49,7 +53,21 @@ export function postgresDb(engine: StoreEngine<PgHandle>): PostgresStoreDb {
     checkHealth: () => reachable(engine.db),
     transaction: (fn) => withAfterCommit(fn, (body) => engine.transaction(async (trx) => body(bindRepositories(engine.repos, trx)))),
     afterCommit: immediately,
-    clearData: () => clearPostgresData(engine.db),
+    // One transaction: the TRUNCATE and what refills (a reset's defaults) on two connections
+    // could run in either order, and the defaults written first were emptied by it (issue 27).
+    clearData: (refill) =>
+      withAfterCommit(
+        async (tx) => {
+          await refill?.(tx);
+        },
+        // Not engine.transaction: that one shares the reset lock, and two resets each sharing it
+        // while waiting to hold it alone would deadlock.
+        (body) =>
+          engine.db.transaction().execute(async (trx) => {
+            await clearPostgresData(trx);
+            return body(bindRepositories(engine.repos, trx));
+          }),
+      ),
     close: () => engine.close(),
   };
 }

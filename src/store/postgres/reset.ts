@@ -13,5 +13,21 @@ import { DATA_TABLES } from './tables.js';
  * are short on svc's side (one request's work), and it holds other replicas' readers until it commits.
  */
 export async function clearPostgresData(db: PgHandle): Promise<void> {
+  await sql`SELECT pg_advisory_xact_lock(${sql.lit(RESET_LOCK)})`.execute(db);
   await sql`TRUNCATE ${sql.join(DATA_TABLES.map((t) => sql.table(t)))}`.execute(db);
+}
+
+/**
+ * A reset holds this advisory lock (one per database) alone; every other transaction shares it,
+ * from its first statement. TRUNCATE takes its tables' locks one after another, so a create holding
+ * `invoices` and waiting for `events` (already the TRUNCATE's) deadlocked with it, and PostgreSQL
+ * failed one of them: a 500 (issue 27). With the lock, the TRUNCATE starts once the transactions in
+ * flight ended, and the next ones wait before they touch a table. Statements outside a transaction
+ * are single reads and writes, over in a moment, which TRUNCATE simply waits for.
+ */
+const RESET_LOCK = 0x737663; // 'svc'
+
+/** The first statement of every transaction but a reset's (engine.ts). */
+export async function shareResetLock(trx: PgHandle): Promise<void> {
+  await sql`SELECT pg_advisory_xact_lock_shared(${sql.lit(RESET_LOCK)})`.execute(trx);
 }
