@@ -13,7 +13,7 @@ import { DATA_TABLES } from './tables.js';
  * are short on svc's side (one request's work), and it holds other replicas' readers until it commits.
  */
 export async function clearPostgresData(db: PgHandle): Promise<void> {
-  await sql`SELECT pg_advisory_xact_lock(${sql.lit(RESET_LOCK)})`.execute(db);
+  await holdResetLock(db);
   await sql`TRUNCATE ${sql.join(DATA_TABLES.map((t) => sql.table(t)))}`.execute(db);
 }
 
@@ -30,4 +30,9 @@ const RESET_LOCK = 0x737663; // 'svc'
 /** The first statement of every transaction but a reset's (engine.ts). */
 export async function shareResetLock(trx: PgHandle): Promise<void> {
   await sql`SELECT pg_advisory_xact_lock_shared(${sql.lit(RESET_LOCK)})`.execute(trx);
+}
+
+/** The reset lock alone, for this transaction: before any TRUNCATE of the data (a reset, a restore). */
+export async function holdResetLock(trx: PgHandle): Promise<void> {
+  await sql`SELECT pg_advisory_xact_lock(${sql.lit(RESET_LOCK)})`.execute(trx);
 }

@@ -5,6 +5,7 @@ import { setMeta } from '../repos/meta.js';
 import type { HeldBack } from '../snapshots.js';
 import { openSqlite } from '../sqlite.js';
 import { openStore } from '../store.js';
+import { holdResetLock } from './reset.js';
 import type { PgHandle } from './repos/handle.js';
 import { IDENTITY_COLUMNS, SNAPSHOT_TABLES, type SnapshotTable } from './tables.js';
 
@@ -101,6 +102,8 @@ export async function importPostgresSnapshot(db: PgHandle, file: string, hold: b
     lite.pragma('trusted_schema = OFF');
     return await db.transaction().execute(async (trx) => {
       const columns = await columnsOf(trx);
+      // Alone, as a reset is (reset.ts): a TRUNCATE beside creates could deadlock with them.
+      await holdResetLock(trx);
       await sql`TRUNCATE ${sql.join(SNAPSHOT_TABLES.map((t) => sql.table(t.name)))}`.execute(trx);
       for (const table of SNAPSHOT_TABLES) await copyTable(trx, lite, file, table.name, columns.get(table.name)!);
       for (const { table, column } of IDENTITY_COLUMNS) {
