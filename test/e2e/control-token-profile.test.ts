@@ -99,6 +99,21 @@ describe('the control token from a profile', () => {
     expect(listed.stderr).not.toContain('control token');
   });
 
+  it('goes to the browser in the fragment of `svc open`, never to the printed URL', async () => {
+    const opener = path.join(project, 'browser.sh');
+    const seenFile = path.join(project, 'opened.txt');
+    fs.writeFileSync(opener, `#!/bin/sh\necho "$1" > ${JSON.stringify(seenFile)}\n`, { mode: 0o755 });
+    const opened = await svc(['open', '--json', '--profile', 'remote'], { SVC_BROWSER: opener });
+    expect(opened.code, opened.stderr).toBe(0);
+    expect(JSON.parse(opened.stdout)).toEqual({ url: `${remote}/__emulator/ui/`, opened: true });
+    expect(opened.stdout + opened.stderr).not.toContain(TOKEN);
+    // The opener runs detached: wait for its file, with a generous ceiling.
+    for (let i = 0; i < 500 && !fs.existsSync(seenFile); i++) await new Promise((r) => setTimeout(r, 20));
+    expect(fs.readFileSync(seenFile, 'utf8').trim()).toBe(`${remote}/__emulator/ui/#token=${TOKEN}`);
+    const printed = await svc(['open', '--profile', 'remote'], { SVC_BROWSER: '' });
+    expect(printed.stdout.trim()).toBe(`${remote}/__emulator/ui/`);
+  });
+
   it('is checked in the config file: too short is an error naming the field', async () => {
     const dir = tempDir('svc-token-short-');
     fs.writeFileSync(path.join(dir, 'package.json'), '{"name":"short","private":true}\n');
