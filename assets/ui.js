@@ -3,7 +3,7 @@
 // (`svc-emulator/client`, served beside this file), by operation id, so no path is written here and
 // every action is an operation of the contract. Text from the emulator only ever reaches the page
 // through textContent.
-import { createClient, operationPath } from './client.js';
+import { createClient, operationPath, readEvents } from './client.js';
 
 const main = document.getElementById('main');
 const envSelect = document.getElementById('env');
@@ -631,44 +631,24 @@ const onChange = () => {
 let source = null;
 function connect() {
   source?.close();
-  const token = sessionStorage.getItem(TOKEN_KEY);
   // EventSource cannot send a header: with a token, the same stream read through fetch.
-  source = token ? tokenStream(token) : new EventSource(operationPath('streamChanges'));
+  source = sessionStorage.getItem(TOKEN_KEY) ? tokenStream() : new EventSource(operationPath('streamChanges'));
   source.addEventListener('ready', () => (liveLabel.textContent = 'live'));
   source.addEventListener('change', onChange);
   source.onerror = () => (liveLabel.textContent = 'reconnecting…');
 }
 
-/** The change feed as an EventSource-like target, read with fetch so that it carries the control token. */
-function tokenStream(token) {
+/** The change feed as an EventSource-like target, read through the client's `readEvents` so that it carries the control token. */
+function tokenStream() {
   const target = new EventTarget();
   const controller = new AbortController();
   target.close = () => controller.abort();
   (async () => {
     while (!controller.signal.aborted) {
-      try {
-        const res = await fetch(operationPath('streamChanges'), {
-          headers: { accept: 'text/event-stream', 'svc-control-token': token },
-          signal: controller.signal,
-        });
-        if (!res.ok) throw new Error(`HTTP ${res.status}`);
-        const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
-        let buffer = '';
-        for (;;) {
-          const { value, done } = await reader.read();
-          if (done) break;
-          buffer += value;
-          // Messages end with a blank line; only their `event:` matters here (the view reloads).
-          let end;
-          while ((end = buffer.indexOf('\n\n')) !== -1) {
-            const event = /^event: *(.*)$/m.exec(buffer.slice(0, end))?.[1];
-            buffer = buffer.slice(end + 2);
-            if (event) target.dispatchEvent(new Event(event));
-          }
-        }
-      } catch {
-        if (controller.signal.aborted) return;
-      }
+      await readEvents(control.url('streamChanges'), { headers: control.controlHeaders(), signal: controller.signal }, (event) =>
+        target.dispatchEvent(new Event(event)),
+      ).catch(() => undefined);
+      if (controller.signal.aborted) return;
       target.onerror?.();
       // As EventSource does: try again after a moment.
       await new Promise((resolve) => setTimeout(resolve, 2000));

@@ -17,6 +17,9 @@ import { ApiRefusedError } from './errors.js';
 import { type FetchLike, fetchTransport } from './fetch-send.js';
 import { controlHeaders, send } from './http.js';
 
+// A stream reader that can send the control token (EventSource cannot): the dashboard's change feed.
+export { readEvents } from './fetch-events.js';
+
 /** One error the API answers with: `code` narrows the union. */
 export type ClientError<C extends ErrorCode> = C extends ErrorCode ? { code: C; message: string; param?: string } : never;
 

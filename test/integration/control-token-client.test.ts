@@ -8,7 +8,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClient } from '../../src/client/typed.js';
+import { createClient, readEvents } from '../../src/client/typed.js';
 import { ikey, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 
 const TOKEN = 'client-token-0123456789';
@@ -86,6 +86,22 @@ describe('createClient({ controlToken })', () => {
     const stream = await open(client.controlHeaders());
     expect(stream.status).toBe(200);
     await stream.body?.cancel();
+  });
+
+  it('readEvents reads a control stream with those headers, and rejects with the status without them', async () => {
+    const client = createClient({ baseUrl: remote, controlToken: TOKEN });
+    await expect(readEvents(client.url('streamChanges'), {}, () => undefined)).rejects.toMatchObject({ status: 403 });
+    const controller = new AbortController();
+    const events: string[] = [];
+    const reading = readEvents(client.url('streamChanges'), { headers: client.controlHeaders(), signal: controller.signal }, (event) => {
+      events.push(event);
+      if (event === 'change') controller.abort();
+    }).catch((error: Error) => error.name);
+    // A write after the stream opened arrives as a `change` (the reader ends the stream on it).
+    while (!events.includes('ready')) await new Promise((resolve) => setTimeout(resolve, 10));
+    await emu.client.test.createInvoice({ body: { amount: '1.00' }, idempotencyKey: ikey() });
+    expect(await reading).toBe('AbortError');
+    expect(events.slice(0, 2)).toEqual(['ready', 'change']);
   });
 
   it('is not needed on loopback: the in-process emulator’s own client has none', async () => {
