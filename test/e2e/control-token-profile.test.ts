@@ -11,8 +11,8 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runInProcess, type RunResult } from '../helpers/cli.js';
-import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { runInProcess, spawnCli, type LiveCli, type RunResult } from '../helpers/cli.js';
+import { ikey, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 const TOKEN = 'profile-token-0123456789';
@@ -112,6 +112,35 @@ describe('the control token from a profile', () => {
     expect(fs.readFileSync(seenFile, 'utf8').trim()).toBe(`${remote}/__emulator/ui/#token=${TOKEN}`);
     const printed = await svc(['open', '--profile', 'remote'], { SVC_BROWSER: '' });
     expect(printed.stdout.trim()).toBe(`${remote}/__emulator/ui/`);
+  });
+
+  it('goes with the streams: svc webhook listen and svc logs tail through the remote control plane', async () => {
+    const live: LiveCli[] = [];
+    const newInvoice = async () => {
+      const created = await emu.client.test.createInvoice({ body: { amount: '2.00' }, idempotencyKey: ikey() });
+      if (!created.ok) throw new Error(JSON.stringify(created));
+      return created.data.id;
+    };
+    try {
+      const listen = spawnCli(['webhook', 'listen', '--forward-to', `${recorderUrl}/hooks`, '--profile', 'remote'], { cwd: project });
+      live.push(listen);
+      await listen.waitForLine((l) => l.startsWith('Ready! Forwarding to'));
+      const id = await newInvoice();
+      await listen.waitForLine((l) => l.includes('invoice.created') && l.includes(id.slice(0, 8)));
+
+      const tail = spawnCli(['logs', 'tail', '--json', '--profile', 'remote'], { cwd: project });
+      live.push(tail);
+      // Nothing says when the stream is open under --json: a create each turn until one shows (ceiling 30 s).
+      let shown: string | undefined;
+      for (let turn = 0; turn < 30 && !shown; turn++) {
+        const made = await newInvoice();
+        shown = await tail.waitForLine((l) => l.includes(made), 1000).catch(() => undefined);
+      }
+      expect(shown, tail.stderr()).toBeDefined();
+    } finally {
+      for (const p of live) await p.stop();
+    }
+    for (const p of live) expect(p.stderr()).not.toContain(TOKEN);
   });
 
   it('is checked in the config file: too short is an error naming the field', async () => {
