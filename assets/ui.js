@@ -3,7 +3,7 @@
 // (`svc-emulator/client`, served beside this file), by operation id, so no path is written here and
 // every action is an operation of the contract. Text from the emulator only ever reaches the page
 // through textContent.
-import { createClient, operationPath } from './client.js';
+import { createClient, operationPath, readEvents } from './client.js';
 
 const main = document.getElementById('main');
 const envSelect = document.getElementById('env');
@@ -11,12 +11,27 @@ const liveLabel = document.getElementById('live');
 let keys = null;
 // Payments made unconfirmed from this page, by invoice: the confirm helper needs their ids.
 const state = { env: 'test', unconfirmed: new Map() };
+// The control token of a remote control plane (CONTRACT §12: replicas behind a load balancer).
+// `svc open` passes it in the fragment (#token=…), which never reaches a server or its logs; it moves
+// to sessionStorage (this tab only, gone when it closes) and leaves the address bar, so it is not in
+// the history, a bookmark or a shared link. Without it, a refused control call asks for it (askToken).
+const TOKEN_KEY = 'svc-control-token';
+if (location.hash.startsWith('#token=')) {
+  const given = decodeURIComponent(location.hash.slice('#token='.length));
+  if (given) sessionStorage.setItem(TOKEN_KEY, given);
+  history.replaceState(null, '', location.pathname + location.search);
+}
 // Marks the dashboard's calls in the request journal, which leaves them out of its default views.
-const options = { baseUrl: location.origin, headers: { 'svc-client': 'dashboard' } };
+const base = { baseUrl: location.origin, headers: { 'svc-client': 'dashboard' } };
+const options = () => ({ ...base, controlToken: sessionStorage.getItem(TOKEN_KEY) ?? undefined });
 // The control plane's operations take no key; the API's take the partner key of the environment
 // shown (the dashboard sees every merchant's invoices, and test helpers act on them as the partner).
-const control = createClient(options);
+let control = createClient(options());
 const clients = {};
+function makeClients() {
+  control = createClient(options());
+  for (const env of ['test', 'live']) if (keys) clients[env] = createClient({ ...options(), partnerKey: keys[env].partnerKey });
+}
 
 /** A DOM element: h('a', {href}, 'text', child…). Strings become text nodes, never HTML. */
 function h(tag, attrs = {}, ...children) {
@@ -35,9 +50,53 @@ function h(tag, attrs = {}, ...children) {
  * answers its data; a refusal throws, with the contract's code and message, for the view to show.
  */
 async function api(operationId, input) {
-  const result = await (clients[state.env] ?? control)[operationId](input);
+  let result = await (clients[state.env] ?? control)[operationId](input);
+  // A remote control plane that wants the token: ask for it, then the same call once more.
+  while (!result.ok && result.error.code === 'control_plane_forbidden') {
+    await askToken(sessionStorage.getItem(TOKEN_KEY) !== null);
+    result = await (clients[state.env] ?? control)[operationId](input);
+  }
   if (!result.ok) throw new Error(`${result.status} ${result.error.code}: ${result.error.message}`);
   return result.data ?? null;
+}
+
+// One form at a time: the calls refused meanwhile all wait for the same answer.
+let asking = null;
+/** Asks for the control token in a small form (not `prompt()`: it can be styled, labelled and tested). */
+function askToken(refused) {
+  asking ??= new Promise((resolve) => {
+    const input = h('input', { type: 'password', id: 'control-token', autocomplete: 'off', required: true });
+    const form = h(
+      'form',
+      {
+        class: 'token',
+        onsubmit: (e) => {
+          e.preventDefault();
+          sessionStorage.setItem(TOKEN_KEY, input.value.trim());
+          makeClients();
+          asking = null;
+          form.remove();
+          // The change feed too, if it was open already (at start it opens once the keys are read).
+          if (source) connect();
+          resolve();
+        },
+      },
+      h('h1', {}, 'Control token'),
+      h(
+        'p',
+        {},
+        refused
+          ? 'The emulator refused that token. Enter the one svc dev was started with (--control-token).'
+          : 'This emulator serves its control plane to holders of its control token (svc dev --control-token). Enter it to use the dashboard; it is kept in this tab only.',
+      ),
+      h('label', { for: 'control-token' }, 'Token '),
+      input,
+      h('button', { type: 'submit' }, 'Use this token'),
+    );
+    document.body.insertBefore(form, main);
+    input.focus();
+  });
+  return asking;
 }
 
 const time = (iso) => (iso ? iso.replace('T', ' ').replace(/\.\d+Z$/, 'Z') : '—');
@@ -561,17 +620,41 @@ async function render() {
 }
 
 let pending = null;
+const onChange = () => {
+  // Busy moments send many changes: refresh at most every 250 ms, and not while typing.
+  if (pending !== null) return;
+  pending = setTimeout(() => {
+    pending = null;
+    if (!document.activeElement?.matches('input, select')) render();
+  }, 250);
+};
+let source = null;
 function connect() {
-  const source = new EventSource(operationPath('streamChanges'));
+  source?.close();
+  // EventSource cannot send a header: with a token, the same stream read through fetch.
+  source = sessionStorage.getItem(TOKEN_KEY) ? tokenStream() : new EventSource(operationPath('streamChanges'));
   source.addEventListener('ready', () => (liveLabel.textContent = 'live'));
-  source.addEventListener('change', () => {
-    // Busy moments send many changes: refresh at most every 250 ms, and not while typing.
-    pending ??= setTimeout(() => {
-      pending = null;
-      if (!document.activeElement?.matches('input, select')) render();
-    }, 250);
-  });
+  source.addEventListener('change', onChange);
   source.onerror = () => (liveLabel.textContent = 'reconnecting…');
+}
+
+/** The change feed as an EventSource-like target, read through the client's `readEvents` so that it carries the control token. */
+function tokenStream() {
+  const target = new EventTarget();
+  const controller = new AbortController();
+  target.close = () => controller.abort();
+  (async () => {
+    while (!controller.signal.aborted) {
+      await readEvents(control.url('streamChanges'), { headers: control.controlHeaders(), signal: controller.signal }, (event) =>
+        target.dispatchEvent(new Event(event)),
+      ).catch(() => undefined);
+      if (controller.signal.aborted) return;
+      target.onerror?.();
+      // As EventSource does: try again after a moment.
+      await new Promise((resolve) => setTimeout(resolve, 2000));
+    }
+  })();
+  return target;
 }
 
 envSelect.addEventListener('change', () => {
@@ -580,6 +663,6 @@ envSelect.addEventListener('change', () => {
 });
 window.addEventListener('hashchange', render);
 keys = await api('getDefaultKeys');
-for (const env of ['test', 'live']) clients[env] = createClient({ ...options, partnerKey: keys[env].partnerKey });
+makeClients();
 connect();
 render();

@@ -1,6 +1,8 @@
 import { ApiRefusedError } from '../client/errors.js';
 import { throwing, type ThrowingClient } from '../client/throwing.js';
-import { createClient, type ClientOptions, type KeyKind } from '../client/typed.js';
+import { createClient, type ClientOptions, type SentRequest } from '../client/typed.js';
+import type { OperationSpec } from '../contract/operation.js';
+import { OPERATIONS } from '../contract/operations/index.js';
 import { nonSecretRandom } from '../domain/random.js';
 import { UsageError, UserError } from '../errors.js';
 import type { Context } from './context.js';
@@ -33,17 +35,24 @@ export async function connect(ctx: Context): Promise<Connection> {
     baseUrl: target.baseUrl,
     partnerKey: target.partnerKey,
     merchantKey: target.merchantKey,
+    controlToken: target.controlToken,
     missingKey: (kind) => missingKeyError(ctx, target, kind),
     ...(ctx.verbose ? { onSend: (r) => ctx.stderr.write(`${sentLine(r, target)}\n`) } : {}),
   });
   return { client, target };
 }
 
-/** `GET /v1/partner/invoices/… with pt_test_…a1B2 (partner key, flag)`: what --verbose prints per request. */
-function sentLine(r: { method: string; path: string; kind: KeyKind; key: string | undefined }, target: Target): string {
-  if (r.kind === 'none' || !r.key) return esc(`${r.method} ${r.path} without a key`);
+/**
+ * `GET /v1/partner/invoices/… with pt_test_…a1B2 (partner key, flag)`: what --verbose prints per
+ * request; a control request that carries the control token says so and where it came from, never
+ * any of its characters (unlike a key's tail, a part of a password-like secret helps a guesser).
+ */
+function sentLine(r: SentRequest, target: Target): string {
+  const op: OperationSpec = OPERATIONS[r.operationId];
+  const token = op.control && target.controlToken ? ` and the control token (${target.controlTokenSource})` : '';
+  if (r.kind === 'none' || !r.key) return esc(`${r.method} ${r.path} without a key${token}`);
   const source = r.kind === 'partner' ? target.partnerKeySource : target.merchantKeySource;
-  return esc(`${r.method} ${r.path} with ${keyTail(r.key)} (${r.kind} key, ${source ?? 'unknown source'})`);
+  return esc(`${r.method} ${r.path} with ${keyTail(r.key)} (${r.kind} key, ${source ?? 'unknown source'})${token}`);
 }
 
 /** A key as --verbose shows it: its prefix and last four characters (`pt_test_…a1B2`). */

@@ -13,6 +13,9 @@ export interface Target {
   partnerKeySource?: Source | undefined;
   merchantKey?: string | undefined;
   merchantKeySource?: Source | undefined;
+  /** The remote control plane's token (CONTRACT §12), sent on control requests only; never printed. */
+  controlToken?: string | undefined;
+  controlTokenSource?: Source | undefined;
   /** Set when the target is the local emulator recorded by `svc dev`. */
   local: (LocalEmulatorState & { file: string; running: boolean }) | null;
   profile: string | null;
@@ -23,6 +26,7 @@ interface Layer {
   baseUrl?: string | undefined;
   partnerKey?: string | undefined;
   merchantKey?: string | undefined;
+  controlToken?: string | undefined;
 }
 
 /**
@@ -37,6 +41,10 @@ interface Layer {
  * merchant's invoices with it) would silently send the local emulator's partner key instead of the
  * key the user gave, and show or pay another merchant's invoice. A command that needs the kind of
  * key the flag did not give says so (service.ts `missingKeyError`).
+ *
+ * The control token (SVC_CONTROL_TOKEN, then the profile's `controlToken`) is taken on its own: the
+ * environment's always, a profile's only when the base URL in use is that profile's own, so that a
+ * secret for one deployment is never sent to another host (`--profile staging --base-url …`).
  */
 export async function resolveTarget(ctx: Context): Promise<Target> {
   const layers: Layer[] = [];
@@ -53,6 +61,7 @@ export async function resolveTarget(ctx: Context): Promise<Target> {
     baseUrl: nonEmpty(ctx.env.SVC_BASE_URL),
     partnerKey: nonEmpty(ctx.env.SVC_PARTNER_KEY),
     merchantKey: nonEmpty(ctx.env.SVC_MERCHANT_KEY),
+    controlToken: nonEmpty(ctx.env.SVC_CONTROL_TOKEN),
   });
 
   const profileName = ctx.globals.profile ?? nonEmpty(ctx.env.SVC_PROFILE);
@@ -78,6 +87,9 @@ export async function resolveTarget(ctx: Context): Promise<Target> {
   const isLocal = local !== null && trimSlash(baseUrl) === trimSlash(local.baseUrl);
   if (isLocal) layers.push({ source: 'local emulator', partnerKey: local.keys.test.partnerKey, merchantKey: local.keys.test.merchantKey });
   const keys = layers.find(hasKey);
+  const tokenLayer = layers.find(
+    (l) => l.controlToken !== undefined && (l.source === 'environment' || (l.baseUrl !== undefined && trimSlash(l.baseUrl) === trimSlash(baseUrl))),
+  );
   return {
     baseUrl: trimSlash(baseUrl),
     baseUrlSource: urlLayer?.source ?? 'local emulator',
@@ -85,6 +97,8 @@ export async function resolveTarget(ctx: Context): Promise<Target> {
     partnerKeySource: keys?.partnerKey ? keys.source : undefined,
     merchantKey: keys?.merchantKey,
     merchantKeySource: keys?.merchantKey ? keys.source : undefined,
+    controlToken: tokenLayer?.controlToken,
+    controlTokenSource: tokenLayer?.source,
     local: isLocal ? local : null,
     profile: profile?.name ?? null,
   };

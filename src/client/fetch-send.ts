@@ -1,6 +1,6 @@
 import { contractError } from './contract-error.js';
 import { ApiRefusedError, ServiceUnreachableError } from './errors.js';
-import type { HttpRequest, HttpResponse } from './http.js';
+import { controlHeaders, type HttpRequest, type HttpResponse } from './http.js';
 
 /** The part of `fetch` this transport uses: the browser's, Node's, or a test's own. */
 export type FetchLike = (
@@ -17,7 +17,8 @@ export type FetchLike = (
  * `send` (http.ts) over `fetch`, for where node:http is not: the dashboard, in a browser, loads the
  * same typed client the package exports, and sends through this. Same answers as `send`: the data,
  * or an ApiRefusedError with the contract's error body, or a ServiceUnreachableError when nothing
- * answered; a file download's bytes (`binary`). No control token: a browser has none to send.
+ * answered; a file download's bytes (`binary`); the control token on control requests (the dashboard
+ * behind a load balancer asks its user for one).
  */
 export function fetchTransport(fetchFn: FetchLike) {
   return async function sendWithFetch(baseUrl: string, req: HttpRequest): Promise<HttpResponse<unknown>> {
@@ -29,6 +30,7 @@ export function fetchTransport(fetchFn: FetchLike) {
     }
     const headers: Record<string, string> = { accept: 'application/json' };
     if (req.key) headers.authorization = `Bearer ${req.key}`;
+    Object.assign(headers, controlHeaders(req));
     if (req.idempotencyKey !== undefined) headers['idempotency-key'] = req.idempotencyKey;
     Object.assign(headers, req.headers);
     const body = req.body === undefined ? undefined : JSON.stringify(req.body);

@@ -13,6 +13,8 @@ export interface HttpRequest {
   timeoutMs?: number;
   /** An operation of the control plane (`control` in the contract): it carries the control token. */
   control?: boolean;
+  /** Sent as `Svc-Control-Token` on a `control` request only (CONTRACT §12); never on the API's. */
+  controlToken?: string | undefined;
   /** The answer is a file, not JSON: `data` is its bytes (errors are still the contract's JSON). */
   binary?: boolean;
   /** Sent as they are, after the ones above (the dashboard's `Svc-Client`). */
@@ -70,10 +72,7 @@ export async function send(baseUrl: string, req: HttpRequest): Promise<HttpRespo
   }
   const headers: Record<string, string> = { accept: 'application/json' };
   if (req.key) headers.authorization = `Bearer ${req.key}`;
-  // A remote control plane (CONTRACT §12, a container's published port) wants the control token;
-  // its own header, because some control routes take an API key in Authorization.
-  const controlToken = process.env.SVC_CONTROL_TOKEN;
-  if (controlToken && req.control) headers['svc-control-token'] = controlToken;
+  Object.assign(headers, controlHeaders(req));
   if (req.idempotencyKey !== undefined) headers['idempotency-key'] = req.idempotencyKey;
   Object.assign(headers, req.headers);
   const body = req.body === undefined ? undefined : JSON.stringify(req.body);
@@ -118,6 +117,16 @@ export async function send(baseUrl: string, req: HttpRequest): Promise<HttpRespo
     });
     outgoing.end(body);
   });
+}
+
+/**
+ * A remote control plane (CONTRACT §12: behind a load balancer, a container's published port) wants
+ * the control token. Its own header rather than `Authorization`, because some control routes take an
+ * API key there; and only on control requests, so that the API (and whatever logs its headers in
+ * front of a real deployment) never sees it. Shared with the fetch transport.
+ */
+export function controlHeaders(req: Pick<HttpRequest, 'control' | 'controlToken'>): Record<string, string> {
+  return req.control && req.controlToken ? { 'svc-control-token': req.controlToken } : {};
 }
 
 function header(value: string | string[] | undefined): string | null {

@@ -34,7 +34,7 @@ export async function openSse(
   url: string,
   key: string,
   onMessage: (message: SseMessage) => void,
-  { idleTimeoutMs = 45_000, sink, control = true }: { idleTimeoutMs?: number; sink?: SseSink; control?: boolean } = {},
+  { idleTimeoutMs = 45_000, sink, headers = {} }: { idleTimeoutMs?: number; sink?: SseSink; headers?: Record<string, string> } = {},
 ): Promise<SseStream> {
   const controller = new AbortController();
   let res: Awaited<ReturnType<typeof request>>;
@@ -43,8 +43,8 @@ export async function openSse(
       headers: {
         authorization: `Bearer ${key}`,
         accept: 'text/event-stream',
-        // The control token, for a remote control plane (as ./http.ts); every stream is on it.
-        ...(process.env.SVC_CONTROL_TOKEN && control ? { 'svc-control-token': process.env.SVC_CONTROL_TOKEN } : {}),
+        // The control token, for a remote control plane: every stream is on it (`client.controlHeaders()`).
+        ...headers,
       },
       signal: controller.signal,
       headersTimeout: 10_000,

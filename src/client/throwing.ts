@@ -24,6 +24,7 @@ export type ThrowingClient = { [Id in ClientOperationId]: Thrown<Id> } & {
   call(id: OperationId, input?: Parameters<Client['call']>[1]): Promise<Answer<unknown>>;
   url: Client['url'];
   key: Client['key'];
+  controlHeaders: Client['controlHeaders'];
 };
 
 export function throwing(client: Client): ThrowingClient {
@@ -32,7 +33,7 @@ export function throwing(client: Client): ThrowingClient {
     return { status: result.status, data: result.data, requestId: result.requestId, replayed: result.replayed };
   };
   const call = async (id: OperationId, input?: DynamicInput) => unwrap(await client.call(id, input));
-  const wrapped: Record<string, unknown> = { baseUrl: client.baseUrl, url: client.url, key: client.key, call };
+  const wrapped: Record<string, unknown> = { baseUrl: client.baseUrl, url: client.url, key: client.key, controlHeaders: client.controlHeaders, call };
   // Every method of the client is `call` with its operation id (typed.ts); streams have none.
   for (const [id] of operationEntries()) {
     if (typeof Reflect.get(client, id) === 'function') wrapped[id] = (input?: DynamicInput) => call(id, input);

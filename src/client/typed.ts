@@ -15,7 +15,10 @@ import type { OperationSpec } from '../contract/operation.js';
 import type { BodyInputOf, ErrorCodeOf, ParamsOf, QueryInputOf, SuccessOf } from '../contract/types.js';
 import { ApiRefusedError } from './errors.js';
 import { type FetchLike, fetchTransport } from './fetch-send.js';
-import { send } from './http.js';
+import { controlHeaders, send } from './http.js';
+
+// A stream reader that can send the control token (EventSource cannot): the dashboard's change feed.
+export { readEvents } from './fetch-events.js';
 
 /** One error the API answers with: `code` narrows the union. */
 export type ClientError<C extends ErrorCode> = C extends ErrorCode ? { code: C; message: string; param?: string } : never;
@@ -88,6 +91,8 @@ export type Client = { [Id in ClientOperationId]: Method<Id> } & {
   url(id: OperationId, input?: { params?: Record<string, string>; query?: Record<string, unknown> }): string;
   /** The client's key of that kind; `missingKey`'s error when it has none (undefined without the hook). */
   key(kind: 'partner' | 'merchant'): string | undefined;
+  /** What a reader of a control-plane stream (`url(…)`) sends besides its key: the control token's header, if any. */
+  controlHeaders(): Record<string, string>;
 };
 
 /** A request as it goes out: what `onSend` sees. */
@@ -117,6 +122,12 @@ export interface ClientOptions {
    * sent. Without it the request goes out without a key, and the API answers 401 `unauthorized`.
    */
   missingKey?: ((kind: 'partner' | 'merchant', request?: { operationId: OperationId; method: string; path: string }) => Error) | undefined;
+  /**
+   * The remote control plane's token (`svc dev --control-token`, CONTRACT §12): sent as
+   * `Svc-Control-Token` on the control operations (`/__emulator/…`) only, never on the API's. Not
+   * needed on loopback (an in-process emulator's `emulator.client`, `svc dev` on this machine).
+   */
+  controlToken?: string | undefined;
   /** Sent with every call, e.g. the dashboard's `Svc-Client: dashboard` (which the request journal marks). */
   headers?: Record<string, string> | undefined;
   /**
@@ -165,6 +176,7 @@ export function createClient(options: ClientOptions): Client {
         body: input.body,
         idempotencyKey: input.idempotencyKey,
         control: op.control === true,
+        controlToken: options.controlToken,
         headers: options.headers,
         ...(file ? { binary: true } : {}),
         ...(timeoutMs ? { timeoutMs } : {}),
@@ -185,6 +197,7 @@ export function createClient(options: ClientOptions): Client {
       if (!key && options.missingKey) throw options.missingKey(kind);
       return key;
     },
+    controlHeaders: () => controlHeaders({ control: true, controlToken: options.controlToken }),
   };
   for (const [id, op] of operationEntries()) {
     if (Object.values(op.responses).some((r) => typeof r === 'object' && r.stream && r.mediaType === undefined)) continue;

@@ -6,6 +6,8 @@ export interface ProfileValues {
   baseUrl?: string;
   partnerKey?: string;
   merchantKey?: string;
+  /** The remote control plane's token for this profile's base URL (`svc dev --control-token`, CONTRACT §12). */
+  controlToken?: string;
 }
 
 export interface LoadedProfiles {
@@ -31,11 +33,14 @@ export async function loadProfiles(cwd: string, explicitPath?: string): Promise<
     for (const [name, value] of Object.entries(raw.profiles)) {
       if (!isObject(value)) throw new ConfigError(shown, `profiles.${name}`, 'must be an object');
       const profile: ProfileValues = {};
-      for (const field of ['baseUrl', 'partnerKey', 'merchantKey'] as const) {
+      for (const field of ['baseUrl', 'partnerKey', 'merchantKey', 'controlToken'] as const) {
         const v = value[field];
         if (v === undefined) continue;
         if (typeof v !== 'string' || v === '') throw new ConfigError(shown, `profiles.${name}.${field}`, 'must be a non-empty string');
         if (field === 'baseUrl' && !/^https?:\/\/[^/]/.test(v)) throw new ConfigError(shown, `profiles.${name}.baseUrl`, 'must be an http(s) URL');
+        // As `svc dev --control-token` takes it (schema.ts): a shorter one is a typo, not a secret.
+        if (field === 'controlToken' && (v.length < 16 || v.length > 255))
+          throw new ConfigError(shown, `profiles.${name}.controlToken`, 'must be 16 to 255 characters');
         profile[field] = v;
       }
       profiles[name] = profile;

@@ -42,11 +42,12 @@ const pinnedKey = (kind: 'partner' | 'merchant', env: Environment) =>
 
 const pinned = (env: Environment) => z.object({ partnerKey: pinnedKey('partner', env).optional(), merchantKey: pinnedKey('merchant', env).optional() });
 
-/** A named target for the CLI (`--profile`): a base URL and the keys to use there. */
+/** A named target for the CLI (`--profile`): a base URL, the keys to use there, and its control token (CONTRACT §12). */
 export const profileSchema = z.object({
   baseUrl: z.url({ protocol: /^https?$/ }).optional(),
   partnerKey: z.string().optional(),
   merchantKey: z.string().optional(),
+  controlToken: z.string().min(16, 'must be at least 16 characters').max(255).optional(),
 });
 
 const PORT_RULE = 'must be a port number from 0 to 65535';

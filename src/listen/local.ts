@@ -155,7 +155,10 @@ export async function runLocal(o: LocalListenOptions, { signal, emit }: RunConte
             secret = now;
           }
         }
-        const stream = await openSse(streamUrl, key, onMessage, o.idleTimeoutMs ? { idleTimeoutMs: o.idleTimeoutMs } : {});
+        const stream = await openSse(streamUrl, key, onMessage, {
+          headers: o.client.controlHeaders(),
+          ...(o.idleTimeoutMs ? { idleTimeoutMs: o.idleTimeoutMs } : {}),
+        });
         const close = () => stream.close();
         signal.addEventListener('abort', close, { once: true });
         try {

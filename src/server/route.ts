@@ -123,6 +123,12 @@ interface RouteBase {
   operationId?: string;
   /** Loopback-only control plane (CONTRACT §7). */
   control?: boolean;
+  /**
+   * The dashboard's static shell (CONTRACT §10): with a control token set, served to any client,
+   * because a browser cannot send the token when it navigates, and the shell holds nothing: every
+   * call its script makes is a control request that needs the token (issue 28).
+   */
+  controlShell?: boolean;
   /** Browser pages post here: writes from another origin are refused (CONTRACT §8); control routes always are. */
   sameOriginWrites?: boolean;
   /** 403 test_mode_only with a live key (CONTRACT §6). */

@@ -81,7 +81,7 @@ export const statusCommand: Handler<typeof statusSpec> = async (_input, ctx) => 
 };
 
 async function probe(ctx: Context, target: Target): Promise<Pick<StatusData, 'answers' | 'service' | 'problem'>> {
-  const client = cliClient({ baseUrl: target.baseUrl });
+  const client = cliClient({ baseUrl: target.baseUrl, controlToken: target.controlToken });
   try {
     const res = await call(ctx, `Checking ${target.baseUrl}`, client.getHealth({ timeoutMs: 3000 }));
     const health = res.data;

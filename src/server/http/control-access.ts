@@ -12,13 +12,16 @@ import { isLoopback } from './loopback.js';
  * - without a token, any client only when the control plane is exposed (`--expose-control-plane`,
  *   the container image's default, whose banner says to publish the port on 127.0.0.1).
  * A configured token wins over exposure: exposed with a token means "to token holders".
+ * `shell`: the dashboard's page, served to anyone when there is a token (it asks its user for it).
  */
 export function checkControlAccess(
   headers: IncomingHttpHeaders,
   remoteAddress: string | undefined,
   config: { controlToken: string | null; exposeControlPlane: boolean },
+  shell = false,
 ): void {
   if (isLoopback(remoteAddress)) return;
+  if (shell && config.controlToken !== null) return;
   if (config.controlToken === null) {
     if (config.exposeControlPlane) return;
     throw new ApiError(

@@ -138,6 +138,7 @@ export const pageRoutes: RouteDef[] = [
     path: '/__emulator/ui',
     auth: 'none',
     control: true,
+    controlShell: true,
     handle: (_input: RouteInput<undefined>, deps) => ({ status: 200, html: renderDashboard(deps.version), headers: PAGE_HEADERS }),
   },
   {

@@ -63,7 +63,7 @@ export const tailLogsCommand: Handler<typeof tailLogsSpec> = async ({ options },
             reason = 'this terminal read too slowly and the emulator dropped the stream; requests answered meanwhile are in GET /__emulator/requests';
           }
         },
-        { sink: ctx.stdout },
+        { sink: ctx.stdout, headers: client.controlHeaders() },
       );
       await stream.done;
     } catch (error) {

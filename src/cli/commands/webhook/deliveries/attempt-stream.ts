@@ -18,6 +18,8 @@ export interface TailSink {
 export interface StreamOptions {
   url: string;
   key: string;
+  /** The control token's header for a remote control plane (`client.controlHeaders()`). */
+  headers: Record<string, string>;
   signal: AbortSignal;
   sink: TailSink;
   /** Called once the stream is open again after a drop, to report what happened meanwhile. */
@@ -49,17 +51,22 @@ export async function followStream(opts: StreamOptions): Promise<void> {
       let markReady!: () => void;
       let isReady = false;
       const ready = new Promise<void>((resolve) => (markReady = resolve));
-      stream = await openSse(opts.url, opts.key, (message) => {
-        if (message.event === 'ready') {
-          isReady = true;
-          markReady();
-        } else if (message.event === 'attempt') {
-          const line = attemptLineOf(parseJson(message.data));
-          // A message of another shape is said, not thrown: one bad line must not end a long tail.
-          if (line) sink.attempt(line);
-          else sink.notice(`ignored a malformed attempt message from the emulator: ${message.data.slice(0, 200)}`);
-        }
-      });
+      stream = await openSse(
+        opts.url,
+        opts.key,
+        (message) => {
+          if (message.event === 'ready') {
+            isReady = true;
+            markReady();
+          } else if (message.event === 'attempt') {
+            const line = attemptLineOf(parseJson(message.data));
+            // A message of another shape is said, not thrown: one bad line must not end a long tail.
+            if (line) sink.attempt(line);
+            else sink.notice(`ignored a malformed attempt message from the emulator: ${message.data.slice(0, 200)}`);
+          }
+        },
+        { headers: opts.headers },
+      );
       if (signal.aborted) break;
       await Promise.race([ready, stream.done]);
       if (!isReady) throw new Error('the stream ended before it was ready');

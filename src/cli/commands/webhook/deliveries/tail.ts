@@ -56,6 +56,7 @@ export const tailDeliveriesCommand: Handler<typeof tailDeliveriesSpec> = async (
       await followStream({
         url: client.url('streamDeliveryAttempts', { query: { ...filters } }),
         key,
+        headers: client.controlHeaders(),
         signal: controller.signal,
         // The poller learns from the stream too, so a catch-up does not report an attempt again.
         sink: {
