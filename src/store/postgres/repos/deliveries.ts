@@ -145,7 +145,16 @@ export async function claimDue(
     UPDATE deliveries d SET in_flight = 1, lease_token = ${lease?.token ?? null}, lease_until = ${lease?.until ?? null}
     FROM taken WHERE d.id = taken.id
     RETURNING d.*`.execute(db);
-  return rows;
+  return inQueueOrder(rows);
+}
+
+/**
+ * RETURNING gives rows in whatever order the plan produced them (the replicas' count changed the
+ * plan): attempts start in the queue's order (due time, then creation), as on SQLite, which seeded
+ * chaos (CONTRACT §9) relies on.
+ */
+function inQueueOrder(rows: DeliveryRow[]): DeliveryRow[] {
+  return rows.sort((a, b) => Number(a.next_attempt_at) - Number(b.next_attempt_at) || Number(a.seq) - Number(b.seq));
 }
 
 /**
@@ -182,7 +191,8 @@ export async function claimDueForUrl(db: PgHandle, url: string, now: number, lim
         .skipLocked(),
     )
     .returningAll()
-    .execute();
+    .execute()
+    .then(inQueueOrder);
 }
 
 /** Writes an attempt and the delivery's new state together (on the caller's transaction). */
