@@ -119,4 +119,44 @@ describe('deliveries across replicas on one PostgreSQL database', () => {
     const [attempts] = await b.query('SELECT COUNT(*) AS n FROM delivery_attempts');
     expect(Number(attempts!.n)).toBe(200);
   });
+
+  it('a receiver’s in-flight cap counts the attempts of every replica', async () => {
+    const database = await server.createDatabase();
+    // Receiver 1 never answers (and attempts do not time out during the test): each attempt holds a slot.
+    const slow = await receiver('hang');
+    const probe = await receiver({ status: 200 });
+    const config = { webhooks: { timeoutMs: 60_000 } };
+    const a = await startTestEmulator({ database, config });
+    emulators.push(a);
+    const b = await startTestEmulator({ database, config });
+    emulators.push(b);
+    dataOf(await a.client.test.putWebhook({ body: { url: slow.url, secret: SECRET } }));
+    const CAP = 64;
+    const inFlight = async () => {
+      const [row] = await b.query(`SELECT COUNT(*) AS n FROM deliveries WHERE in_flight = 1 AND partner_id = '${a.keys.partnerId}'`);
+      return Number(row!.n);
+    };
+
+    // The receiver's cap fills up through A (its own count alone would stop it there too).
+    await createInvoices(a, CAP + 6);
+    await slow.waitFor(CAP, 15_000);
+    // B's own count of the receiver's attempts is 0: only the database's count can stop its claims.
+    await createInvoices(b, 10);
+    // A probe through B, to another partner's receiver: once it arrives, every claim B queued for
+    // the creates above has run (claims run one at a time, in order), and committed what it took.
+    const other = dataOf(await b.client.test.createPartner({ body: { name: 'Probe' } }), 201);
+    const key = other.test.partnerKey;
+    dataOf(await b.client.test.putWebhook({ key, body: { url: probe.url, secret: SECRET } }));
+    const merchant = dataOf(
+      await b.client.test.createMerchant({ key, idempotencyKey: ikey(), body: { externalTenantId: 'probe', email: 'probe@example.com', name: 'Probe' } }),
+      201,
+    );
+    dataOf(await b.client.test.createPartnerInvoice({ key, idempotencyKey: ikey(), body: { merchantId: merchant.merchantId, amount: '1' } }), 201);
+    await probe.waitFor(1, 15_000);
+    // Claims of two replicas that overlap may go one claim over (each a single row here); without
+    // the shared count, B would have taken all of its 10 and more.
+    const n = await inFlight();
+    expect(n).toBeGreaterThanOrEqual(CAP);
+    expect(n).toBeLessThanOrEqual(CAP + 2);
+  });
 });
