@@ -47,13 +47,16 @@ export interface DispatcherDeps {
   leaseMs?: number;
 }
 
-/** A claimed delivery handed back unattempted, with the claim's token (only that claim's hold is let go). */
+/**
+ * A claimed delivery handed back unattempted, with the claim's token (only that claim's hold is let
+ * go); null on SQLite, whose claims hold no lease.
+ */
 interface Release {
   id: string;
-  token: string;
+  token: string | null;
 }
 
-/** A result to write, and the token of the claim it belongs to (null: a manual attempt, claimed by no one). */
+/** A result to write, and the token of the claim it belongs to (null: a manual attempt, or a claim on SQLite). */
 type HeldCompletion = Completion & { lease: string | null };
 
 /**
@@ -62,10 +65,11 @@ type HeldCompletion = Completion & { lease: string | null };
  * nothing: a claimed delivery is still due after a restart (`releaseInFlight`), so delivery is at
  * least once, and receivers deduplicate on the envelope id.
  *
- * Every claim carries a lease (a token `<owner>.<n>` and an end in wall-clock ms). On PostgreSQL,
- * where several replicas share the queue (CONTRACT §12), a timer renews this dispatcher's leases and
- * releases other replicas' expired ones; a result is written only while its claim still holds the
- * delivery (`endLease`), so a replica that lost a claim cannot overwrite the new holder's state.
+ * On PostgreSQL, where several replicas share the queue (CONTRACT §12), every claim carries a lease
+ * (a token `<owner>.<n>` and an end in wall-clock ms): a timer renews this dispatcher's leases and
+ * releases other replicas' expired ones, and a result is written only while its claim still holds
+ * the delivery (`endLease`), so a replica that lost a claim cannot overwrite the new holder's state.
+ * SQLite's one owner (CONTRACT §8) claims without leases: no statement more per delivery there.
  */
 export class Dispatcher {
   private readonly running = new Map<string, Promise<void>>();
@@ -98,6 +102,8 @@ export class Dispatcher {
   private readonly leaseMs: number;
   private leaseTimer: NodeJS.Timeout | undefined;
   private sweeping = false;
+  /** Whether claims hold leases: on PostgreSQL, shared by replicas. */
+  private readonly leased: boolean;
   /**
    * The generation of the state being delivered: a reset or restore (discard) moves it on, and an
    * attempt of an earlier generation is never sent, nor its result recorded (CONTRACT §8).
@@ -134,15 +140,20 @@ export class Dispatcher {
 
   constructor(private readonly deps: DispatcherDeps) {
     this.leaseMs = deps.leaseMs ?? LEASE_MS;
-    // SQLite has one owner (CONTRACT §8) that releases every claim at start: nothing to sweep.
-    if (deps.db.kind === 'postgres') {
+    // SQLite has one owner (CONTRACT §8) that releases every claim at start: no leases, nothing to sweep.
+    this.leased = deps.db.kind === 'postgres';
+    if (this.leased) {
       this.leaseTimer = setInterval(() => void this.sweepLeases(), Math.min(LEASE_SWEEP_MS, this.leaseMs / 5));
       this.leaseTimer.unref();
     }
   }
 
-  /** A new claim's lease: its token, and when it ends unless renewed (wall-clock ms, never the emulator clock, which tests move by hours). */
-  private newLease(): Lease {
+  /**
+   * A new claim's lease: its token, and when it ends unless renewed (wall-clock ms, never the
+   * emulator clock, which tests move by hours). None on SQLite.
+   */
+  private newLease(): Lease | undefined {
+    if (!this.leased) return undefined;
     this.claimCount += 1;
     return { token: `${this.owner}.${this.claimCount}`, until: Date.now() + this.leaseMs };
   }
@@ -222,7 +233,7 @@ export class Dispatcher {
           const lease = this.newLease();
           // The cap is also checked in the database: other replicas' attempts to this receiver count (PostgreSQL).
           const due = await this.deps.db.transaction((tx) => tx.deliveries.claimDueForUrl(url, now, room, lease, MAX_IN_FLIGHT_PER_URL), { wait: false });
-          this.startClaimed(due, epoch, lease.token);
+          this.startClaimed(due, epoch, lease?.token ?? null);
         }
         // Receivers that never had a slot (the global cap was full) get theirs from a general claim.
         if (this.globallyShort && this.running.size < MAX_IN_FLIGHT) await this.claim(now, false);
@@ -262,7 +273,7 @@ export class Dispatcher {
     const lease = this.newLease();
     const claimed = await this.deps.db.transaction((tx) => tx.deliveries.claimDue(now, room, MAX_IN_FLIGHT_PER_URL, this.perUrl, lease), { wait });
     this.globallyShort = claimed.length === room;
-    this.startClaimed(claimed, epoch, lease.token);
+    this.startClaimed(claimed, epoch, lease?.token ?? null);
     return claimed.length;
   }
 
@@ -270,7 +281,7 @@ export class Dispatcher {
    * Starts claimed deliveries, unless the state they were claimed from was discarded while the claim
    * awaited the store (a reset, a restore): those are handed back, never sent (CONTRACT §8).
    */
-  private startClaimed(claimed: DeliveryRow[], epoch: number, token: string): void {
+  private startClaimed(claimed: DeliveryRow[], epoch: number, token: string | null): void {
     if (epoch !== this.epoch || this.closed) {
       if (!claimed.length) return;
       this.toRelease.push(...claimed.map((d) => ({ id: d.id, token })));
@@ -332,7 +343,7 @@ export class Dispatcher {
     this.retry.cancel();
   }
 
-  private start(delivery: DeliveryRow, trigger: Trigger, lease: string): void {
+  private start(delivery: DeliveryRow, trigger: Trigger, lease: string | null): void {
     // Counted by the URL the claim partitioned by (the delivery's), so the per-URL cap agrees with it.
     const url = delivery.url;
     this.perUrl.set(url, (this.perUrl.get(url) ?? 0) + 1);
@@ -454,7 +465,7 @@ export class Dispatcher {
         finished = await db.transaction(
           async (tx) => {
             if (epoch !== this.epoch) return [];
-            for (const r of release) await tx.deliveries.releaseDelivery(r.id, r.token);
+            for (const r of release) await tx.deliveries.releaseDelivery(r.id, r.token ?? undefined);
             const events: Awaited<ReturnType<typeof recordCompletion>>[] = [];
             for (const c of batch) {
               // A claim whose lease was lost (this replica was cut off past its lease, another took
