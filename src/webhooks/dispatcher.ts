@@ -68,7 +68,7 @@ type HeldCompletion = Completion & { lease: string | null };
  * On PostgreSQL, where several replicas share the queue (CONTRACT §12), every claim carries a lease
  * (a token `<owner>.<n>` and an end in wall-clock ms): a timer renews this dispatcher's leases and
  * releases other replicas' expired ones, and a result is written only while its claim still holds
- * the delivery (`endLease`), so a replica that lost a claim cannot overwrite the new holder's state.
+ * the delivery (`endLeases`), so a replica that lost a claim cannot overwrite the new holder's state.
  * SQLite's one owner (CONTRACT §8) claims without leases: no statement more per delivery there.
  */
 export class Dispatcher {
@@ -467,11 +467,13 @@ export class Dispatcher {
             if (epoch !== this.epoch) return [];
             for (const r of release) await tx.deliveries.releaseDelivery(r.id, r.token ?? undefined);
             const events: Awaited<ReturnType<typeof recordCompletion>>[] = [];
+            // A claim whose lease was lost (this replica was cut off past its lease, another took
+            // the delivery): its late result is dropped whole, no attempt row either, so the new
+            // holder's state and attempt numbers stand. The receiver may have it twice (at least once).
+            const leased = batch.flatMap((c) => (c.lease === null ? [] : [{ id: c.deliveryId, token: c.lease }]));
+            const held = new Set(await tx.deliveries.endLeases(leased));
             for (const c of batch) {
-              // A claim whose lease was lost (this replica was cut off past its lease, another took
-              // the delivery): its late result is dropped whole, no attempt row either, so the new
-              // holder's state and attempt numbers stand. The receiver may have it twice (at least once).
-              if (c.lease !== null && !(await tx.deliveries.endLease(c.deliveryId, c.lease))) continue;
+              if (c.lease !== null && !held.has(c.deliveryId)) continue;
               events.push(await recordCompletion(tx, clock.now(), config.webhooks.retrySchedule, c));
             }
             return events;

@@ -99,13 +99,20 @@ describe.each(engines)('delivery leases on %s', (engine, openDb) => {
     expect((await db.deliveries.claimDue(T0 + 10, 1, 64, new Map(), holder)).map((d) => d.id)).toEqual([id]);
 
     // The late result of A: refused, and nothing of B's claim changes.
-    expect(await db.transaction((tx) => tx.deliveries.endLease(id, lost.token))).toBe(false);
+    expect(await db.transaction((tx) => tx.deliveries.endLeases([{ id, token: lost.token }]))).toEqual([]);
     await db.deliveries.releaseDelivery(id, lost.token);
     const held = (await db.deliveries.findDelivery(id))!;
     expect([held.in_flight, held.lease_token, Number(held.lease_until), held.attempt_count]).toEqual([1, holder.token, 40_000, 0]);
 
     // B's own result: accepted, and the lease ends with it.
-    expect(await db.transaction((tx) => tx.deliveries.endLease(id, holder.token))).toBe(true);
+    expect(
+      await db.transaction((tx) =>
+        tx.deliveries.endLeases([
+          { id, token: lost.token },
+          { id, token: holder.token },
+        ]),
+      ),
+    ).toEqual([id]);
     const done = (await db.deliveries.findDelivery(id))!;
     expect([done.lease_token, done.lease_until]).toEqual([null, null]);
   });

@@ -164,14 +164,20 @@ const endOne = prepared((qb) =>
     .where('lease_token', '=', param('token')),
 );
 
+/** A claimed delivery and the token of the claim that took it. */
+export interface Held {
+  id: string;
+  token: string;
+}
+
 /**
- * Before an attempt's result is written: whether the claim `token` still holds the delivery (its
- * lease was not released and taken by another claim). Ends the lease; the result's write clears
- * `in_flight`. On PostgreSQL the row stays locked until the transaction ends, so no one can
- * release and re-claim it between this check and that write.
+ * Before a batch of results is written: which of the deliveries `held` their claim still holds (its
+ * lease was not released and taken by another claim); their leases end, and each result's write
+ * clears `in_flight`. On PostgreSQL those rows stay locked until the transaction ends, so no one can
+ * release and re-claim them between this check and that write. Returns the ids still held.
  */
-export function endLease(store: Store, id: string, token: string): boolean {
-  return endOne.run(store, { id, token }).changes > 0;
+export function endLeases(store: Store, held: readonly Held[]): string[] {
+  return held.filter((h) => endOne.run(store, { id: h.id, token: h.token }).changes > 0).map((h) => h.id);
 }
 
 /** At start: attempts that were running when the process died are due again. */

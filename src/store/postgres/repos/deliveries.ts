@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { AttemptRecord, AttemptRow, DeliveryFilter, DeliveryOutcome, DeliveryRow, Lease, NewDelivery } from '../../repos/deliveries.js';
+import type { AttemptRecord, AttemptRow, DeliveryFilter, DeliveryOutcome, DeliveryRow, Held, Lease, NewDelivery } from '../../repos/deliveries.js';
 import type { ListPage } from '../../repos/merchants.js';
 import { DELIVERY_STATUSES, INVOICE_EVENT_TYPES } from '../../../contract/enums.js';
 import { type PgHandle, touched } from './handle.js';
@@ -79,19 +79,18 @@ export async function renewLeases(db: PgHandle, owner: string, until: number): P
 }
 
 /**
- * Whether the claim `token` still holds the delivery; ends its lease if so. The row stays locked
- * until the caller's transaction ends, so no replica releases and re-claims it before the result
- * is written (SQLite's twin).
+ * Which of the deliveries `held` their claim still holds; their leases end. One statement for a
+ * batch of results; the rows stay locked until the caller's transaction ends, so no replica
+ * releases and re-claims them before the results are written (SQLite's twin).
  */
-export async function endLease(db: PgHandle, id: string, token: string): Promise<boolean> {
-  const result = await db
-    .updateTable('deliveries')
-    .set({ lease_token: null, lease_until: null })
-    .where('id', '=', id)
-    .where('in_flight', '=', 1)
-    .where('lease_token', '=', token)
-    .executeTakeFirst();
-  return touched(result) > 0;
+export async function endLeases(db: PgHandle, held: readonly Held[]): Promise<string[]> {
+  if (!held.length) return [];
+  const { rows } = await sql<{ id: string }>`
+    UPDATE deliveries d SET lease_token = NULL, lease_until = NULL
+    FROM unnest(${held.map((h) => h.id)}::text[], ${held.map((h) => h.token)}::text[]) AS h(id, token)
+    WHERE d.id = h.id AND d.lease_token = h.token AND d.in_flight = 1
+    RETURNING d.id`.execute(db);
+  return rows.map((r) => r.id);
 }
 
 /**
