@@ -159,4 +159,36 @@ describe('deliveries across replicas on one PostgreSQL database', () => {
     expect(n).toBeGreaterThanOrEqual(CAP);
     expect(n).toBeLessThanOrEqual(CAP + 2);
   });
+
+  it('a result that comes back after its claim was lost is dropped: the new holder’s record stands', async () => {
+    const database = await server.createDatabase();
+    // A's attempt (the first request) hangs until the receiver closes; every later one gets 200.
+    const rx = await receiver((_req, n) => (n === 1 ? 'hang' : { status: 200 }));
+    const config = { webhooks: { timeoutMs: 60_000 } };
+    const a = await startTestEmulator({ database, config });
+    emulators.push(a);
+    const b = await startTestEmulator({ database, config });
+    emulators.push(b);
+    dataOf(await a.client.test.putWebhook({ body: { url: rx.url, secret: SECRET } }));
+    await createInvoices(a, 1);
+    const [first] = await rx.waitFor(1, 10_000);
+    // A's lease "ends" and is released, as another replica's sweep does once A stopped renewing it.
+    await a.query('UPDATE deliveries SET in_flight = 0, lease_token = NULL, lease_until = NULL WHERE in_flight = 1');
+    // A create through B makes B claim what is due: the released delivery too, delivered with 200.
+    await createInvoices(b, 1);
+    await rx.waitFor(3, 10_000);
+    await until('both deliveries to succeed', async () => {
+      const [row] = await b.query("SELECT COUNT(*) AS n FROM deliveries WHERE status = 'succeeded' AND in_flight = 0");
+      return Number(row!.n) === 2;
+    });
+    // Now A's old attempt ends (a connection error), and A writes what it has (advance waits for that).
+    await rx.close();
+    receivers.splice(receivers.indexOf(rx), 1);
+    await a.advanceClock(0);
+    const id = envelopeId(first!.rawBody);
+    const [row] = await b.query(`SELECT d.status, d.attempt_count, d.last_response_status FROM deliveries d WHERE d.event_id = '${id}'`);
+    expect(row).toEqual({ status: 'succeeded', attempt_count: 1, last_response_status: 200 });
+    const attempts = await b.query(`SELECT a.response_status FROM delivery_attempts a JOIN deliveries d ON d.id = a.delivery_id WHERE d.event_id = '${id}'`);
+    expect(attempts).toEqual([{ response_status: 200 }]);
+  });
 });
