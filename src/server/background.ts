@@ -48,6 +48,7 @@ export function createWork(
     sendToListener: (delivery, body, timeoutMs) => listeners.send(delivery, body, timeoutMs),
     onError: reportError,
     chaos,
+    ...(options.leaseMs !== undefined ? { leaseMs: options.leaseMs } : {}),
   });
   const listeners: ListenerHub = new ListenerHub({
     db,

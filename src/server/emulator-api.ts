@@ -53,6 +53,12 @@ export interface StartEmulatorOptions {
    */
   lookup?: LookupFn;
   /**
+   * How long, in wall-clock ms, a claimed webhook delivery stays with this emulator without its
+   * renewal before another replica on the same PostgreSQL database may take it (CONTRACT §12).
+   * Default 25 000 (taken over within 30 s of a replica's death). Tests of dying replicas shorten it.
+   */
+  leaseMs?: number;
+  /**
    * Start from a snapshot file (`svc snapshot export`, or a file `emulator.snapshot()` wrote): its
    * data, clock and keys replace the database's before the emulator serves (CONTRACT §9). The file
    * is untrusted (CONTRACT §8): a schema svc did not write is refused, and the deliveries it left

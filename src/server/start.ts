@@ -193,9 +193,12 @@ async function serve(
   // issue 27: SQLite only (the file claim).
   store?.claim?.setUrl(site.baseUrl);
   // Attempts cut short by a crash are due again; expiries and retries that fell due while the
-  // emulator was stopped run now.
+  // emulator was stopped run now. SQLite has one owner (CONTRACT §8): every claim was this
+  // process's predecessor's. On PostgreSQL other replicas hold live claims (§12): only expired
+  // leases go (a lease is in wall-clock time, never the emulator clock).
   try {
-    await db.deliveries.releaseInFlight();
+    if (db.kind === 'postgres') await db.deliveries.releaseExpiredLeases(Date.now());
+    else await db.deliveries.releaseInFlight();
   } catch (error) {
     await stopWork(work, deps.runtime.snapshots);
     await close(server);

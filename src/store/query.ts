@@ -211,6 +211,8 @@ function toSqlite(value: unknown): unknown {
  */
 export const DUE_DELIVERY = literalPredicate("status IN ('pending', 'retrying') AND in_flight = 0");
 export const OPEN_INVOICE = literalPredicate("status IN ('CREATED', 'PARTIALLY_PAID') AND pending_payments = 0");
+/** Claimed deliveries (the partial index deliveries_leased, 0008): lease sweeps read only these. */
+export const LEASED_DELIVERY = literalPredicate('in_flight = 1');
 
 function literalPredicate(text: string): Expression<boolean> {
   // kysely recognises an expression by its shape (`expressionType`, `toOperationNode`).

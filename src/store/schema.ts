@@ -167,6 +167,10 @@ export interface DeliveriesTable {
   last_error: string | null;
   created_at: number;
   updated_at: number;
+  /** The claim holding the delivery (a token per claim), while in flight; null otherwise (issue 28). */
+  lease_token: string | null;
+  /** Wall-clock ms when the claim's lease ends: past it, another replica may take the delivery. */
+  lease_until: number | null;
 }
 
 export interface DeliveryAttemptsTable {

@@ -1,9 +1,10 @@
+import { randomUUID } from 'node:crypto';
 import type { Clock } from '../clock/clock.js';
 import { wallClockSeconds } from '../clock/clock.js';
 import type { EmulatorConfig } from '../config/defaults.js';
 import { RetryLater } from '../store/backoff.js';
 import type { StoreDb } from '../store/db.js';
-import type { DeliveryRow } from '../store/repos/deliveries.js';
+import type { DeliveryRow, Lease } from '../store/repos/deliveries.js';
 import type { Attempter, AttemptResult } from './attempt.js';
 import type { DeliveryEvent } from './delivery-events.js';
 import { STALE_SECONDS, type WebhookChaos } from './chaos.js';
@@ -17,6 +18,15 @@ const MAX_IN_FLIGHT_PER_URL = 64;
 /** Claim again after this many attempts finished, or after this long, whichever comes first. */
 const CLAIM_BATCH = 16;
 const CLAIM_DELAY_MS = 2;
+/**
+ * A claim's lease (CONTRACT §12, issue 28), in wall-clock ms: a replica that dies holding claims
+ * loses them when their leases end, and the next sweep of any other replica (every LEASE_SWEEP_MS
+ * at most) makes them due again: taken over within 30 s of the death. Longer than an attempt's
+ * default timeout (10 s), and renewed while the attempt runs, so the longest ones (a 60 s timeout,
+ * chaos holds, a duplicate sent after) keep their claim.
+ */
+export const LEASE_MS = 25_000;
+const LEASE_SWEEP_MS = 5_000;
 
 export interface DispatcherDeps {
   db: StoreDb;
@@ -33,18 +43,38 @@ export interface DispatcherDeps {
   onError?: (error: unknown) => void;
   /** Webhook chaos in force (CONTRACT §9), consulted as each attempt starts. */
   chaos?: WebhookChaos;
+  /** A claim's lease in wall-clock ms (default LEASE_MS); tests of dying replicas shorten it. */
+  leaseMs?: number;
 }
+
+/**
+ * A claimed delivery handed back unattempted, with the claim's token (only that claim's hold is let
+ * go); null on SQLite, whose claims hold no lease.
+ */
+interface Release {
+  id: string;
+  token: string | null;
+}
+
+/** A result to write, and the token of the claim it belongs to (null: a manual attempt, or a claim on SQLite). */
+type HeldCompletion = Completion & { lease: string | null };
 
 /**
  * Reads the outbox and delivers (CONTRACT §5). Due deliveries are claimed in one statement and
  * attempted concurrently; results are written in batches, one transaction per batch. A crash loses
  * nothing: a claimed delivery is still due after a restart (`releaseInFlight`), so delivery is at
  * least once, and receivers deduplicate on the envelope id.
+ *
+ * On PostgreSQL, where several replicas share the queue (CONTRACT §12), every claim carries a lease
+ * (a token `<owner>.<n>` and an end in wall-clock ms): a timer renews this dispatcher's leases and
+ * releases other replicas' expired ones, and a result is written only while its claim still holds
+ * the delivery (`endLeases`), so a replica that lost a claim cannot overwrite the new holder's state.
+ * SQLite's one owner (CONTRACT §8) claims without leases: no statement more per delivery there.
  */
 export class Dispatcher {
   private readonly running = new Map<string, Promise<void>>();
   private readonly perUrl = new Map<string, number>();
-  private completions: Completion[] = [];
+  private completions: HeldCompletion[] = [];
   private flushScheduled = false;
   /** Flushes whose transaction has not settled yet: their results are taken out of `completions`. */
   private flushing = 0;
@@ -65,7 +95,15 @@ export class Dispatcher {
   /** The last general claim filled every free slot: other receivers may still have due work. */
   private globallyShort = false;
   /** Claimed deliveries whose attempt could not start: handed back (in_flight = 0) by the next flush. */
-  private toRelease: string[] = [];
+  private toRelease: Release[] = [];
+  /** This dispatcher's name in lease tokens: fresh per process (never the seeded random: ids would shift). */
+  private readonly owner = randomUUID();
+  private claimCount = 0;
+  private readonly leaseMs: number;
+  private leaseTimer: NodeJS.Timeout | undefined;
+  private sweeping = false;
+  /** Whether claims hold leases: on PostgreSQL, shared by replicas. */
+  private readonly leased: boolean;
   /**
    * The generation of the state being delivered: a reset or restore (discard) moves it on, and an
    * attempt of an earlier generation is never sent, nor its result recorded (CONTRACT §8).
@@ -100,7 +138,45 @@ export class Dispatcher {
     return run;
   }
 
-  constructor(private readonly deps: DispatcherDeps) {}
+  constructor(private readonly deps: DispatcherDeps) {
+    this.leaseMs = deps.leaseMs ?? LEASE_MS;
+    // SQLite has one owner (CONTRACT §8) that releases every claim at start: no leases, nothing to sweep.
+    this.leased = deps.db.kind === 'postgres';
+    if (this.leased) {
+      this.leaseTimer = setInterval(() => void this.sweepLeases(), Math.min(LEASE_SWEEP_MS, this.leaseMs / 5));
+      this.leaseTimer.unref();
+    }
+  }
+
+  /**
+   * A new claim's lease: its token, and when it ends unless renewed (wall-clock ms, never the
+   * emulator clock, which tests move by hours). None on SQLite.
+   */
+  private newLease(): Lease | undefined {
+    if (!this.leased) return undefined;
+    this.claimCount += 1;
+    return { token: `${this.owner}.${this.claimCount}`, until: Date.now() + this.leaseMs };
+  }
+
+  /**
+   * Renews this dispatcher's leases, then makes due again the claims whose lease ended (a replica
+   * that died). Two statements on the few claimed rows (deliveries_leased); a failure is reported
+   * and the next sweep tries again. Never rejects: it runs from a timer.
+   */
+  private async sweepLeases(): Promise<void> {
+    if (this.sweeping || this.closed) return;
+    this.sweeping = true;
+    try {
+      const wallNow = Date.now();
+      await this.deps.db.deliveries.renewLeases(this.owner, wallNow + this.leaseMs);
+      const released = await this.deps.db.deliveries.releaseExpiredLeases(wallNow);
+      if (released > 0) this.kick();
+    } catch (error) {
+      if (!this.closed) this.deps.onError?.(error);
+    } finally {
+      this.sweeping = false;
+    }
+  }
 
   /** Claims and starts what is due now; cheap to call often (coalesced into one pass per tick). */
   kick(): void {
@@ -154,8 +230,10 @@ export class Dispatcher {
           const room = Math.min(MAX_IN_FLIGHT - this.running.size, MAX_IN_FLIGHT_PER_URL - (this.perUrl.get(url) ?? 0));
           if (room <= 0 || this.closed) continue;
           const epoch = this.epoch;
-          const due = await this.deps.db.transaction((tx) => tx.deliveries.claimDueForUrl(url, now, room), { wait: false });
-          this.startClaimed(due, epoch);
+          const lease = this.newLease();
+          // The cap is also checked in the database: other replicas' attempts to this receiver count (PostgreSQL).
+          const due = await this.deps.db.transaction((tx) => tx.deliveries.claimDueForUrl(url, now, room, lease, MAX_IN_FLIGHT_PER_URL), { wait: false });
+          this.startClaimed(due, epoch, lease?.token ?? null);
         }
         // Receivers that never had a slot (the global cap was full) get theirs from a general claim.
         if (this.globallyShort && this.running.size < MAX_IN_FLIGHT) await this.claim(now, false);
@@ -192,9 +270,10 @@ export class Dispatcher {
     const room = MAX_IN_FLIGHT - this.running.size;
     if (room <= 0) return 0;
     const epoch = this.epoch;
-    const claimed = await this.deps.db.transaction((tx) => tx.deliveries.claimDue(now, room, MAX_IN_FLIGHT_PER_URL, this.perUrl), { wait });
+    const lease = this.newLease();
+    const claimed = await this.deps.db.transaction((tx) => tx.deliveries.claimDue(now, room, MAX_IN_FLIGHT_PER_URL, this.perUrl, lease), { wait });
     this.globallyShort = claimed.length === room;
-    this.startClaimed(claimed, epoch);
+    this.startClaimed(claimed, epoch, lease?.token ?? null);
     return claimed.length;
   }
 
@@ -202,17 +281,17 @@ export class Dispatcher {
    * Starts claimed deliveries, unless the state they were claimed from was discarded while the claim
    * awaited the store (a reset, a restore): those are handed back, never sent (CONTRACT §8).
    */
-  private startClaimed(claimed: DeliveryRow[], epoch: number): void {
+  private startClaimed(claimed: DeliveryRow[], epoch: number, token: string | null): void {
     if (epoch !== this.epoch || this.closed) {
       if (!claimed.length) return;
-      this.toRelease.push(...claimed.map((d) => d.id));
+      this.toRelease.push(...claimed.map((d) => ({ id: d.id, token })));
       this.scheduleFlush();
       return;
     }
     // In the order they fell due, oldest first: `RETURNING` promises no order (PostgreSQL's follows
     // the rows' places on disk), and the start order is the order of the seeded chaos draws.
     const ordered = [...claimed].sort((a, b) => (a.next_attempt_at ?? 0) - (b.next_attempt_at ?? 0) || Number(a.seq) - Number(b.seq));
-    for (const delivery of ordered) this.start(delivery, 'scheduled');
+    for (const delivery of ordered) this.start(delivery, 'scheduled', token);
   }
 
   /** Whether nothing runs and every result is written. */
@@ -244,7 +323,7 @@ export class Dispatcher {
 
   /** A manual attempt (resend): awaited, written, and returned. A success ends the schedule; a failure leaves it. */
   async resend(delivery: DeliveryRow): Promise<DeliveryRow> {
-    await this.attemptNow(delivery, 'manual');
+    await this.attemptNow(delivery, 'manual', null);
     // A result the database refuses now is kept for the retry; the caller hears why (503, 507).
     const failure = await this.flush(true);
     if (failure) throw failure;
@@ -258,6 +337,7 @@ export class Dispatcher {
    */
   async close(graceMs = 1000): Promise<void> {
     this.closed = true;
+    clearInterval(this.leaseTimer);
     const timeout = new Promise((resolve) => setTimeout(resolve, graceMs).unref());
     await Promise.race([Promise.allSettled(this.running.values()), timeout]);
     await this.flush(true);
@@ -266,16 +346,16 @@ export class Dispatcher {
     this.retry.cancel();
   }
 
-  private start(delivery: DeliveryRow, trigger: Trigger): void {
+  private start(delivery: DeliveryRow, trigger: Trigger, lease: string | null): void {
     // Counted by the URL the claim partitioned by (the delivery's), so the per-URL cap agrees with it.
     const url = delivery.url;
     this.perUrl.set(url, (this.perUrl.get(url) ?? 0) + 1);
     const epoch = this.epoch;
-    const run = this.attemptNow(delivery, trigger)
+    const run = this.attemptNow(delivery, trigger, lease)
       .catch((error: unknown) => {
         // It could not start (reading the event failed): nothing was sent; the delivery goes back, due.
         if (epoch !== this.epoch) return;
-        this.toRelease.push(delivery.id);
+        this.toRelease.push({ id: delivery.id, token: lease });
         this.retry.failed(error);
       })
       .finally(() => {
@@ -290,7 +370,7 @@ export class Dispatcher {
     this.running.set(delivery.id, run);
   }
 
-  private async attemptNow(delivery: DeliveryRow, trigger: Trigger): Promise<void> {
+  private async attemptNow(delivery: DeliveryRow, trigger: Trigger, lease: string | null): Promise<void> {
     const { db, clock, config, attempter, version } = this.deps;
     const epoch = this.epoch;
     const signal = this.abandon.signal;
@@ -355,7 +435,7 @@ export class Dispatcher {
       }
     }
     if (discarded()) return;
-    this.completions.push({ deliveryId: delivery.id, trigger, url, startedAt, result, chaos: chaos?.kinds.length ? chaos.kinds.join(',') : null });
+    this.completions.push({ deliveryId: delivery.id, trigger, url, startedAt, result, chaos: chaos?.kinds.length ? chaos.kinds.join(',') : null, lease });
     this.scheduleFlush();
   }
 
@@ -391,9 +471,17 @@ export class Dispatcher {
         finished = await db.transaction(
           async (tx) => {
             if (epoch !== this.epoch) return [];
-            for (const id of release) await tx.deliveries.releaseDelivery(id);
+            for (const r of release) await tx.deliveries.releaseDelivery(r.id, r.token ?? undefined);
             const events: Awaited<ReturnType<typeof recordCompletion>>[] = [];
-            for (const c of batch) events.push(await recordCompletion(tx, clock.now(), config.webhooks.retrySchedule, c));
+            // A claim whose lease was lost (this replica was cut off past its lease, another took
+            // the delivery): its late result is dropped whole, no attempt row either, so the new
+            // holder's state and attempt numbers stand. The receiver may have it twice (at least once).
+            const leased = batch.flatMap((c) => (c.lease === null ? [] : [{ id: c.deliveryId, token: c.lease }]));
+            const held = new Set(await tx.deliveries.endLeases(leased));
+            for (const c of batch) {
+              if (c.lease !== null && !held.has(c.deliveryId)) continue;
+              events.push(await recordCompletion(tx, clock.now(), config.webhooks.retrySchedule, c));
+            }
             return events;
           },
           { wait: false },

@@ -1,7 +1,7 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { Insertable, Selectable } from 'kysely';
 import type { Environment } from '../../domain/environment.js';
-import { DUE_DELIVERY, param, prepared, preparedByShape } from '../query.js';
+import { DUE_DELIVERY, LEASED_DELIVERY, param, prepared, preparedByShape } from '../query.js';
 import type { DeliveriesTable, DeliveryAttemptsTable } from '../schema.js';
 import type { Store } from '../store.js';
 import type { ListPage } from './merchants.js';
@@ -41,7 +41,7 @@ const nextDue = prepared((qb) =>
     .select((eb) => eb.fn.min('next_attempt_at').as('at'))
     .where(DUE_DELIVERY),
 );
-const clearInFlight = prepared((qb) => qb.updateTable('deliveries').set({ in_flight: 0 }).where('in_flight', '=', 1));
+const clearInFlight = prepared((qb) => qb.updateTable('deliveries').set({ in_flight: 0, lease_token: null, lease_until: null }).where('in_flight', '=', 1));
 const insertAttempt = prepared((qb) =>
   qb.insertInto('delivery_attempts').values({
     delivery_id: param('delivery_id'),
@@ -104,11 +104,80 @@ export function nextDeliveryDueAfter(store: Store, now: number): number | null {
   return nextDueAfter.get(store, { now })?.at ?? null;
 }
 
-const releaseOne = prepared((qb) => qb.updateTable('deliveries').set({ in_flight: 0 }).where('id', '=', param('id')).where('in_flight', '=', 1));
+const unleased = { in_flight: 0, lease_token: null, lease_until: null } as const;
+const releaseOne = prepared((qb) => qb.updateTable('deliveries').set(unleased).where('id', '=', param('id')).where('in_flight', '=', 1));
+const releaseOneHeld = prepared((qb) =>
+  qb.updateTable('deliveries').set(unleased).where('id', '=', param('id')).where('in_flight', '=', 1).where('lease_token', '=', param('token')),
+);
 
-/** A claimed delivery whose attempt could not start (a database error): due again, unchanged. */
-export function releaseDelivery(store: Store, id: string): void {
-  releaseOne.run(store, { id });
+/**
+ * A claimed delivery whose attempt could not start (a database error): due again, unchanged. With
+ * its claim's `token`, only while that claim still holds it (not once another replica re-claimed it).
+ */
+export function releaseDelivery(store: Store, id: string, token?: string): void {
+  if (token === undefined) releaseOne.run(store, { id });
+  else releaseOneHeld.run(store, { id, token });
+}
+
+/** A claim: its token (one per claim statement) and when its lease ends (wall-clock ms). */
+export interface Lease {
+  token: string;
+  until: number;
+}
+
+const releaseExpired = prepared((qb) => qb.updateTable('deliveries').set(unleased).where(LEASED_DELIVERY).where('lease_until', '<=', param('now')));
+
+/**
+ * Claims whose lease ended by `wallNow` (wall-clock ms) are let go: due again, attempt count
+ * unchanged (the attempt was never recorded). The holder died, or lost its way to the database.
+ * Reads only the claimed rows (the partial index deliveries_leased). Rows claimed without a lease
+ * (tests of the repository alone) never expire.
+ */
+export function releaseExpiredLeases(store: Store, wallNow: number): number {
+  return releaseExpired.run(store, { now: wallNow }).changes;
+}
+
+const renew = prepared((qb) =>
+  qb
+    .updateTable('deliveries')
+    .set({ lease_until: param('until') })
+    .where(LEASED_DELIVERY)
+    .where('lease_token', 'like', param('pattern')),
+);
+
+/**
+ * Extends to `until` every lease the claimer `owner` holds (its tokens are `<owner>.<n>`; the
+ * owner a UUID, free of LIKE's wildcards): an attempt may outlast a lease (a timeout of up to 60 s, chaos holds of up to 60 s,
+ * a database that refuses the result for a while). A claim already released and re-claimed carries
+ * another token, and is not touched. Reads only the claimed rows (deliveries_leased).
+ */
+export function renewLeases(store: Store, owner: string, until: number): number {
+  return renew.run(store, { pattern: `${owner}.%`, until }).changes;
+}
+
+const endOne = prepared((qb) =>
+  qb
+    .updateTable('deliveries')
+    .set({ lease_token: null, lease_until: null })
+    .where('id', '=', param('id'))
+    .where('in_flight', '=', 1)
+    .where('lease_token', '=', param('token')),
+);
+
+/** A claimed delivery and the token of the claim that took it. */
+export interface Held {
+  id: string;
+  token: string;
+}
+
+/**
+ * Before a batch of results is written: which of the deliveries `held` their claim still holds (its
+ * lease was not released and taken by another claim); their leases end, and each result's write
+ * clears `in_flight`. On PostgreSQL those rows stay locked until the transaction ends, so no one can
+ * release and re-claim them between this check and that write. Returns the ids still held.
+ */
+export function endLeases(store: Store, held: readonly Held[]): string[] {
+  return held.filter((h) => endOne.run(store, { id: h.id, token: h.token }).changes > 0).map((h) => h.id);
 }
 
 /** At start: attempts that were running when the process died are due again. */
@@ -126,7 +195,7 @@ export function releaseInFlight(store: Store): number {
  * `limit` candidates are ranked: ranking every due row on every claim made a 10,000-delivery burst
  * O(n²). Whatever is left out is still due, and the next claim takes it.
  */
-export function claimDue(store: Store, now: number, limit: number, perUrl: number, busy: ReadonlyMap<string, number>): DeliveryRow[] {
+export function claimDue(store: Store, now: number, limit: number, perUrl: number, busy: ReadonlyMap<string, number>, lease?: Lease): DeliveryRow[] {
   const saturated = [...busy].filter(([, n]) => n >= perUrl).map(([url]) => url);
   return claimStatementFor(store).all({
     now,
@@ -135,6 +204,8 @@ export function claimDue(store: Store, now: number, limit: number, perUrl: numbe
     scan: Math.min(1024, Math.max(64, limit * 4)),
     busy: JSON.stringify(Object.fromEntries(busy)),
     saturated: JSON.stringify(saturated),
+    token: lease?.token ?? null,
+    until: lease?.until ?? null,
   });
 }
 
@@ -150,7 +221,7 @@ const CLAIM_SQL = `
     SELECT id, url, next_attempt_at, ROW_NUMBER() OVER (PARTITION BY url ORDER BY next_attempt_at, seq) AS rn
     FROM candidates
   )
-  UPDATE deliveries SET in_flight = 1
+  UPDATE deliveries SET in_flight = 1, lease_token = @token, lease_until = @until
   WHERE id IN (
     SELECT due.id FROM due LEFT JOIN busy ON busy.url = due.url
     WHERE due.rn + COALESCE(busy.n, 0) <= @perUrl
@@ -162,7 +233,7 @@ const CLAIM_SQL = `
 const claimForUrl = prepared((qb) =>
   qb
     .updateTable('deliveries')
-    .set({ in_flight: 1 })
+    .set({ in_flight: 1, lease_token: param('token'), lease_until: param('until') })
     .where(
       'id',
       'in',
@@ -178,12 +249,16 @@ const claimForUrl = prepared((qb) =>
     .returningAll(),
 );
 
-/** Claims up to `limit` due deliveries of one receiver URL (a slot of that receiver was freed). */
-export function claimDueForUrl(store: Store, url: string, now: number, limit: number): DeliveryRow[] {
-  return claimForUrl.all(store, { url, now, limit });
+/**
+ * Claims up to `limit` due deliveries of one receiver URL (a slot of that receiver was freed).
+ * `perUrl`: PostgreSQL also caps by the receiver's in-flight rows of every replica; on SQLite one
+ * process holds every claim, and the caller's `limit` already counts them.
+ */
+export function claimDueForUrl(store: Store, url: string, now: number, limit: number, lease?: Lease, _perUrl?: number): DeliveryRow[] {
+  return claimForUrl.all(store, { url, now, limit, token: lease?.token ?? null, until: lease?.until ?? null });
 }
 
-type ClaimArgs = { now: number; limit: number; perUrl: number; scan: number; busy: string; saturated: string };
+type ClaimArgs = { now: number; limit: number; perUrl: number; scan: number; busy: string; saturated: string; token: string | null; until: number | null };
 // `RETURNING *` of the deliveries table: its rows are DeliveryRow (the table's kysely type).
 type Statement = BetterSqlite3.Statement<[ClaimArgs], DeliveryRow>;
 // A window function and CTEs are beyond what the query builder expresses cleanly: plain SQL, prepared once.

@@ -5,8 +5,10 @@ import type { Migration } from 'kysely';
  * A separate list: PostgreSQL starts from SQLite's schema as of 0007 in one migration. A later schema
  * change adds one migration to each list, under the same name. 0002-snapshots is PostgreSQL's alone
  * (named snapshots in the database; SQLite keeps files), and holds no table a snapshot copies.
+ * 0003-delivery-leases is SQLite's 0008 (the numbers differ; the columns and index are the same).
  */
 export const postgresMigrations: Record<string, () => Promise<Migration>> = {
   '0001-initial': () => import('./0001-initial.js'),
   '0002-snapshots': () => import('./0002-snapshots.js'),
+  '0003-delivery-leases': () => import('./0003-delivery-leases.js'),
 };

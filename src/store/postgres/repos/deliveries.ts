@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { AttemptRecord, AttemptRow, DeliveryFilter, DeliveryOutcome, DeliveryRow, NewDelivery } from '../../repos/deliveries.js';
+import type { AttemptRecord, AttemptRow, DeliveryFilter, DeliveryOutcome, DeliveryRow, Held, Lease, NewDelivery } from '../../repos/deliveries.js';
 import type { ListPage } from '../../repos/merchants.js';
 import { DELIVERY_STATUSES, INVOICE_EVENT_TYPES } from '../../../contract/enums.js';
 import { type PgHandle, touched } from './handle.js';
@@ -45,18 +45,52 @@ export async function nextDeliveryDueAfter(db: PgHandle, now: number): Promise<n
   return row?.at ?? null;
 }
 
-/** A claimed delivery whose attempt could not start (a database error): due again, unchanged. */
-export async function releaseDelivery(db: PgHandle, id: string): Promise<void> {
-  await db.updateTable('deliveries').set({ in_flight: 0 }).where('id', '=', id).where('in_flight', '=', 1).execute();
+const UNLEASED = { in_flight: 0, lease_token: null, lease_until: null } as const;
+
+/**
+ * A claimed delivery whose attempt could not start (a database error): due again, unchanged. With
+ * its claim's `token`, only while that claim still holds it (not once another replica re-claimed it).
+ */
+export async function releaseDelivery(db: PgHandle, id: string, token?: string): Promise<void> {
+  let q = db.updateTable('deliveries').set(UNLEASED).where('id', '=', id).where('in_flight', '=', 1);
+  if (token !== undefined) q = q.where('lease_token', '=', token);
+  await q.execute();
 }
 
 /**
- * At start: attempts that were running when the process died are due again. With one process on
- * the database, as on SQLite; with replicas (CONTRACT §12) this would take their running claims
- * too, and a lease replaces it (docs/decisions.md, "PostgreSQL repositories").
+ * Every delivery in flight is due again. On PostgreSQL this takes other replicas' live claims too
+ * (CONTRACT §12): start-up releases only expired leases (`releaseExpiredLeases`); this stays for a
+ * snapshot restore, which replaces the whole state anyway.
  */
 export async function releaseInFlight(db: PgHandle): Promise<number> {
-  return touched(await db.updateTable('deliveries').set({ in_flight: 0 }).where('in_flight', '=', 1).executeTakeFirst());
+  return touched(await db.updateTable('deliveries').set(UNLEASED).where('in_flight', '=', 1).executeTakeFirst());
+}
+
+/** Claims whose lease ended by `wallNow` (wall-clock ms) are due again, attempt count unchanged (SQLite's twin). */
+export async function releaseExpiredLeases(db: PgHandle, wallNow: number): Promise<number> {
+  return touched(await db.updateTable('deliveries').set(UNLEASED).where('in_flight', '=', 1).where('lease_until', '<=', wallNow).executeTakeFirst());
+}
+
+/** Extends to `until` every lease the claimer `owner` holds (tokens `<owner>.<n>`; SQLite's twin). */
+export async function renewLeases(db: PgHandle, owner: string, until: number): Promise<number> {
+  return touched(
+    await db.updateTable('deliveries').set({ lease_until: until }).where('in_flight', '=', 1).where('lease_token', 'like', `${owner}.%`).executeTakeFirst(),
+  );
+}
+
+/**
+ * Which of the deliveries `held` their claim still holds; their leases end. One statement for a
+ * batch of results; the rows stay locked until the caller's transaction ends, so no replica
+ * releases and re-claims them before the results are written (SQLite's twin).
+ */
+export async function endLeases(db: PgHandle, held: readonly Held[]): Promise<string[]> {
+  if (!held.length) return [];
+  const { rows } = await sql<{ id: string }>`
+    UPDATE deliveries d SET lease_token = NULL, lease_until = NULL
+    FROM unnest(${held.map((h) => h.id)}::text[], ${held.map((h) => h.token)}::text[]) AS h(id, token)
+    WHERE d.id = h.id AND d.lease_token = h.token AND d.in_flight = 1
+    RETURNING d.id`.execute(db);
+  return rows.map((r) => r.id);
 }
 
 /**
@@ -67,38 +101,81 @@ export async function releaseInFlight(db: PgHandle): Promise<number> {
  * for, and one it has taken since no longer matches `in_flight = 0` when re-checked under the lock.
  * Locking the candidates instead (PostgreSQL refuses FOR UPDATE beside the window function anyway)
  * would hide every candidate from other claimers while this claim's transaction is open.
+ *
+ * Replicas (CONTRACT §12): a receiver's running attempts are counted from the database too (every
+ * replica's claimed rows, through the partial index deliveries_leased), the larger of that and
+ * `busy` kept. Two replicas claiming at the same instant each see the other's claim only once it
+ * commits, so a receiver may get one claim's worth above `perUrl` for a moment: approximate, but
+ * one dead receiver still cannot take every slot of every replica.
  */
-export async function claimDue(db: PgHandle, now: number, limit: number, perUrl: number, busy: ReadonlyMap<string, number>): Promise<DeliveryRow[]> {
-  const saturated = [...busy].filter(([, n]) => n >= perUrl).map(([url]) => url);
+export async function claimDue(
+  db: PgHandle,
+  now: number,
+  limit: number,
+  perUrl: number,
+  busy: ReadonlyMap<string, number>,
+  lease?: Lease,
+): Promise<DeliveryRow[]> {
   const scan = Math.min(1024, Math.max(64, limit * 4));
   // Plain SQL, as SQLite's claim is; its rows are the deliveries table's (`RETURNING d.*`).
   const { rows } = await sql<DeliveryRow>`
-    WITH candidates AS (
+    WITH mine AS (
+      SELECT url, n::int AS n FROM jsonb_each_text(${JSON.stringify(Object.fromEntries(busy))}::jsonb) AS mine(url, n)
+    ), shared AS (
+      SELECT url, count(*)::int AS n FROM deliveries WHERE in_flight = 1 GROUP BY url
+    ), busy AS (
+      SELECT url, max(n) AS n FROM (SELECT * FROM mine UNION ALL SELECT * FROM shared) AS counts GROUP BY url
+    ), candidates AS (
       SELECT id, url, next_attempt_at, seq FROM deliveries
       WHERE status IN ('pending', 'retrying') AND in_flight = 0 AND next_attempt_at <= ${now}
-        AND NOT (url = ANY(${saturated}::text[]))
+        AND url NOT IN (SELECT url FROM busy WHERE n >= ${perUrl})
       ORDER BY next_attempt_at, seq LIMIT ${scan}
     ), ranked AS (
       SELECT id, url, ROW_NUMBER() OVER (PARTITION BY url ORDER BY next_attempt_at, seq) AS rn FROM candidates
     ), chosen AS (
-      SELECT ranked.id FROM ranked LEFT JOIN jsonb_each_text(${JSON.stringify(Object.fromEntries(busy))}::jsonb) AS busy(url, n) ON busy.url = ranked.url
-      WHERE ranked.rn + COALESCE(busy.n::int, 0) <= ${perUrl}
+      SELECT ranked.id FROM ranked LEFT JOIN busy ON busy.url = ranked.url
+      WHERE ranked.rn + COALESCE(busy.n, 0) <= ${perUrl}
     ), taken AS (
       SELECT d.id FROM deliveries d JOIN chosen ON chosen.id = d.id
       WHERE d.status IN ('pending', 'retrying') AND d.in_flight = 0
       ORDER BY d.next_attempt_at, d.seq LIMIT ${limit}
       FOR UPDATE OF d SKIP LOCKED
     )
-    UPDATE deliveries d SET in_flight = 1 FROM taken WHERE d.id = taken.id
+    UPDATE deliveries d SET in_flight = 1, lease_token = ${lease?.token ?? null}, lease_until = ${lease?.until ?? null}
+    FROM taken WHERE d.id = taken.id
     RETURNING d.*`.execute(db);
-  return rows;
+  return inQueueOrder(rows);
 }
 
-/** Claims up to `limit` due deliveries of one receiver URL (a slot of that receiver was freed). */
-export async function claimDueForUrl(db: PgHandle, url: string, now: number, limit: number): Promise<DeliveryRow[]> {
+/**
+ * RETURNING gives rows in whatever order the plan produced them (the replicas' count changed the
+ * plan): attempts start in the queue's order (due time, then creation), as on SQLite, which seeded
+ * chaos (CONTRACT §9) relies on.
+ */
+function inQueueOrder(rows: DeliveryRow[]): DeliveryRow[] {
+  return rows.sort((a, b) => Number(a.next_attempt_at) - Number(b.next_attempt_at) || Number(a.seq) - Number(b.seq));
+}
+
+/**
+ * Claims up to `limit` due deliveries of one receiver URL (a slot of that receiver was freed). With
+ * `perUrl`, no more than the receiver's room left across replicas: `perUrl` less its rows in flight
+ * in the database (every replica's claims; approximate as in claimDue).
+ */
+export async function claimDueForUrl(db: PgHandle, url: string, now: number, limit: number, lease?: Lease, perUrl?: number): Promise<DeliveryRow[]> {
+  let room = limit;
+  if (perUrl !== undefined) {
+    const row = await db
+      .selectFrom('deliveries')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .where('in_flight', '=', 1)
+      .where('url', '=', url)
+      .executeTakeFirst();
+    room = Math.min(limit, perUrl - Number(row?.n ?? 0));
+  }
+  if (room <= 0) return [];
   return db
     .updateTable('deliveries')
-    .set({ in_flight: 1 })
+    .set({ in_flight: 1, lease_token: lease?.token ?? null, lease_until: lease?.until ?? null })
     .where('id', 'in', (eb) =>
       eb
         .selectFrom('deliveries')
@@ -108,12 +185,13 @@ export async function claimDueForUrl(db: PgHandle, url: string, now: number, lim
         .where('in_flight', '=', 0)
         .where('next_attempt_at', '<=', now)
         .orderBy('next_attempt_at')
-        .limit(limit)
+        .limit(room)
         .forUpdate()
         .skipLocked(),
     )
     .returningAll()
-    .execute();
+    .execute()
+    .then(inQueueOrder);
 }
 
 /** Writes an attempt and the delivery's new state together (on the caller's transaction). */

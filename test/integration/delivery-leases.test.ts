@@ -1,0 +1,164 @@
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { StoreDb } from '../../src/store/db.js';
+import { openPostgresEngine, postgresDb } from '../../src/store/postgres/engine.js';
+import type { Lease } from '../../src/store/repos/deliveries.js';
+import { sqliteDb } from '../../src/store/sqlite-db.js';
+import { openStore, type OpenedStore } from '../../src/store/store.js';
+import { type PostgresServer, startPostgres } from '../helpers/postgres.js';
+import { deliveryRow, eventRow, invoiceRow, merchantRow, T0 } from '../helpers/store-rows.js';
+import { tempDir } from '../helpers/temp-dir.js';
+
+// Leases on claimed deliveries (CONTRACT §12, issue 28), at the repository level on both engines:
+// a claim records its token and the end of its lease; an expired lease is released (due again,
+// attempt count unchanged), a live one is not; a claim that lost its lease can neither release nor
+// complete the delivery another claim now holds. Lease times here are plain numbers (wall-clock ms
+// in the emulator): nothing below reads a clock.
+const server: PostgresServer = await startPostgres();
+
+const open: StoreDb[] = [];
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((db) => db.close()));
+});
+
+let sqliteStore: OpenedStore | null = null;
+const engines: [string, () => Promise<StoreDb>][] = [
+  [
+    'SQLite',
+    async () => {
+      sqliteStore = await openStore({ file: path.join(tempDir(), 'db.sqlite') });
+      return sqliteDb(sqliteStore);
+    },
+  ],
+  ['PostgreSQL', async () => postgresDb(await openPostgresEngine({ url: await server.createDatabase() }))],
+];
+
+const OWNER_A = '00000000-0000-4000-8000-00000000000a';
+const OWNER_B = '00000000-0000-4000-8000-00000000000b';
+const lease = (owner: string, n: number, until: number): Lease => ({ token: `${owner}.${n}`, until });
+const URL_A = 'http://127.0.0.1:1/a';
+
+describe.each(engines)('delivery leases on %s', (engine, openDb) => {
+  /** A store with `n` deliveries to URL_A, due at T0. */
+  const fresh = async (n = 1) => {
+    const db = await openDb();
+    open.push(db);
+    await db.partners.insertPartner({ id: 'p1', name: 'Partner', created_at: T0 });
+    const merchant = merchantRow('p1');
+    await db.merchants.insertMerchant(merchant);
+    const invoice = invoiceRow(merchant);
+    await db.invoices.insertInvoice(invoice);
+    const event = eventRow(invoice, 1);
+    await db.events.insertEvent(event);
+    const rows = Array.from({ length: n }, (_, i) => deliveryRow(event.id, invoice, { url: URL_A, next_attempt_at: T0 + i }));
+    for (const row of rows) await db.deliveries.insertDelivery(row);
+    return { db, rows };
+  };
+
+  it('a claim records its lease: the token and when it ends', async () => {
+    const { db, rows } = await fresh(2);
+    const first = await db.transaction((tx) => tx.deliveries.claimDue(T0 + 10, 1, 64, new Map(), lease(OWNER_A, 1, 5000)));
+    expect(first.map((d) => [d.id, d.in_flight, d.lease_token, Number(d.lease_until)])).toEqual([[rows[0]!.id, 1, `${OWNER_A}.1`, 5000]]);
+    const second = await db.transaction((tx) => tx.deliveries.claimDueForUrl(URL_A, T0 + 10, 5, lease(OWNER_A, 2, 6000), 64));
+    expect(second.map((d) => [d.id, d.lease_token, Number(d.lease_until)])).toEqual([[rows[1]!.id, `${OWNER_A}.2`, 6000]]);
+  });
+
+  it('an expired lease is released, due again with its attempt count unchanged; a live one is not', async () => {
+    const { db, rows } = await fresh(2);
+    await db.deliveries.claimDue(T0 + 10, 1, 64, new Map(), lease(OWNER_A, 1, 5000));
+    await db.deliveries.claimDue(T0 + 10, 1, 64, new Map(), lease(OWNER_B, 1, 9000));
+    // Nothing has ended yet at 4999, and a lease ending exactly now is over.
+    expect(await db.deliveries.releaseExpiredLeases(4999)).toBe(0);
+    expect(await db.deliveries.releaseExpiredLeases(5000)).toBe(1);
+    const released = (await db.deliveries.findDelivery(rows[0]!.id))!;
+    expect([released.in_flight, released.lease_token, released.lease_until, released.attempt_count, released.status]).toEqual([0, null, null, 0, 'pending']);
+    const live = (await db.deliveries.findDelivery(rows[1]!.id))!;
+    expect([live.in_flight, live.lease_token]).toEqual([1, `${OWNER_B}.1`]);
+    // Due again: the next claim takes it; B's claim stays B's.
+    const again = await db.deliveries.claimDue(T0 + 10, 10, 64, new Map(), lease(OWNER_B, 2, 9000));
+    expect(again.map((d) => d.id)).toEqual([rows[0]!.id]);
+  });
+
+  it('renewing extends only the owner’s own leases', async () => {
+    const { db, rows } = await fresh(2);
+    await db.deliveries.claimDue(T0 + 10, 1, 64, new Map(), lease(OWNER_A, 1, 5000));
+    await db.deliveries.claimDue(T0 + 10, 1, 64, new Map(), lease(OWNER_B, 1, 5000));
+    expect(await db.deliveries.renewLeases(OWNER_A, 20_000)).toBe(1);
+    expect(await db.deliveries.releaseExpiredLeases(10_000)).toBe(1);
+    expect((await db.deliveries.findDelivery(rows[0]!.id))!.in_flight).toBe(1);
+    expect((await db.deliveries.findDelivery(rows[1]!.id))!.in_flight).toBe(0);
+  });
+
+  it('a claim that lost its lease cannot release or complete what another claim now holds', async () => {
+    const { db, rows } = await fresh(1);
+    const id = rows[0]!.id;
+    const lost = lease(OWNER_A, 1, 5000);
+    await db.deliveries.claimDue(T0 + 10, 1, 64, new Map(), lost);
+    expect(await db.deliveries.releaseExpiredLeases(6000)).toBe(1);
+    const holder = lease(OWNER_B, 1, 40_000);
+    expect((await db.deliveries.claimDue(T0 + 10, 1, 64, new Map(), holder)).map((d) => d.id)).toEqual([id]);
+
+    // The late result of A: refused, and nothing of B's claim changes.
+    expect(await db.transaction((tx) => tx.deliveries.endLeases([{ id, token: lost.token }]))).toEqual([]);
+    await db.deliveries.releaseDelivery(id, lost.token);
+    const held = (await db.deliveries.findDelivery(id))!;
+    expect([held.in_flight, held.lease_token, Number(held.lease_until), held.attempt_count]).toEqual([1, holder.token, 40_000, 0]);
+
+    // B's own result: accepted, and the lease ends with it.
+    expect(
+      await db.transaction((tx) =>
+        tx.deliveries.endLeases([
+          { id, token: lost.token },
+          { id, token: holder.token },
+        ]),
+      ),
+    ).toEqual([id]);
+    const done = (await db.deliveries.findDelivery(id))!;
+    expect([done.lease_token, done.lease_until]).toEqual([null, null]);
+  });
+
+  it('a release with the claim’s own token hands the delivery back', async () => {
+    const { db, rows } = await fresh(1);
+    const mine = lease(OWNER_A, 7, 5000);
+    await db.deliveries.claimDue(T0 + 10, 1, 64, new Map(), mine);
+    await db.deliveries.releaseDelivery(rows[0]!.id, mine.token);
+    const row = (await db.deliveries.findDelivery(rows[0]!.id))!;
+    expect([row.in_flight, row.lease_token, row.lease_until]).toEqual([0, null, null]);
+  });
+
+  if (engine === 'PostgreSQL') {
+    it('counts every replica’s attempts to a receiver against its in-flight cap', async () => {
+      const { db } = await fresh(6);
+      // "Another replica" holds 3 of URL_A's deliveries; this one's own count (busy) knows none.
+      expect(await db.deliveries.claimDue(T0 + 10, 3, 4, new Map(), lease(OWNER_B, 1, 9000))).toHaveLength(3);
+      expect(await db.deliveries.claimDue(T0 + 10, 10, 4, new Map(), lease(OWNER_A, 1, 5000))).toHaveLength(1);
+      expect(await db.deliveries.claimDue(T0 + 10, 10, 4, new Map(), lease(OWNER_A, 2, 5000))).toEqual([]);
+      expect(await db.deliveries.claimDueForUrl(URL_A, T0 + 10, 10, lease(OWNER_A, 3, 5000), 4)).toEqual([]);
+      // This replica's one claim ends: room for one more, by URL too, while the other's 3 still count.
+      expect(await db.deliveries.releaseExpiredLeases(5000)).toBe(1);
+      expect(await db.deliveries.claimDueForUrl(URL_A, T0 + 10, 10, lease(OWNER_A, 4, 9000), 4)).toHaveLength(1);
+    });
+  } else {
+    it('releasing expired leases and renewing read only the claimed rows (an index, never a table scan)', async () => {
+      const { db } = await fresh(1);
+      const store = sqliteStore!;
+      // The statements as the repository prepares them (observing prepare, as query-plans.test.ts does).
+      const seen: string[] = [];
+      const prepare = store.sqlite.prepare.bind(store.sqlite);
+      store.sqlite.prepare = ((source: string) => {
+        seen.push(source);
+        return prepare(source);
+      }) as typeof store.sqlite.prepare;
+      await db.deliveries.releaseExpiredLeases(1);
+      await db.deliveries.renewLeases(OWNER_A, 1);
+      store.sqlite.prepare = prepare;
+      const sweeps = seen.filter((s) => /lease_until/.test(s));
+      expect(sweeps).toHaveLength(2);
+      for (const source of sweeps) {
+        const params = (source.match(/\?/g) ?? []).map(() => 0);
+        const plan = store.sqlite.prepare(`EXPLAIN QUERY PLAN ${source}`).all(...params) as { detail: string }[];
+        expect(plan.map((p) => p.detail).join(' | '), source).toMatch(/USING INDEX deliveries_leased/);
+      }
+    });
+  }
+});
