@@ -24,15 +24,28 @@ function makeRoot(): string {
 }
 
 // Each project runs its globalSetup in the same (main) vitest process: one root for the whole run.
-const shared = globalThis as { svcTestRoot?: string };
+const shared = globalThis as { svcTestRoot?: string; svcTestRootUsers?: number };
+
+/**
+ * Keeps the root until as many releases: each project's setup holds it, and so does anything living
+ * in it longer than one project (the run's PostgreSQL server, postgres-global.ts). Projects tear
+ * down in no fixed order: removing it at the first teardown pulled the server's folder from under it.
+ */
+export function holdRoot(): string {
+  shared.svcTestRoot ??= makeRoot();
+  shared.svcTestRootUsers = (shared.svcTestRootUsers ?? 0) + 1;
+  return shared.svcTestRoot;
+}
+
+/** One holder done; the last one removes the root. */
+export function releaseRoot(): void {
+  shared.svcTestRootUsers = (shared.svcTestRootUsers ?? 1) - 1;
+  if (shared.svcTestRootUsers === 0 && shared.svcTestRoot) fs.rmSync(shared.svcTestRoot, { recursive: true, force: true });
+}
 
 export default function setup(project: TestProject): () => void {
-  shared.svcTestRoot ??= makeRoot();
-  project.provide('svcTestRoot', shared.svcTestRoot);
+  const root = holdRoot();
+  project.provide('svcTestRoot', root);
   project.provide('svcRealHome', os.homedir());
-  const root = shared.svcTestRoot;
-  return () => {
-    // Teardown runs once per project; the first removes the folder, the rest find nothing.
-    fs.rmSync(root, { recursive: true, force: true });
-  };
+  return releaseRoot;
 }

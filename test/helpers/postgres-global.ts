@@ -9,6 +9,7 @@ import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { openPostgres } from '../../src/store/postgres/connect.js';
 import { migratePostgres } from '../../src/store/postgres/migrate.js';
+import { holdRoot, releaseRoot } from './isolation-root.js';
 import { type PostgresServer, startPostgresServer } from './postgres-server.js';
 
 /** A database with svc's schema, copied for each emulator a test starts (test/helpers/postgres-database.ts). */
@@ -22,7 +23,7 @@ declare module 'vitest' {
 }
 
 // Each project runs its globalSetup in the same vitest process: one server for the whole run.
-const shared = globalThis as { svcPostgres?: Promise<PostgresServer> };
+const shared = globalThis as { svcPostgres?: Promise<PostgresServer>; svcPostgresUsers?: number };
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const root = (project.getProvidedContext() as { svcTestRoot?: string }).svcTestRoot;
@@ -41,6 +42,17 @@ export default async function setup(project: TestProject): Promise<() => Promise
   });
   const server = await shared.svcPostgres;
   project.provide('svcPostgresUrl', server.url);
-  // Teardown runs once per project; stop() is safe to call again.
-  return () => server.stop();
+  // The server lives in the run's root: it holds the root until the last project using the server
+  // has torn down (projects tear down in no fixed order), then stops, then lets the root go.
+  if (shared.svcPostgresUsers === undefined) holdRoot();
+  shared.svcPostgresUsers = (shared.svcPostgresUsers ?? 0) + 1;
+  return async () => {
+    shared.svcPostgresUsers = (shared.svcPostgresUsers ?? 1) - 1;
+    if (shared.svcPostgresUsers > 0) return;
+    try {
+      await server.stop();
+    } finally {
+      releaseRoot();
+    }
+  };
 }
