@@ -1,4 +1,5 @@
 import type { Repositories } from './engine.js';
+import { noChanges, publishNothing } from './changes.js';
 import { DATA_TABLES, immediately, type Repos, type StoreDb, withAfterCommit } from './db.js';
 import * as deliveries from './repos/deliveries.js';
 import * as events from './repos/events.js';
@@ -52,12 +53,15 @@ export type SqliteModulesCheck = Check<typeof modules>;
  */
 export function sqliteDb(store: Store): StoreDb {
   const repos = bindSqlite(store);
+  // One process: nobody to tell of a change, and nobody telling (./changes.ts).
+  const body = { ...repos, publish: publishNothing };
   return {
-    ...repos,
+    ...body,
     kind: 'sqlite',
+    changes: noChanges,
     checkHealth: async () => store.health.problem(),
     // One connection: inside a transaction, the same bound repositories write into it.
-    transaction: (fn, options) => withAfterCommit(fn, (body) => store.batch(() => body(repos), options?.wait ?? true)),
+    transaction: (fn, options) => withAfterCommit(fn, (run) => store.batch(() => run(body), options?.wait ?? true)),
     afterCommit: immediately,
     // A transaction of the group commit like any other: a caller that queues more right after it
     // (a reset recreating the defaults) has both committed in one batch, with nothing in between.
