@@ -16,7 +16,10 @@ const ISOLATION = './test/helpers/isolation.ts';
 const E2E_POSTGRES_EXCLUDED: string[] = [];
 
 /** Integration files the PostgreSQL project leaves out, and why. */
-const POSTGRES_EXCLUDED: string[] = [];
+const POSTGRES_EXCLUDED: string[] = [
+  // starts its own PostgreSQL (several replicas on one database)
+  'test/integration/replicas-*.test.ts',
+];
 
 export default defineConfig({
   test: {

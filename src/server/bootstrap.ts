@@ -39,6 +39,8 @@ export function ensureDefaults(db: StoreDb, config: EmulatorConfig, now: number,
         if (!key || key === identity[env][kind]) continue;
         await tx.keys.deleteKey(identity[env][kind]);
         identity[env][kind] = key;
+        // Revoked: other replicas on the database forget it too (nothing on SQLite).
+        await tx.publish('keys');
       }
     }
 
