@@ -24,6 +24,7 @@ import { createWork, type Work } from './background.js';
 import { parseWith } from './validation/parse.js';
 import { loadSchemas, schemas } from './validation/schemas.js';
 import { FaultTable } from './faults/table.js';
+import { SharedFaultTable } from './faults/shared.js';
 import { faultControl } from './faults/control.js';
 import { Journal } from './journal/journal.js';
 import type { DefaultKeys } from '../contract/default-keys.js';
@@ -113,6 +114,19 @@ async function startOnPostgres(url: string, config: EmulatorConfig, options: Sta
   }
 }
 
+/**
+ * The API fault table: in memory on SQLite (one process), as it always was; on PostgreSQL shared
+ * through the store (./faults/shared.ts), loaded before the first request.
+ */
+async function faultTableFor(db: StoreDb, clock: Clock, random: Random, hub: EventHub<EmulatorEvent>): Promise<FaultTable> {
+  const now = () => clock.now();
+  const newId = () => random.uuid();
+  if (db.kind !== 'postgres') return new FaultTable(now, newId);
+  const shared = new SharedFaultTable(db, now, newId, (error) => hub.emit({ type: 'error', message: `faults: ${errorMessage(error)}` }));
+  await shared.reload();
+  return shared;
+}
+
 /** The emulator's time: injected, frozen at a clock start, or the system's with the offset advances left. */
 interface EmulatorClock {
   clock: Clock;
@@ -183,10 +197,7 @@ async function serve(
   const work = createWork(db, time.clock, config, random, hub, options, (now, wait) => expireDue(deps, now, wait));
   checkJournalSize(config);
   const journal = new Journal(config.journalSize);
-  const faults = new FaultTable(
-    () => time.clock.now(),
-    () => random.uuid(),
-  );
+  const faults = await faultTableFor(db, time.clock, random, hub);
   const parts: Parts = { store, db, snapshotEngine, query, config, options, time, random, keys, hub, site, work, journal, faults, unfollow: () => {} };
   const deps = appDeps(parts);
   parts.unfollow = followOtherReplicas(parts, deps);
@@ -258,6 +269,9 @@ function followOtherReplicas(parts: Parts, deps: AppDeps): () => void {
       work.scheduler.rearm();
     },
     keys: () => deps.keyCache.clear(),
+    faults: async () => {
+      if (parts.faults instanceof SharedFaultTable) await parts.faults.reload();
+    },
     deliveries: (at) => (at === undefined ? work.dispatcher.kick() : work.scheduler.schedule(at)),
     onError: (error) => hub.emit({ type: 'error', message: errorMessage(error) }),
   });
