@@ -25,6 +25,7 @@ import { parseWith } from './validation/parse.js';
 import { loadSchemas, schemas } from './validation/schemas.js';
 import { FaultTable } from './faults/table.js';
 import { SharedFaultTable } from './faults/shared.js';
+import { SharedWebhookChaos } from '../webhooks/shared-chaos.js';
 import { faultControl } from './faults/control.js';
 import { Journal } from './journal/journal.js';
 import type { DefaultKeys } from '../contract/default-keys.js';
@@ -198,6 +199,7 @@ async function serve(
   checkJournalSize(config);
   const journal = new Journal(config.journalSize);
   const faults = await faultTableFor(db, time.clock, random, hub);
+  if (work.chaos instanceof SharedWebhookChaos) await work.chaos.reload();
   const parts: Parts = { store, db, snapshotEngine, query, config, options, time, random, keys, hub, site, work, journal, faults, unfollow: () => {} };
   const deps = appDeps(parts);
   parts.unfollow = followOtherReplicas(parts, deps);
@@ -271,6 +273,9 @@ function followOtherReplicas(parts: Parts, deps: AppDeps): () => void {
     keys: () => deps.keyCache.clear(),
     faults: async () => {
       if (parts.faults instanceof SharedFaultTable) await parts.faults.reload();
+    },
+    chaos: async () => {
+      if (work.chaos instanceof SharedWebhookChaos) await work.chaos.reload();
     },
     deliveries: (at) => (at === undefined ? work.dispatcher.kick() : work.scheduler.schedule(at)),
     onError: (error) => hub.emit({ type: 'error', message: errorMessage(error) }),
