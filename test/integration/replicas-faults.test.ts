@@ -17,6 +17,8 @@ describe('faults across replicas', () => {
       body: { match: { method: 'GET', path: '/v1/invoices' }, action: { status: 503 }, when: 'before', times: 3 },
     });
     expect(created.status).toBe(201);
+    // B is told within ms of the answer; from then on the uses count together.
+    await until('B to list A’s fault', async () => (await b!.call('GET', '/__emulator/faults')).body.data.length === 1, 2000);
     const faulted: boolean[] = [];
     for (const e of [a, b, a, b, a, b]) {
       const res = await e!.call('GET', '/v1/invoices', { key: e!.keys.test.merchantKey });
