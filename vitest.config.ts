@@ -44,6 +44,9 @@ const POSTGRES_EXCLUDED: string[] = [
   // Start PostgreSQL on their own.
   'test/integration/postgres-*.test.ts',
   'test/integration/store-db.test.ts',
+  'test/integration/replicas-*.test.ts', // several replicas on one database of their own
+  'test/integration/delivery-leases.test.ts', // both engines, PostgreSQL of its own
+  'test/integration/delivery-replicas.test.ts', // several replicas on one database of their own
 ];
 
 export default defineConfig({

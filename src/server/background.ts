@@ -4,6 +4,7 @@ import type { Random } from '../domain/random.js';
 import type { StoreDb } from '../store/db.js';
 import { createAttempter } from '../webhooks/attempt.js';
 import { WebhookChaos } from '../webhooks/chaos.js';
+import { SharedWebhookChaos } from '../webhooks/shared-chaos.js';
 import { Dispatcher } from '../webhooks/dispatcher.js';
 import { ListenerHub } from '../webhooks/listener-hub.js';
 import { VERSION } from '../version.js';
@@ -35,7 +36,8 @@ export function createWork(
   expire: (now: number, wait: boolean) => Promise<number>,
 ): Work {
   const reportError = (error: unknown) => hub.emit({ type: 'error', message: error instanceof Error ? error.message : String(error) });
-  const chaos = new WebhookChaos();
+  // On PostgreSQL shared by the replicas through the store (loaded by start.ts before serving).
+  const chaos = db.kind === 'postgres' ? new SharedWebhookChaos(db, reportError) : new WebhookChaos();
   const attempter = createAttempter({ maxConnectionsPerOrigin: 64, ...(options.lookup ? { lookup: options.lookup } : {}) });
   const dispatcher = new Dispatcher({
     db,

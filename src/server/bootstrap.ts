@@ -43,6 +43,8 @@ export async function ensureDefaultsIn(tx: Tx, config: EmulatorConfig, now: numb
       if (!key || key === identity[env][kind]) continue;
       await tx.keys.deleteKey(identity[env][kind]);
       identity[env][kind] = key;
+      // Revoked: other replicas on the database forget it too (nothing on SQLite).
+      await tx.publish('keys');
     }
   }
 

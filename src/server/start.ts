@@ -24,6 +24,8 @@ import { createWork, type Work } from './background.js';
 import { parseWith } from './validation/parse.js';
 import { loadSchemas, schemas } from './validation/schemas.js';
 import { FaultTable } from './faults/table.js';
+import { SharedFaultTable } from './faults/shared.js';
+import { SharedWebhookChaos } from '../webhooks/shared-chaos.js';
 import { faultControl } from './faults/control.js';
 import { Journal } from './journal/journal.js';
 import type { DefaultKeys } from '../contract/default-keys.js';
@@ -34,6 +36,8 @@ import { createStreams } from './streams.js';
 import { openApiRoute } from './routes/openapi.js';
 import { checkJournalSize, clockStartOf, randomFor, resolveConfig } from './start-options.js';
 import { close, createHttpServer, hostForUrl, listen } from './listen.js';
+import { deliveryAnnouncer, followReplicas } from './replicas.js';
+import { errorMessage } from '../domain/caught.js';
 
 export type { Emulator, EmulatorConfigInput, StartEmulatorOptions } from './emulator-api.js';
 
@@ -99,6 +103,7 @@ async function startOnPostgres(url: string, config: EmulatorConfig, options: Sta
   const db = await openPostgresDb({
     url,
     onIdleError: (error) => hub.emit({ type: 'warning', message: `the database connection was lost (${error.message}); reconnecting` }),
+    onChannelWarning: (message) => hub.emit({ type: 'warning', message }),
   });
   try {
     const query = (text: string) => postgresQuery(db, text);
@@ -110,11 +115,29 @@ async function startOnPostgres(url: string, config: EmulatorConfig, options: Sta
   }
 }
 
+/**
+ * The API fault table: in memory on SQLite (one process), as it always was; on PostgreSQL shared
+ * through the store (./faults/shared.ts), loaded before the first request.
+ */
+async function faultTableFor(db: StoreDb, clock: Clock, random: Random, hub: EventHub<EmulatorEvent>): Promise<FaultTable> {
+  const now = () => clock.now();
+  const newId = () => random.uuid();
+  if (db.kind !== 'postgres') return new FaultTable(now, newId);
+  const shared = new SharedFaultTable(db, now, newId, (error) => hub.emit({ type: 'error', message: `faults: ${errorMessage(error)}` }));
+  await shared.reload();
+  return shared;
+}
+
 /** The emulator's time: injected, frozen at a clock start, or the system's with the offset advances left. */
 interface EmulatorClock {
   clock: Clock;
-  /** Keeps an advanced system clock's offset across restarts (not an injected or frozen clock's). */
+  /**
+   * Keeps an advanced system clock's offset across restarts (not an injected or frozen clock's), and
+   * tells the other replicas on the database (CONTRACT §12: one clock for the whole sandbox).
+   */
   persist(): Promise<void>;
+  /** Another replica moved the shared clock: this one's jumps to the stored offset. */
+  reload(): Promise<void>;
 }
 
 /** The default partner's keys, recreated (pinned keys kept) after a reset or a restore. */
@@ -151,6 +174,8 @@ interface Parts {
   work: Work;
   journal: Journal;
   faults: FaultTable;
+  /** Stops reacting to other replicas' changes (./replicas.ts): the first thing a stop does. */
+  unfollow: () => void;
 }
 
 /** Start-up in dependency order: store (opened) → clock → keys → background work → app → listen. */
@@ -175,12 +200,11 @@ async function serve(
   const work = createWork(db, time.clock, config, random, hub, options, (now, wait) => expireDue(deps, now, wait));
   checkJournalSize(config);
   const journal = new Journal(config.journalSize);
-  const faults = new FaultTable(
-    () => time.clock.now(),
-    () => random.uuid(),
-  );
-  const parts: Parts = { store, db, snapshotEngine, query, config, options, time, random, keys, hub, site, work, journal, faults };
+  const faults = await faultTableFor(db, time.clock, random, hub);
+  if (work.chaos instanceof SharedWebhookChaos) await work.chaos.reload();
+  const parts: Parts = { store, db, snapshotEngine, query, config, options, time, random, keys, hub, site, work, journal, faults, unfollow: () => {} };
   const deps = appDeps(parts);
+  parts.unfollow = followOtherReplicas(parts, deps);
   // Each listener's reconnect window starts now (a listen connected when the emulator died is reconnecting).
   await startListeners(work, deps.runtime.snapshots);
   const imported = options.snapshot ? await importSnapshot(work, deps.runtime.snapshots, options.snapshot) : null;
@@ -215,7 +239,15 @@ async function openClock(db: StoreDb, config: EmulatorConfig, options: StartEmul
   return {
     clock,
     persist: async () => {
-      if (persisted) await db.meta.setMeta(CLOCK_OFFSET, clock.offset());
+      if (!persisted) return;
+      await db.meta.setMeta(CLOCK_OFFSET, clock.offset());
+      // After the write committed, before the advance answers: a replica told reads the new offset.
+      await db.publish('clock');
+    },
+    reload: async () => {
+      const offset = await db.meta.getMeta(CLOCK_OFFSET, isFiniteNumber);
+      // Backwards too (a restore elsewhere returned to a snapshot's time), as a restore here does.
+      if (persisted && offset !== undefined && offset !== clock.offset()) clock.jump?.(clock.now() + (offset - clock.offset()));
     },
   };
 }
@@ -236,6 +268,29 @@ async function keysHolder(db: StoreDb, config: EmulatorConfig, clock: Clock, ran
       });
     },
   };
+}
+
+/**
+ * On PostgreSQL, what other replicas change reaches this one's caches and sleepers (./replicas.ts);
+ * on SQLite nothing is ever heard, and this subscribes to nothing that fires.
+ */
+function followOtherReplicas(parts: Parts, deps: AppDeps): () => void {
+  const { db, time, work, hub } = parts;
+  return followReplicas(db, {
+    clock: async () => {
+      await time.reload();
+      work.scheduler.rearm();
+    },
+    keys: () => deps.keyCache.clear(),
+    faults: async () => {
+      if (parts.faults instanceof SharedFaultTable) await parts.faults.reload();
+    },
+    chaos: async () => {
+      if (work.chaos instanceof SharedWebhookChaos) await work.chaos.reload();
+    },
+    deliveries: (at) => (at === undefined ? work.dispatcher.kick() : work.scheduler.schedule(at)),
+    onError: (error) => hub.emit({ type: 'error', message: errorMessage(error) }),
+  });
 }
 
 /** What every route and action can use (`AppDeps`). */
@@ -264,6 +319,8 @@ function appDeps(parts: Parts): AppDeps {
 function runtimeOf(parts: Parts, keyCache: KeyCache): Runtime {
   const { db, time, keys, hub, journal } = parts;
   const { dispatcher, listeners, scheduler, chaos } = parts.work;
+  // Deliveries written here wake the other replicas' dispatchers too (nothing on SQLite).
+  const announce = deliveryAnnouncer(db, (error) => hub.emit({ type: 'error', message: `replica sync: ${errorMessage(error)}` }));
   return {
     reset: async () => {
       // The tables emptied and the defaults recreated in one transaction, so no request sees the
@@ -280,6 +337,8 @@ function runtimeOf(parts: Parts, keyCache: KeyCache): Runtime {
       await cleared;
       // A key of the discarded state cached meanwhile (a request read it before the deletes) goes too.
       keyCache.clear();
+      // The other replicas' caches still hold the keys the reset revoked.
+      await db.publish('keys');
     },
     advanceClock: async (ms) => {
       const from = time.clock.now();
@@ -288,7 +347,10 @@ function runtimeOf(parts: Parts, keyCache: KeyCache): Runtime {
       return { from, to: time.clock.now(), ...report };
     },
     defaultKeys: () => keys.current,
-    schedule: (at) => scheduler.schedule(at),
+    schedule: (at) => {
+      scheduler.schedule(at);
+      announce(at);
+    },
     resend: (delivery) => dispatcher.resend(delivery),
     extraTargets: (tx, partnerId, environment, type) => listeners.targets(tx, partnerId, environment, type),
     listeners,
@@ -318,6 +380,9 @@ function snapshotsOf(parts: Parts, keyCache: KeyCache): Snapshots {
       // Attempts the snapshot caught in flight are due again, like after a crash.
       await db.deliveries.releaseInFlight();
       dispatcher.kick();
+      // The restored keys and due work, for the other replicas (the clock told them by persist).
+      await db.publish('keys');
+      await db.publish('deliveries');
     },
   });
 }
@@ -410,6 +475,7 @@ function emulatorOf(parts: Parts, deps: AppDeps, server: Server, bound: { port: 
 /** Stops in reverse: background work and faults, the server, deliveries, then the database (after an export on exit). */
 async function stopAll(parts: Parts, server: Server, snapshots: Snapshots): Promise<void> {
   const { work, faults, store, options } = parts;
+  parts.unfollow();
   work.scheduler.stop();
   work.listeners.close();
   faults.close();

@@ -12,6 +12,7 @@
  * SQLite runs one batch of them at a time on its one connection (group commit), and anything else
  * awaited there would hold up every write.
  */
+import type { ChangeData, Changes, ChangeTopic } from './changes.js';
 import type { EngineKind, MetaRepository, Repositories } from './engine.js';
 
 /** meta's guard for numbers (the clock offset, the random epoch), for callers of `meta.getMeta`. */
@@ -44,11 +45,22 @@ export interface Tx extends Repos {
    * see a delivery written by a transaction still open. Outside a transaction, at once.
    */
   afterCommit(callback: () => void): void;
+  /**
+   * Tells the other processes on this database that `topic` changed (./changes.ts), if and once this
+   * transaction commits: PostgreSQL's NOTIFY in the transaction; nothing on SQLite (one process).
+   * Outside a transaction, at once.
+   */
+  publish(topic: ChangeTopic, data?: ChangeData): Promise<void>;
 }
+
+/** What a transaction is besides its after-commit callbacks: the repositories and publish, bound to it. */
+export type TxBody = Repos & Pick<Tx, 'publish'>;
 
 /** An open store: repositories outside any transaction (each call commits on its own), and transactions. */
 export interface StoreDb extends Tx {
   readonly kind: EngineKind;
+  /** What other processes on this database changed (./changes.ts); never called on SQLite. */
+  readonly changes: Changes;
   /**
    * Why writes cannot be stored now, or null (`/__emulator/health`): SQLite's last write failure (a
    * full disk, CONTRACT §8); PostgreSQL asks the server (§12: unreachable while it restarts).
@@ -93,6 +105,7 @@ export function joinTransaction(tx: Tx, outer: StoreDb): StoreDb {
   return {
     ...tx,
     kind: outer.kind,
+    changes: outer.changes,
     checkHealth: () => outer.checkHealth(),
     transaction: async (fn) => fn(tx),
     clearData: () => Promise.reject(new Error('clearData inside a transaction')),
@@ -105,7 +118,7 @@ export function joinTransaction(tx: Tx, outer: StoreDb): StoreDb {
  * with the repositories bound to it; the callbacks `fn` registered run once `run` resolved, that
  * is after the commit, and are dropped when it rejects.
  */
-export async function withAfterCommit<T>(fn: (tx: Tx) => Promise<T> | T, run: (body: (repos: Repos) => Promise<T> | T) => Promise<T>): Promise<T> {
+export async function withAfterCommit<T>(fn: (tx: Tx) => Promise<T> | T, run: (body: (repos: TxBody) => Promise<T> | T) => Promise<T>): Promise<T> {
   const callbacks: (() => void)[] = [];
   const result = await run((repos) => fn({ ...repos, afterCommit: (callback) => void callbacks.push(callback) }));
   for (const callback of callbacks) callback();

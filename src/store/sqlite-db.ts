@@ -1,4 +1,5 @@
 import type { Repositories } from './engine.js';
+import { noChanges, publishNothing } from './changes.js';
 import { DATA_TABLES, immediately, type Repos, type StoreDb, withAfterCommit } from './db.js';
 import * as deliveries from './repos/deliveries.js';
 import * as events from './repos/events.js';
@@ -52,12 +53,15 @@ export type SqliteModulesCheck = Check<typeof modules>;
  */
 export function sqliteDb(store: Store): StoreDb {
   const repos = bindSqlite(store);
+  // One process: nobody to tell of a change, and nobody telling (./changes.ts).
+  const bound = { ...repos, publish: publishNothing };
   return {
-    ...repos,
+    ...bound,
     kind: 'sqlite',
+    changes: noChanges,
     checkHealth: async () => store.health.problem(),
     // One connection: inside a transaction, the same bound repositories write into it.
-    transaction: (fn, options) => withAfterCommit(fn, (body) => store.batch(() => body(repos), options?.wait ?? true)),
+    transaction: (fn, options) => withAfterCommit(fn, (run) => store.batch(() => run(bound), options?.wait ?? true)),
     afterCommit: immediately,
     // A transaction of the group commit like any other, with the refill (a reset's defaults) in it:
     // no request sees the tables empty and the default keys gone.
@@ -67,7 +71,7 @@ export function sqliteDb(store: Store): StoreDb {
           for (const table of DATA_TABLES) store.sqlite.prepare(`DELETE FROM ${table}`).run();
           await refill?.(tx);
         },
-        (body) => store.batch(() => body(repos)),
+        (body) => store.batch(() => body(bound)),
       ),
     close: async () => store.close(),
   };

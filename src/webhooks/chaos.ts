@@ -14,7 +14,7 @@ export interface ChaosDecision {
 export const STALE_SECONDS = 360;
 const REORDER_MAX_MS = 1000;
 
-interface Entry {
+export interface Entry {
   spec: ChaosSpec;
   random: Random;
 }
@@ -25,7 +25,7 @@ interface Entry {
  * attempts start.
  */
 export class WebhookChaos {
-  private readonly entries = new Map<string, Entry>();
+  protected readonly entries = new Map<string, Entry>();
 
   set(partnerId: string, environment: Environment, spec: ChaosSpec): ChaosSpec {
     this.entries.set(`${partnerId}:${environment}`, { spec: { ...spec }, random: seededRandom(spec.seed ?? 0, 0) });
@@ -38,6 +38,11 @@ export class WebhookChaos {
 
   clear(partnerId: string, environment: Environment): boolean {
     return this.entries.delete(`${partnerId}:${environment}`);
+  }
+
+  /** Resolves once set and clear are stored (./shared-chaos.ts, on PostgreSQL); in memory, at once. */
+  settled(): Promise<void> {
+    return Promise.resolve();
   }
 
   /** The chaos for the next attempt of this partner's delivery; null when none is in force. */

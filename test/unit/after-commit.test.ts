@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { type Repos, withAfterCommit } from '../../src/store/db.js';
+import { type TxBody, withAfterCommit } from '../../src/store/db.js';
 
 // The engines' transactions call withAfterCommit around their own commit (sqlite-db.ts, postgres/
 // engine.ts): callbacks must run only once the engine's transaction resolved, i.e. committed.
 describe('withAfterCommit', () => {
-  const repos = {} as Repos;
+  const repos = {} as TxBody;
 
   it('runs the callbacks after the transaction resolved, in order, and resolves with its result', async () => {
     const order: string[] = [];

@@ -46,11 +46,21 @@ export const testingHandlers = {
     }
     return { status: 200, body: entry };
   },
-  createFault: (input, deps) => ({ status: 201, body: presentFault(deps.faults.add(input.body)) }),
+  // Each change answers once stored: on PostgreSQL the next request may reach another replica (CONTRACT §12).
+  createFault: async (input, deps) => {
+    const fault = deps.faults.add(input.body);
+    await deps.faults.settled();
+    return { status: 201, body: presentFault(fault) };
+  },
   listFaults: (_input, deps) => ({ status: 200, body: { data: deps.faults.list().map(presentFault) } }),
-  clearFaults: (_input, deps) => ({ status: 200, body: { deleted: deps.faults.clear() } }),
-  deleteFault: (input, deps) => {
+  clearFaults: async (_input, deps) => {
+    const deleted = deps.faults.clear();
+    await deps.faults.settled();
+    return { status: 200, body: { deleted } };
+  },
+  deleteFault: async (input, deps) => {
     if (deps.faults.clear(input.params.id) === 0) throw new ApiError(404, 'fault_not_found', `No fault ${input.params.id} is in force (cleared, or used up).`);
+    await deps.faults.settled();
     return { status: 204 };
   },
 } satisfies Handlers<'listRequests' | 'getRequest' | 'clearRequests' | 'streamRequests' | 'createFault' | 'listFaults' | 'clearFaults' | 'deleteFault'>;

@@ -34,7 +34,7 @@ interface Template {
  * is used up (`fire`) when it acts: at once for `before`, on a 2xx answer for `after_commit`.
  */
 export class FaultTable {
-  private faults: ActiveFault[] = [];
+  protected faults: ActiveFault[] = [];
   private readonly templates: Template[];
   private readonly waits = new Set<() => void>();
   private closed = false;
@@ -110,8 +110,19 @@ export class FaultTable {
     return undefined;
   }
 
-  /** Uses the fault once; false when it was cleared or used up meanwhile (then it does not act). */
-  fire(fault: ActiveFault): boolean {
+  /**
+   * Resolves once what add and clear changed is stored (./shared.ts, on PostgreSQL), rejecting with
+   * the store's error: the control plane answers after it. In memory (SQLite): at once.
+   */
+  settled(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  /**
+   * Uses the fault once; false when it was cleared or used up meanwhile (then it does not act). A
+   * promise only where the use is counted in the store, across replicas (./shared.ts).
+   */
+  fire(fault: ActiveFault): boolean | Promise<boolean> {
     if (!this.faults.includes(fault)) return false;
     fault.fired++;
     if (fault.remaining !== null && --fault.remaining === 0) this.faults = this.faults.filter((f) => f !== fault);
@@ -155,7 +166,7 @@ export function presentFault(f: ActiveFault): Fault {
 }
 
 /** `{name}` (the contract's form) or `:name` (the router's) is a placeholder. */
-function split(path: string): (string | null)[] {
+export function split(path: string): (string | null)[] {
   return path
     .split('/')
     .filter(Boolean)

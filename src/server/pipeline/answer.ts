@@ -9,7 +9,7 @@ import { actFirst } from './faults.js';
  */
 export async function answer(ctx: RequestContext, send: () => string | undefined, status: number): Promise<void> {
   const { fault, deps } = ctx;
-  if (fault && status >= 200 && status < 300 && deps.faults.fire(fault)) {
+  if (fault && status >= 200 && status < 300 && (await deps.faults.fire(fault))) {
     if (!(await actFirst(ctx, fault, true))) return;
   }
   const body = send();

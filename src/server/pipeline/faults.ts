@@ -18,8 +18,10 @@ export const faults: Stage<RoutedContext> = (ctx, next) => {
     ctx.fault = fault;
     return next();
   }
-  if (!deps.faults.fire(fault)) return next();
-  return actFirst(ctx, fault, false).then((goOn) => (goOn ? next() : undefined));
+  const fired = deps.faults.fire(fault);
+  const act = (ok: boolean) => (ok ? actFirst(ctx, fault, false).then((goOn) => (goOn ? next() : undefined)) : next());
+  // A promise only for a fault whose `times` replicas count together in the store (faults/shared.ts).
+  return typeof fired === 'boolean' ? act(fired) : fired.then(act);
 };
 
 /**

@@ -2,12 +2,15 @@ import type { StoreEngine } from '../engine.js';
 import { bindRepositories, immediately, type StoreDb, withAfterCommit } from '../db.js';
 import { sql } from 'kysely';
 import { errorMessage } from '../../domain/caught.js';
+import { randomUUID } from 'node:crypto';
+import { type ChangeData, type Changes, type ChangeTopic, noChanges } from '../changes.js';
 import type { Database } from '../schema.js';
 import { openPostgres, type PostgresConnectOptions } from './connect.js';
 import { migratePostgres } from './migrate.js';
 import type { PgHandle } from './repos/handle.js';
 import { postgresRepositories } from './repos/index.js';
 import { clearPostgresData, shareResetLock } from './reset.js';
+import { type ChangeChannel, publishOn } from './notify.js';
 
 /**
  * The PostgreSQL engine of the store interface (engine.ts): a bounded pool, migrated on open, and
@@ -45,13 +48,21 @@ export interface PostgresStoreDb extends StoreDb {
   readonly handle: PgHandle;
 }
 
-export function postgresDb(engine: StoreEngine<PgHandle>): PostgresStoreDb {
+export function postgresDb(engine: StoreEngine<PgHandle>, channel?: ChangeChannel): PostgresStoreDb {
+  // Without a channel (a test of the repositories alone) nothing is heard, but publishing still works.
+  const changes: Changes = channel ?? noChanges;
+  const instance = channel?.instance ?? randomUUID();
+  // Each NOTIFY carries this process's id, so that its own channel can ignore it (notify.ts).
+  const publisher = (handle: PgHandle) => (topic: ChangeTopic, data?: ChangeData) => publishOn(handle, instance, topic, data);
   return {
     handle: engine.db,
     ...bindRepositories(engine.repos, engine.db),
+    publish: publisher(engine.db),
     kind: 'postgres',
+    changes,
     checkHealth: () => reachable(engine.db),
-    transaction: (fn) => withAfterCommit(fn, (body) => engine.transaction(async (trx) => body(bindRepositories(engine.repos, trx)))),
+    transaction: (fn) =>
+      withAfterCommit(fn, (body) => engine.transaction(async (trx) => body({ ...bindRepositories(engine.repos, trx), publish: publisher(trx) }))),
     afterCommit: immediately,
     // One transaction: the TRUNCATE and what refills (a reset's defaults) on two connections
     // could run in either order, and the defaults written first were emptied by it (issue 27).
@@ -65,10 +76,14 @@ export function postgresDb(engine: StoreEngine<PgHandle>): PostgresStoreDb {
         (body) =>
           engine.db.transaction().execute(async (trx) => {
             await clearPostgresData(trx);
-            return body(bindRepositories(engine.repos, trx));
+            return body({ ...bindRepositories(engine.repos, trx), publish: publisher(trx) });
           }),
       ),
-    close: () => engine.close(),
+    // The channel first: a notification arriving while the pool closes would reload from a closed store.
+    close: async () => {
+      await changes.close();
+      await engine.close();
+    },
   };
 }
 

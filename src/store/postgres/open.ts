@@ -6,6 +6,7 @@ import { describePostgresUrl } from './describe-url.js';
 import { openPostgresEngine, type PostgresStoreDb, postgresDb } from './engine.js';
 import { ForeignDatabaseError } from './migrate.js';
 import { isDatabaseUnavailable } from './unavailable.js';
+import { ChangeChannel } from './notify.js';
 
 /**
  * Why a PostgreSQL database cannot be used (CONTRACT §12): one line naming it without its password,
@@ -21,6 +22,8 @@ export interface OpenPostgresOptions {
   url: string;
   /** Told when an idle connection is lost (the emulator reports it; the pool reconnects by itself). */
   onIdleError?: (error: Error) => void;
+  /** Told when the change channel (notify.ts) loses its connection, and when it is back. */
+  onChannelWarning?: (message: string) => void;
 }
 
 /**
@@ -28,11 +31,21 @@ export interface OpenPostgresOptions {
  * unchanged, another application's database or a newer svc's; an unreachable server is one line.
  */
 export async function openPostgresDb(options: OpenPostgresOptions): Promise<PostgresStoreDb> {
+  let engine: Awaited<ReturnType<typeof openPostgresEngine>>;
   try {
-    return postgresDb(await openPostgresEngine({ url: options.url, ...(options.onIdleError ? { onIdleError: options.onIdleError } : {}) }));
+    engine = await openPostgresEngine({ url: options.url, ...(options.onIdleError ? { onIdleError: options.onIdleError } : {}) });
   } catch (error) {
     throw refusal(options.url, error);
   }
+  // After the migration: LISTEN needs nothing of the schema, but a refused database needs no channel.
+  const changes = new ChangeChannel({ url: options.url, ...(options.onChannelWarning ? { onWarning: options.onChannelWarning } : {}) });
+  try {
+    await changes.open();
+  } catch (error) {
+    await engine.close();
+    throw refusal(options.url, error);
+  }
+  return postgresDb(engine, changes);
 }
 
 function refusal(url: string, error: unknown): Error {

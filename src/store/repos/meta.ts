@@ -27,3 +27,9 @@ export const isFiniteNumber = (value: unknown): value is number => typeof value 
 export function setMeta(store: Store, key: string, value: unknown): void {
   put.run(store, { key, value: JSON.stringify(value) });
 }
+
+/**
+ * Holds `key`'s entry until the transaction ends, for a read-modify-write (a fault's use counted
+ * across replicas). SQLite has one writer at a time already: nothing to do.
+ */
+export function lockMeta(_store: Store, _key: string): void {}

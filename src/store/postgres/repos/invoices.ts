@@ -49,6 +49,10 @@ export async function saveInvoiceState(db: PgHandle, update: InvoiceStateUpdate)
 /**
  * Open invoices whose expiresAt has passed, oldest first: the same terms as the partial index
  * invoices_open_expiry's predicate, which the planner matches against the values of each call.
+ * In a transaction (expireDue's), locked: a replica expiring at the same time waits for the rows the
+ * first one holds, and PostgreSQL checks them again once it committed (READ COMMITTED), so an invoice
+ * just expired no longer matches and records one `invoice.expired` (CONTRACT §12). Not SKIP LOCKED:
+ * an advance loops until nothing is due, and would spin on a row it skipped instead of waiting.
  */
 export async function invoicesDueForExpiry(db: PgHandle, now: number, limit: number): Promise<InvoiceRow[]> {
   return db
@@ -59,6 +63,7 @@ export async function invoicesDueForExpiry(db: PgHandle, now: number, limit: num
     .where('expires_at', '<=', now)
     .orderBy('expires_at')
     .limit(limit)
+    .$if(db.isTransaction, (q) => q.forUpdate())
     .execute();
 }
 

@@ -19,3 +19,12 @@ export async function setMeta(db: PgHandle, key: string, value: unknown): Promis
     .onConflict((oc) => oc.column('key').doUpdateSet({ value: text }))
     .execute();
 }
+
+/**
+ * Holds `key`'s entry until the transaction ends (FOR UPDATE), for a read-modify-write that
+ * replicas may run at once: a fault's `times` counted across them. Outside a transaction, nothing.
+ */
+export async function lockMeta(db: PgHandle, key: string): Promise<void> {
+  if (!db.isTransaction) return;
+  await db.selectFrom('meta').select('key').where('key', '=', key).forUpdate().execute();
+}

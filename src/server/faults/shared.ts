@@ -1,0 +1,126 @@
+import type { FaultMatch } from '../../contract/testing-types.js';
+import type { StoreDb } from '../../store/db.js';
+import { type ActiveFault, FaultTable, split } from './table.js';
+
+/** Where the faults in force live on a shared database (meta, JSON): one list for every replica. */
+const META_KEY = 'api_faults';
+
+type StoredFault = Omit<ActiveFault, 'segments'>;
+
+const isStoredFaults = (value: unknown): value is StoredFault[] =>
+  Array.isArray(value) && value.every((f) => typeof f === 'object' && f !== null && typeof f.id === 'string' && typeof f.match === 'object');
+
+/**
+ * The fault table of a replica on PostgreSQL (CONTRACT §12: faults are shared). Memory stays the
+ * cache every request reads (matching costs what it does on SQLite); the list itself is in the
+ * store, and a replica reloads it when another publishes `faults`. add and clear stay synchronous
+ * (the in-process API's promise): the change is written behind, in order, and `settled()` lets the
+ * control plane answer only once it is stored. A fault with `times` is used up in the store, one
+ * use per request under a row lock, so N uses hold across replicas; an unlimited one never writes.
+ */
+export class SharedFaultTable extends FaultTable {
+  private writes: Promise<void> = Promise.resolve();
+  private failed: unknown = null;
+
+  constructor(
+    private readonly db: StoreDb,
+    now: () => number,
+    newId: () => string,
+    private readonly onError: (error: unknown) => void,
+  ) {
+    super(now, newId);
+  }
+
+  /**
+   * Loads the stored list (the row is created when missing, so that every later change can lock
+   * it). In line with this replica's own writes: a reload never overtakes one still being stored.
+   */
+  reload(): Promise<void> {
+    const load = async () => {
+      const stored = await this.db.meta.getMeta(META_KEY, isStoredFaults);
+      if (stored === undefined) await this.db.meta.setMeta(META_KEY, []);
+      this.cache(stored ?? []);
+    };
+    const done = this.writes.then(load);
+    this.writes = done.catch(() => {});
+    return done;
+  }
+
+  private cache(list: StoredFault[]): void {
+    this.faults = list.map((f) => ({ ...f, segments: f.match.path === undefined ? null : split(f.match.path) }));
+  }
+
+  override add(spec: Parameters<FaultTable['add']>[0]): ActiveFault {
+    const fault = super.add(spec);
+    this.write((list) => [...list, stored(fault)]);
+    return fault;
+  }
+
+  override clear(id?: string): number {
+    const count = super.clear(id);
+    this.write((list) => (id === undefined ? [] : list.filter((f) => f.id !== id)));
+    return count;
+  }
+
+  override settled(): Promise<void> {
+    return this.writes.then(() => {
+      const error = this.failed;
+      this.failed = null;
+      if (error) throw error;
+    });
+  }
+
+  override fire(fault: ActiveFault): boolean | Promise<boolean> {
+    if (fault.remaining === null) return super.fire(fault);
+    return this.useOnce(fault.id).then((left) => {
+      if (left === null) {
+        super.clear(fault.id);
+        return false;
+      }
+      fault.fired++;
+      fault.remaining = left;
+      if (left === 0) super.clear(fault.id);
+      return true;
+    });
+  }
+
+  /** One use of a counted fault, in the store: what is left after it, or null when none was. */
+  private async useOnce(id: string): Promise<number | null> {
+    return this.db.transaction(async (tx) => {
+      await tx.meta.lockMeta(META_KEY);
+      const list = (await tx.meta.getMeta(META_KEY, isStoredFaults)) ?? [];
+      const found = list.find((f) => f.id === id);
+      if (!found || found.remaining === 0) return null;
+      const left = found.remaining === null ? null : found.remaining - 1;
+      const next = left === 0 ? list.filter((f) => f.id !== id) : list.map((f) => (f.id === id ? { ...f, remaining: left, fired: f.fired + 1 } : f));
+      await tx.meta.setMeta(META_KEY, next);
+      await tx.publish('faults');
+      return left ?? 0;
+    });
+  }
+
+  /** A change applied to the stored list under its lock, after the ones before it, then told to the others. */
+  private write(change: (list: StoredFault[]) => StoredFault[]): void {
+    this.writes = this.writes.then(() =>
+      this.db
+        .transaction(async (tx) => {
+          await tx.meta.lockMeta(META_KEY);
+          const next = change((await tx.meta.getMeta(META_KEY, isStoredFaults)) ?? []);
+          await tx.meta.setMeta(META_KEY, next);
+          await tx.publish('faults');
+          return next;
+        })
+        // What is stored now, other replicas' changes included, is this one's list too.
+        .then((next) => this.cache(next))
+        .catch((error: unknown) => {
+          this.failed = error;
+          this.onError(error);
+        }),
+    );
+  }
+}
+
+function stored(f: ActiveFault): StoredFault {
+  const { segments: _segments, ...rest } = f;
+  return { ...rest, match: { ...f.match } satisfies FaultMatch };
+}

@@ -1,0 +1,148 @@
+import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
+import pg from 'pg';
+import { errorMessage } from '../../domain/caught.js';
+import { Backoff } from '../backoff.js';
+import type { Change, ChangeData, Changes, ChangeTopic } from '../changes.js';
+import type { PgHandle } from './repos/handle.js';
+
+/** The one channel every replica of a database listens on; the topic is in the payload. */
+export const CHANNEL = 'svc_changes';
+/** PostgreSQL refuses a NOTIFY payload of 8000 bytes or more: ours are ids, far below; refused loudly, never cut. */
+const MAX_PAYLOAD = 7900;
+
+interface Wire {
+  /** The sending process's instance id: a replica does not react to what it said itself. */
+  p: string;
+  t: ChangeTopic;
+  d: ChangeData;
+}
+
+/**
+ * `SELECT pg_notify(…)` on `handle`: inside a transaction, PostgreSQL delivers it only if that
+ * transaction commits (and after it did, so a listener reading the store sees the change).
+ */
+export async function publishOn(handle: PgHandle, instance: string, topic: ChangeTopic, data: ChangeData = {}): Promise<void> {
+  const payload = JSON.stringify({ p: instance, t: topic, d: data } satisfies Wire);
+  if (Buffer.byteLength(payload) > MAX_PAYLOAD) throw new RangeError(`a ${topic} change notification of ${payload.length} bytes is too large`);
+  await sql`SELECT pg_notify(${CHANNEL}, ${payload})`.execute(handle);
+}
+
+export interface ChangeChannelOptions {
+  url: string;
+  /** Told when the channel's connection is lost (it reconnects by itself) and when it is back. */
+  onWarning?: (message: string) => void;
+}
+
+/**
+ * One dedicated connection per emulator LISTENing on CHANNEL (a pooled one would be handed to other
+ * work). When the server goes away (a restart), it reconnects by itself, LISTENs again, then tells
+ * every subscriber to reload: notifications sent while it was away are lost, not queued.
+ */
+export class ChangeChannel implements Changes {
+  readonly instance = randomUUID();
+  private client: pg.Client | null = null;
+  private readonly subscribers = new Map<ChangeTopic, Set<(change: Change) => void>>();
+  private readonly backoff = new Backoff(100, 2000);
+  private retry: NodeJS.Timeout | undefined;
+  private closed = false;
+
+  constructor(private readonly options: ChangeChannelOptions) {}
+
+  /** The first connection: awaited by the store's open, so a replica hears every change made after it started. */
+  async open(): Promise<void> {
+    await this.connect();
+  }
+
+  subscribe(topic: ChangeTopic, fn: (change: Change) => void): () => void {
+    let set = this.subscribers.get(topic);
+    if (!set) this.subscribers.set(topic, (set = new Set()));
+    set.add(fn);
+    return () => set.delete(fn);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    clearTimeout(this.retry);
+    const client = this.client;
+    this.client = null;
+    await client?.end().catch(() => {});
+  }
+
+  private async connect(): Promise<void> {
+    const client = new pg.Client({ connectionString: this.options.url, application_name: 'svc-changes', connectionTimeoutMillis: 5000 });
+    // Lost once, whichever of 'error' and 'end' comes first (a server shutdown gives both).
+    let lost = false;
+    const onLost = (error?: Error) => {
+      if (lost) return;
+      lost = true;
+      if (this.client === client) this.client = null;
+      client.end().catch(() => {});
+      if (this.closed) return;
+      this.options.onWarning?.(`the change channel lost its connection${error ? ` (${error.message})` : ''}; reconnecting`);
+      this.reconnectLater();
+    };
+    client.on('error', onLost);
+    client.on('end', () => onLost());
+    client.on('notification', (message) => this.deliver(message.payload));
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${CHANNEL}`);
+    } catch (error) {
+      lost = true;
+      client.end().catch(() => {});
+      throw error;
+    }
+    if (this.closed) {
+      await client.end().catch(() => {});
+      return;
+    }
+    this.client = client;
+  }
+
+  private reconnectLater(): void {
+    clearTimeout(this.retry);
+    this.retry = setTimeout(() => void this.reconnect(), this.backoff.next());
+    // A replica waiting for its database must not keep a test process alive.
+    this.retry.unref();
+  }
+
+  private async reconnect(): Promise<void> {
+    if (this.closed) return;
+    try {
+      await this.connect();
+    } catch (error) {
+      if (this.closed) return;
+      this.options.onWarning?.(`the change channel cannot reconnect yet (${errorMessage(error)})`);
+      this.reconnectLater();
+      return;
+    }
+    this.backoff.reset();
+    this.options.onWarning?.('the change channel is connected again; reloading shared state');
+    // What other replicas changed while this one was deaf: every cache reloads.
+    for (const set of this.subscribers.values()) for (const fn of [...set]) this.call(fn, { data: {}, reconnected: true });
+  }
+
+  private deliver(payload: string | undefined): void {
+    let wire: Wire;
+    try {
+      wire = JSON.parse(payload ?? '');
+    } catch {
+      return; // not ours (someone else NOTIFYing on the channel): ignored
+    }
+    if (wire?.p === this.instance || typeof wire?.t !== 'string') return;
+    const set = this.subscribers.get(wire.t);
+    if (!set) return;
+    const data = typeof wire.d === 'object' && wire.d !== null ? wire.d : {};
+    for (const fn of [...set]) this.call(fn, { data, reconnected: false });
+  }
+
+  /** A subscriber's mistake is reported, never thrown into pg's event emitter (it would end the connection). */
+  private call(fn: (change: Change) => void, change: Change): void {
+    try {
+      fn(change);
+    } catch (error) {
+      this.options.onWarning?.(`a change subscriber failed: ${errorMessage(error)}`);
+    }
+  }
+}
