@@ -102,7 +102,15 @@ describe('the control token from a profile', () => {
   it('goes to the browser in the fragment of `svc open`, never to the printed URL', async () => {
     const opener = path.join(project, 'browser.sh');
     const seenFile = path.join(project, 'opened.txt');
-    fs.writeFileSync(opener, `#!/bin/sh\necho "$1" > ${JSON.stringify(seenFile)}\n`, { mode: 0o755 });
+    // Written aside then renamed: the file appears whole (`>` creates it empty first, and the test
+    // read it empty once on a busy machine).
+    fs.writeFileSync(
+      opener,
+      `#!/bin/sh\necho "$1" > ${JSON.stringify(`${seenFile}.part`)} && mv ${JSON.stringify(`${seenFile}.part`)} ${JSON.stringify(seenFile)}\n`,
+      {
+        mode: 0o755,
+      },
+    );
     const opened = await svc(['open', '--json', '--profile', 'remote'], { SVC_BROWSER: opener });
     expect(opened.code, opened.stderr).toBe(0);
     expect(JSON.parse(opened.stdout)).toEqual({ url: `${remote}/__emulator/ui/`, opened: true });

@@ -17,10 +17,13 @@ it('prints the dashboard URL off a terminal; SVC_BROWSER opens it with that comm
 
   const opener = path.join(dir, 'browser.sh');
   const seen = path.join(dir, 'seen.txt');
-  fs.writeFileSync(opener, `#!/bin/sh\necho "$1" > ${JSON.stringify(seen)}\n`, { mode: 0o755 });
+  // Written aside then renamed: the file appears whole (`>` creates it empty first).
+  fs.writeFileSync(opener, `#!/bin/sh\necho "$1" > ${JSON.stringify(`${seen}.part`)} && mv ${JSON.stringify(`${seen}.part`)} ${JSON.stringify(seen)}\n`, {
+    mode: 0o755,
+  });
   const opened = await runCli(['open', '--base-url', emu.url, '--json'], { cwd: dir, env: { SVC_BROWSER: opener } });
   expect(JSON.parse(opened.stdout)).toEqual({ url: `${emu.url}/__emulator/ui/`, opened: true });
-  for (let i = 0; i < 100 && !fs.existsSync(seen); i++) await new Promise((r) => setTimeout(r, 20));
+  for (let i = 0; i < 500 && !fs.existsSync(seen); i++) await new Promise((r) => setTimeout(r, 20));
   expect(fs.readFileSync(seen, 'utf8').trim()).toBe(`${emu.url}/__emulator/ui/`);
 });
 
