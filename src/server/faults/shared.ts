@@ -72,16 +72,20 @@ export class SharedFaultTable extends FaultTable {
 
   override fire(fault: ActiveFault): boolean | Promise<boolean> {
     if (fault.remaining === null) return super.fire(fault);
-    return this.useOnce(fault.id).then((left) => {
-      if (left === null) {
-        super.clear(fault.id);
-        return false;
-      }
-      fault.fired++;
-      fault.remaining = left;
-      if (left === 0) super.clear(fault.id);
-      return true;
-    });
+    // After this replica's writes still being stored: a fault added in-process a moment ago is not
+    // in the store yet, and its first use would find nothing to use (and drop it).
+    return this.writes
+      .then(() => this.useOnce(fault.id))
+      .then((left) => {
+        if (left === null) {
+          super.clear(fault.id);
+          return false;
+        }
+        fault.fired++;
+        fault.remaining = left;
+        if (left === 0) super.clear(fault.id);
+        return true;
+      });
   }
 
   /** One use of a counted fault, in the store: what is left after it, or null when none was. */
