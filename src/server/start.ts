@@ -1,4 +1,5 @@
 import type { Server } from 'node:http';
+import { isDatabaseUnavailable } from '../store/postgres/unavailable.js';
 import { type Clock, manualClock, systemClock } from '../clock/clock.js';
 import type { EmulatorConfig } from '../config/defaults.js';
 import type { Random } from '../domain/random.js';
@@ -54,6 +55,15 @@ function sqliteQuery(store: OpenedStore | null, text: string): Record<string, un
   const rows: Record<string, unknown>[] = [];
   for (const row of statement.all()) if (typeof row === 'object' && row !== null) rows.push({ ...row });
   return rows;
+}
+
+/**
+ * A failed reload or announcement between replicas: a warning while the database is away (the
+ * channel reloads everything once it reconnects; CONTRACT §12), an error otherwise.
+ */
+function reportSync(hub: EventHub<EmulatorEvent>, error: unknown): void {
+  if (isDatabaseUnavailable(error)) hub.emit({ type: 'warning', message: errorMessage(error) });
+  else hub.emit({ type: 'error', message: errorMessage(error) });
 }
 
 /** Starts the emulator in-process: what `svc dev`, the tests and users' own suites all call. */
@@ -289,7 +299,7 @@ function followOtherReplicas(parts: Parts, deps: AppDeps): () => void {
       if (work.chaos instanceof SharedWebhookChaos) await work.chaos.reload();
     },
     deliveries: (at) => (at === undefined ? work.dispatcher.kick() : work.scheduler.schedule(at)),
-    onError: (error) => hub.emit({ type: 'error', message: errorMessage(error) }),
+    onError: (error) => reportSync(hub, error),
   });
 }
 
@@ -320,7 +330,7 @@ function runtimeOf(parts: Parts, keyCache: KeyCache): Runtime {
   const { db, time, keys, hub, journal } = parts;
   const { dispatcher, listeners, scheduler, chaos } = parts.work;
   // Deliveries written here wake the other replicas' dispatchers too (nothing on SQLite).
-  const announce = deliveryAnnouncer(db, (error) => hub.emit({ type: 'error', message: `replica sync: ${errorMessage(error)}` }));
+  const announce = deliveryAnnouncer(db, (error) => reportSync(hub, new Error(`replica sync: ${errorMessage(error)}`, { cause: error })));
   return {
     reset: async () => {
       // The tables emptied and the defaults recreated in one transaction, so no request sees the
