@@ -3,6 +3,7 @@ import type { ChaosSpec } from '../contract/testing-types.js';
 import { seededRandom } from '../domain/random.js';
 import type { StoreDb } from '../store/db.js';
 import { WebhookChaos } from './chaos.js';
+import { WriteBehindMeta } from '../store/write-behind-meta.js';
 
 /** Where the chaos in force lives on a shared database (meta, JSON by `partner:environment`). */
 const META_KEY = 'webhook_chaos';
@@ -14,50 +15,36 @@ const isStored = (value: unknown): value is Stored =>
 /**
  * Webhook chaos of a replica on PostgreSQL (CONTRACT §12: chaos is shared): memory is the cache each
  * attempt reads, the store holds what is in force, reloaded on a `chaos` notification. set and clear
- * stay synchronous (written behind, in order; `settled()` for the control plane). Each replica
+ * stay synchronous (written behind: src/store/write-behind-meta.ts). Each replica
  * draws its decisions from its own seeded stream: the same seed gives the same decisions per
  * replica, not one sequence across the cluster.
  */
 export class SharedWebhookChaos extends WebhookChaos {
-  private writes: Promise<void> = Promise.resolve();
-  private failed: unknown = null;
+  private readonly stored: WriteBehindMeta<Stored>;
 
-  constructor(
-    private readonly db: StoreDb,
-    private readonly onError: (error: unknown) => void,
-  ) {
+  constructor(db: StoreDb, onError: (error: unknown) => void) {
     super();
+    this.stored = new WriteBehindMeta({ db, key: META_KEY, topic: 'chaos', guard: isStored, empty: () => ({}), cache: (all) => this.cache(all), onError });
   }
 
   reload(): Promise<void> {
-    const load = async () => {
-      const stored = await this.db.meta.getMeta(META_KEY, isStored);
-      if (stored === undefined) await this.db.meta.setMeta(META_KEY, {});
-      this.cache(stored ?? {});
-    };
-    const done = this.writes.then(load);
-    this.writes = done.catch(() => {});
-    return done;
+    return this.stored.reload();
   }
 
   override set(partnerId: string, environment: Environment, spec: ChaosSpec): ChaosSpec {
     const result = super.set(partnerId, environment, spec);
-    this.write((all) => ({ ...all, [`${partnerId}:${environment}`]: { ...spec } }));
+    this.stored.write((all) => ({ ...all, [`${partnerId}:${environment}`]: { ...spec } }));
     return result;
   }
 
   override clear(partnerId: string, environment: Environment): boolean {
     const had = super.clear(partnerId, environment);
-    this.write((all) => Object.fromEntries(Object.entries(all).filter(([key]) => key !== `${partnerId}:${environment}`)));
+    this.stored.write((all) => Object.fromEntries(Object.entries(all).filter(([key]) => key !== `${partnerId}:${environment}`)));
     return had;
   }
 
   override settled(): Promise<void> {
-    return this.writes.then(() => {
-      const error = this.failed;
-      this.failed = null;
-      if (error) throw error;
-    });
+    return this.stored.settled();
   }
 
   /** The stored chaos as this replica's; an entry whose spec did not change keeps its stream. */
@@ -68,23 +55,5 @@ export class SharedWebhookChaos extends WebhookChaos {
       if (current && JSON.stringify(current.spec) === JSON.stringify(spec)) continue;
       this.entries.set(key, { spec: { ...spec }, random: seededRandom(spec.seed ?? 0, 0) });
     }
-  }
-
-  private write(change: (all: Stored) => Stored): void {
-    this.writes = this.writes.then(() =>
-      this.db
-        .transaction(async (tx) => {
-          await tx.meta.lockMeta(META_KEY);
-          const next = change((await tx.meta.getMeta(META_KEY, isStored)) ?? {});
-          await tx.meta.setMeta(META_KEY, next);
-          await tx.publish('chaos');
-          return next;
-        })
-        .then((next) => this.cache(next))
-        .catch((error: unknown) => {
-          this.failed = error;
-          this.onError(error);
-        }),
-    );
   }
 }

@@ -1,5 +1,6 @@
 import type { FaultMatch } from '../../contract/testing-types.js';
 import type { StoreDb } from '../../store/db.js';
+import { WriteBehindMeta } from '../../store/write-behind-meta.js';
 import { type ActiveFault, FaultTable, split } from './table.js';
 
 /** Where the faults in force live on a shared database (meta, JSON): one list for every replica. */
@@ -14,68 +15,60 @@ const isStoredFaults = (value: unknown): value is StoredFault[] =>
  * The fault table of a replica on PostgreSQL (CONTRACT §12: faults are shared). Memory stays the
  * cache every request reads (matching costs what it does on SQLite); the list itself is in the
  * store, and a replica reloads it when another publishes `faults`. add and clear stay synchronous
- * (the in-process API's promise): the change is written behind, in order, and `settled()` lets the
- * control plane answer only once it is stored. A fault with `times` is used up in the store, one
+ * (the in-process API's promise): the change is written behind (src/store/write-behind-meta.ts). A fault with `times` is used up in the store, one
  * use per request under a row lock, so N uses hold across replicas; an unlimited one never writes.
  */
 export class SharedFaultTable extends FaultTable {
-  private writes: Promise<void> = Promise.resolve();
-  private failed: unknown = null;
+  private readonly stored: WriteBehindMeta<StoredFault[]>;
 
   constructor(
     private readonly db: StoreDb,
     now: () => number,
     newId: () => string,
-    private readonly onError: (error: unknown) => void,
+    onError: (error: unknown) => void,
   ) {
     super(now, newId);
+    this.stored = new WriteBehindMeta({
+      db,
+      key: META_KEY,
+      topic: 'faults',
+      guard: isStoredFaults,
+      empty: () => [],
+      // What is stored now, other replicas' changes included, is this one's list too.
+      cache: (list) => {
+        this.faults = list.map((f) => ({ ...f, segments: f.match.path === undefined ? null : split(f.match.path) }));
+      },
+      onError,
+    });
   }
 
-  /**
-   * Loads the stored list (the row is created when missing, so that every later change can lock
-   * it). In line with this replica's own writes: a reload never overtakes one still being stored.
-   */
+  /** Loads the stored list; in line with this replica's own writes (a reload never overtakes one). */
   reload(): Promise<void> {
-    const load = async () => {
-      const stored = await this.db.meta.getMeta(META_KEY, isStoredFaults);
-      if (stored === undefined) await this.db.meta.setMeta(META_KEY, []);
-      this.cache(stored ?? []);
-    };
-    const done = this.writes.then(load);
-    this.writes = done.catch(() => {});
-    return done;
-  }
-
-  private cache(list: StoredFault[]): void {
-    this.faults = list.map((f) => ({ ...f, segments: f.match.path === undefined ? null : split(f.match.path) }));
+    return this.stored.reload();
   }
 
   override add(spec: Parameters<FaultTable['add']>[0]): ActiveFault {
     const fault = super.add(spec);
-    this.write((list) => [...list, stored(fault)]);
+    this.stored.write((list) => [...list, stored(fault)]);
     return fault;
   }
 
   override clear(id?: string): number {
     const count = super.clear(id);
-    this.write((list) => (id === undefined ? [] : list.filter((f) => f.id !== id)));
+    this.stored.write((list) => (id === undefined ? [] : list.filter((f) => f.id !== id)));
     return count;
   }
 
   override settled(): Promise<void> {
-    return this.writes.then(() => {
-      const error = this.failed;
-      this.failed = null;
-      if (error) throw error;
-    });
+    return this.stored.settled();
   }
 
   override fire(fault: ActiveFault): boolean | Promise<boolean> {
     if (fault.remaining === null) return super.fire(fault);
     // After this replica's writes still being stored: a fault added in-process a moment ago is not
     // in the store yet, and its first use would find nothing to use (and drop it).
-    return this.writes
-      .then(() => this.useOnce(fault.id))
+    return this.stored
+      .after(() => this.useOnce(fault.id))
       .then((left) => {
         if (left === null) {
           super.clear(fault.id);
@@ -101,26 +94,6 @@ export class SharedFaultTable extends FaultTable {
       await tx.publish('faults');
       return left ?? 0;
     });
-  }
-
-  /** A change applied to the stored list under its lock, after the ones before it, then told to the others. */
-  private write(change: (list: StoredFault[]) => StoredFault[]): void {
-    this.writes = this.writes.then(() =>
-      this.db
-        .transaction(async (tx) => {
-          await tx.meta.lockMeta(META_KEY);
-          const next = change((await tx.meta.getMeta(META_KEY, isStoredFaults)) ?? []);
-          await tx.meta.setMeta(META_KEY, next);
-          await tx.publish('faults');
-          return next;
-        })
-        // What is stored now, other replicas' changes included, is this one's list too.
-        .then((next) => this.cache(next))
-        .catch((error: unknown) => {
-          this.failed = error;
-          this.onError(error);
-        }),
-    );
   }
 }
 
