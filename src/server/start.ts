@@ -146,6 +146,13 @@ interface EmulatorClock {
    * tells the other replicas on the database (CONTRACT §12: one clock for the whole sandbox).
    */
   persist(): Promise<void>;
+  /**
+   * After an advance by `ms`: adds `ms` to the STORED offset (under its row lock) rather than writing
+   * this replica's, so that advances through two replicas at once compose (60 s + 60 s = 120 s, not
+   * 60 s); this replica's clock then jumps to the sum. True when it jumped (another replica's advance
+   * came meanwhile: what fell due in between is for the scheduler to look at).
+   */
+  persistAdvance(ms: number): Promise<boolean>;
   /** Another replica moved the shared clock: this one's jumps to the stored offset. */
   reload(): Promise<void>;
 }
@@ -245,7 +252,10 @@ async function serve(
 async function openClock(db: StoreDb, config: EmulatorConfig, options: StartEmulatorOptions): Promise<EmulatorClock> {
   const start = clockStartOf(options.clockStart ?? config.clockStart);
   const persisted = !options.clock && start === null;
-  const clock = options.clock ?? (start !== null ? manualClock(start) : systemClock((await db.meta.getMeta(CLOCK_OFFSET, isFiniteNumber)) ?? 0));
+  const stored = persisted ? await db.meta.getMeta(CLOCK_OFFSET, isFiniteNumber) : undefined;
+  // On a shared database the row must exist for an advance to lock it (persistAdvance).
+  if (persisted && stored === undefined && db.kind === 'postgres') await db.meta.setMeta(CLOCK_OFFSET, 0);
+  const clock = options.clock ?? (start !== null ? manualClock(start) : systemClock(stored ?? 0));
   return {
     clock,
     persist: async () => {
@@ -253,6 +263,20 @@ async function openClock(db: StoreDb, config: EmulatorConfig, options: StartEmul
       await db.meta.setMeta(CLOCK_OFFSET, clock.offset());
       // After the write committed, before the advance answers: a replica told reads the new offset.
       await db.publish('clock');
+    },
+    persistAdvance: async (ms) => {
+      if (!persisted) return false;
+      const stored = await db.transaction(async (tx) => {
+        await tx.meta.lockMeta(CLOCK_OFFSET);
+        const next = ((await tx.meta.getMeta(CLOCK_OFFSET, isFiniteNumber)) ?? 0) + ms;
+        await tx.meta.setMeta(CLOCK_OFFSET, next);
+        // Once committed, before the advance answers: a replica told reads the new offset.
+        await tx.publish('clock');
+        return next;
+      });
+      if (stored === clock.offset()) return false;
+      clock.jump?.(clock.now() + (stored - clock.offset()));
+      return true;
     },
     reload: async () => {
       const offset = await db.meta.getMeta(CLOCK_OFFSET, isFiniteNumber);
@@ -353,7 +377,7 @@ function runtimeOf(parts: Parts, keyCache: KeyCache): Runtime {
     advanceClock: async (ms) => {
       const from = time.clock.now();
       const report = await scheduler.advance(ms);
-      await time.persist();
+      if (await time.persistAdvance(ms)) scheduler.rearm();
       return { from, to: time.clock.now(), ...report };
     },
     defaultKeys: () => keys.current,

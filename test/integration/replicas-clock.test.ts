@@ -68,4 +68,37 @@ describe('the clock across replicas', () => {
     const rows = await a!.query(`SELECT count(*) AS n FROM events WHERE invoice_id = '${id}' AND type = 'invoice.expired'`);
     expect(Number(rows[0]!.n)).toBe(1);
   });
+
+  it('advances through two replicas at once compose: one hour on each is two hours on both', async () => {
+    const url = await server.createDatabase();
+    const [a, b] = await replicas.start(url, 2);
+    // A third connection holds the stored offset: both advances walk their clocks, then wait to add
+    // their hour to it, so they truly meet, whatever the machine's speed.
+    const holder = new pg.Client({ connectionString: url });
+    holder.on('error', () => {});
+    await holder.connect();
+    try {
+      await holder.query('BEGIN');
+      const held = await holder.query("SELECT key FROM meta WHERE key = 'clock_offset_ms' FOR UPDATE");
+      expect(held.rowCount).toBe(1);
+      const advances = [a!, b!].map((e) => e.call('POST', '/__emulator/clock/advance', { body: { seconds: 3600 } }));
+      await until(
+        'both advances to wait on the stored offset',
+        async () => {
+          const [row] = await a!.query("SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'");
+          return Number(row?.n) >= 2;
+        },
+        10_000,
+      );
+      await holder.query('COMMIT');
+      expect((await Promise.all(advances)).map((r) => r.status)).toEqual([200, 200]);
+    } finally {
+      await holder.end();
+    }
+    // Each answered with its own walk; the shared clock holds both.
+    expect(await clockOf(a!)).toBe(7200);
+    await until('B to show both advances', async () => (await clockOf(b!)) === 7200, 2000);
+    const [stored] = await a!.query("SELECT value FROM meta WHERE key = 'clock_offset_ms'");
+    expect(Number(stored!.value)).toBe(7_200_000);
+  });
 });
