@@ -202,7 +202,11 @@ describe('a cluster of three svc dev processes on one PostgreSQL', () => {
     const advances = await Promise.all([a, b].map((r) => r.client.call('POST', '/__emulator/clock/advance', { body: { seconds: 3700 } })));
     const expiredByAnswer = advances.map((r) => (r.cut ? Number.NaN : (r.body.expired as number)));
     expect(advances.map((r) => (r.cut ? 0 : r.status))).toEqual([200, 200]);
-    expect(expiredByAnswer[0]! + expiredByAnswer[1]!).toBe(INVOICES);
+    // Each answer counts what its replica expired; the third, told of the new time, may have run
+    // some itself. Either way all are expired once the advances answered (they wait on row locks).
+    expect(expiredByAnswer[0]! + expiredByAnswer[1]!).toBeLessThanOrEqual(INVOICES);
+    const [stillOpen] = await c.query("SELECT count(*) AS n FROM invoices WHERE status <> 'EXPIRED'");
+    expect(Number(stillOpen!.n)).toBe(0);
     const events = await c.query("SELECT invoice_id, count(*) AS n FROM events WHERE type = 'invoice.expired' GROUP BY invoice_id");
     expect(events).toHaveLength(INVOICES);
     expect(events.filter((e) => Number(e.n) !== 1)).toEqual([]);
@@ -217,7 +221,7 @@ describe('a cluster of three svc dev processes on one PostgreSQL', () => {
       expect(list.cut ? [] : (list.body.data as { status: string }[]).map((i) => i.status)).toEqual(Array(INVOICES).fill('EXPIRED'));
     }
     console.log(
-      `[cluster clock] ${INVOICES} invoices expired by advances through two other replicas (${expiredByAnswer.join(' + ')}); ${expired.length} invoice.expired deliveries`,
+      `[cluster clock] ${INVOICES} invoices expired once each (by the advancing replicas ${expiredByAnswer.join(' + ')}, the rest by the third); ${expired.length} invoice.expired deliveries`,
     );
   });
 
