@@ -33,7 +33,10 @@ if (c.freshIdempotencyKey || c.bodies) {
     },
   ];
 }
+// The generator's own CPU during the load (user + system µs): what it took from the machine's cores.
+const cpuBefore = process.cpuUsage();
 const result = await autocannon(options);
+const cpu = process.cpuUsage(cpuBefore);
 process.stdout.write(
   JSON.stringify({
     rps: result.requests.average,
@@ -44,5 +47,6 @@ process.stdout.write(
     errors: result.errors,
     timeouts: result.timeouts,
     statusCodes: result.statusCodeStats,
+    cpuMicros: cpu.user + cpu.system,
   }),
 );

@@ -1,5 +1,6 @@
 // The emulator under test, in its own process (so the load generator never shares its event loop).
-// Talks to the harness over IPC: {cmd:'rss'} → {rss}, {cmd:'stop'}.
+// Talks to the harness over IPC: {cmd:'rss'} → {rss}, {cmd:'cpu'} → {cpu: process.cpuUsage(), sent:
+// attempts this process started}, {cmd:'stop'}.
 import { manualClock, startEmulator } from '../../dist/index.js';
 
 const options = JSON.parse(process.argv[2] ?? '{}');
@@ -8,9 +9,21 @@ const options = JSON.parse(process.argv[2] ?? '{}');
 const clock = options.manualClock ? manualClock(Date.now()) : undefined;
 // `database`: a PostgreSQL URL instead of the SQLite file (the PostgreSQL rows, bench/cases/postgres.mjs).
 const storage = options.database ? { database: options.database } : { db: options.db ?? ':memory:' };
-const emulator = await startEmulator({ port: 0, ...storage, config: options.config ?? {}, ...(clock ? { clock } : {}) });
+// Attempts this process sent: which replica did the delivery work (the replica rows, bench/cases/replicas.mjs).
+let sent = 0;
+const onEvent = (event) => {
+  if (event.type === 'delivery.sent') sent++;
+};
+const emulator = await startEmulator({
+  port: 0,
+  ...storage,
+  config: options.config ?? {},
+  ...(clock ? { clock } : {}),
+  ...(options.countSent ? { onEvent } : {}),
+});
 process.on('message', async (msg) => {
   if (msg.cmd === 'rss') process.send({ cmd: 'rss', rss: process.memoryUsage().rss });
+  if (msg.cmd === 'cpu') process.send({ cmd: 'cpu', cpu: process.cpuUsage(), sent });
   if (msg.cmd === 'stop') {
     await emulator.stop();
     process.exit(0);

@@ -30,6 +30,9 @@ export function ensureDefaults(db: StoreDb, config: EmulatorConfig, now: number,
 
 /** `ensureDefaults` in the caller's transaction: a reset's, right after it emptied the tables. */
 export async function ensureDefaultsIn(tx: Tx, config: EmulatorConfig, now: number, random: Random): Promise<DefaultKeys> {
+  // Replicas starting together on one PostgreSQL database: the first writes the identity, the
+  // others wait here and read it (one default partner and one set of keys for all; nothing on SQLite).
+  await tx.meta.lockMeta(META_KEY);
   const stored = await tx.meta.getMeta(META_KEY, isDefaultKeys);
   const identity: DefaultKeys = stored ?? {
     partnerId: random.uuid(),

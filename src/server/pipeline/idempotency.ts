@@ -1,4 +1,5 @@
 import { canonicalJson } from '../../domain/canonical-json.js';
+import { StoreConflictError } from '../../store/conflicts.js';
 import { ApiError } from '../api-error.js';
 import { sendReplay } from '../http/respond.js';
 import { fingerprint, IDEMPOTENCY_RETENTION_MS, idempotencyKeyOf, idempotencyScope, type InFlight } from '../idempotency.js';
@@ -49,21 +50,34 @@ export const idempotentReplay: Stage<InputContext> = async (ctx, next) => {
   const print = fingerprint(canonicalJson(body));
   const now = deps.clock.now();
   const previous = await deps.db.idempotency.findIdempotent(scope, now);
-  if (previous) {
-    if (previous.fingerprint !== print) {
-      throw new ApiError(
-        422,
-        'idempotency_key_reused',
-        'This Idempotency-Key was already used with a different request body; use a fresh key for a different request.',
-      );
-    }
-    if (ctx.record) ctx.record.replayed = true;
-    return answer(ctx, () => sendReplay(ctx.res, previous.response), 200);
-  }
+  if (previous) return replay(ctx, previous, print);
   // The create and the memory of it commit together: a crash cannot keep one without the other.
   idempotent.remember = async (tx, status, text) => {
     if (status < 200 || status >= 300) return;
     await tx.idempotency.rememberIdempotent({ scope, fingerprint: print, status, response: text, created_at: now, expires_at: now + IDEMPOTENCY_RETENTION_MS });
   };
-  return next();
+  try {
+    return await next();
+  } catch (error) {
+    // PostgreSQL: another replica's create with this key committed after the lookup above, and
+    // this one's transaction rolled back (src/store/conflicts.ts). Answer as if that record had
+    // been found first; before this, the loser of the race answered 500 (issue 28).
+    if (!(error instanceof StoreConflictError && error.conflict === 'idempotency_key')) throw error;
+    const winner = await deps.db.idempotency.findIdempotent(scope, now);
+    if (!winner) throw error;
+    return replay(ctx, winner, print);
+  }
 };
+
+/** A remembered create: its first answer again (200, `Idempotent-Replayed: true`), or 422 for another body. */
+function replay(ctx: InputContext, previous: { fingerprint: string; response: string }, print: string): Promise<void> | void {
+  if (previous.fingerprint !== print) {
+    throw new ApiError(
+      422,
+      'idempotency_key_reused',
+      'This Idempotency-Key was already used with a different request body; use a fresh key for a different request.',
+    );
+  }
+  if (ctx.record) ctx.record.replayed = true;
+  return answer(ctx, () => sendReplay(ctx.res, previous.response), 200);
+}
