@@ -112,6 +112,27 @@ describe('svc webhook listen across replicas', () => {
     expect(message.eventId).toBe(`${invoiceId}-1`);
   });
 
+  it('a dead replica’s stream keeps the listener until its lease ends; the reconnect window starts then', async () => {
+    // Short leases (1 s, swept every 200 ms), so the death is noticed fast.
+    const [b] = await replicas.start(await server.createDatabase(), 1, { leaseMs: 1000 });
+    dataOf(await b!.client.test.registerListener({ body: { forwardTo: FORWARD_TO } }));
+    const [listener] = await b!.query('SELECT partner_id FROM listeners');
+    // What a replica that was SIGKILLed leaves behind: its stream's row, no longer renewed.
+    await b!.query(
+      `INSERT INTO listener_streams (replica_id, partner_id, environment, lease_until) VALUES ('dead', '${listener!.partner_id}', 'test', ${Date.now() + 60_000})`,
+    );
+    // Past the 5-minute window: the dead replica's stream still counts, so the listener stays.
+    await b!.call('POST', '/__emulator/clock/advance', { body: { seconds: 600 } });
+    expect(dataOf(await b!.client.test.listListeners()).data).toMatchObject([{ connected: true }]);
+    // Its lease ends: B's sweep removes the row, and the window starts now, not 10 minutes ago.
+    await b!.query(`UPDATE listener_streams SET lease_until = ${Date.now() - 1} WHERE replica_id = 'dead'`);
+    await until('B to sweep the dead stream', async () => (await b!.query('SELECT 1 FROM listener_streams')).length === 0);
+    await until('the window to start', async () => dataOf(await b!.client.test.listListeners()).data[0]?.connected === false);
+    expect(dataOf(await b!.client.test.listListeners()).data).toHaveLength(1);
+    await b!.call('POST', '/__emulator/clock/advance', { body: { seconds: 301 } });
+    expect(dataOf(await b!.client.test.listListeners()).data).toEqual([]);
+  });
+
   it('after A stops, the listener reconnects to B and gets what it missed', async () => {
     const { a, b } = await twoReplicasBehindProxy();
     const first = await listenOn(a);
