@@ -91,8 +91,9 @@ export class ListenerHub {
       here: () => [...this.connections.keys()],
       waiting: () => [...this.waiting.keys()],
       result: (requestId, json) => this.settle(requestId, resultOf(JSON.parse(json) as ListenerResult)),
-      // A dead replica held its stream: the window starts now, as when a stream closes here.
-      lost: (partnerId, environment) => this.windowStarts(partnerId, environment),
+      now: () => this.deps.clock.now(),
+      // A dead replica held its stream: its window started at the sweep; the scheduler wakes at its end.
+      lost: () => this.deps.schedule?.(this.deps.clock.now() + RECONNECT_WINDOW_MS),
       onError: (error) => this.deps.onError?.(error),
     });
   }

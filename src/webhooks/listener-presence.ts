@@ -39,7 +39,9 @@ export interface PresenceHooks {
   waiting(): string[];
   /** A result another replica received for `requestId` (JSON of a ListenerResult). */
   result(requestId: string, result: string): void;
-  /** A dead replica's stream of this listener ended: its reconnect window starts now. */
+  /** Emulator time, for the reconnect windows the sweep starts. */
+  now(): number;
+  /** A dead replica's stream of this listener ended, and its reconnect window started (touched by the sweep). */
   lost(partnerId: string, environment: Environment): void;
   /** Background work failed (the database went away): reported, tried again at the next beat. */
   onError(error: unknown): void;

@@ -122,7 +122,7 @@ export class SharedListenerPresence implements ListenerPresence {
         return { partnerId, environment: environment === 'live' ? ('live' as const) : ('test' as const) };
       });
       await holdStreams(this.db.handle, this.replica, keys, wallNow + this.leaseMs);
-      for (const lost of await sweepExpiredStreams(this.db.handle, wallNow)) hooks.lost(lost.partnerId, lost.environment);
+      for (const lost of await sweepExpiredStreams(this.db.handle, wallNow, hooks.now())) hooks.lost(lost.partnerId, lost.environment);
       await sweepOldResults(this.db.handle, wallNow - RESULT_ROWS_KEPT_MS);
     } catch (error) {
       if (!this.closed) hooks.onError(error);

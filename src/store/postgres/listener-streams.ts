@@ -75,10 +75,19 @@ export async function streamElsewhere(db: PgHandle, replica: string, key: Listen
   return row !== undefined;
 }
 
-/** Removes the rows of dead replicas (lease ended by `wallNow`); answers whose streams they were. */
-export async function sweepExpiredStreams(db: PgHandle, wallNow: number): Promise<ListenerKey[]> {
-  const rows = await withTables(db).deleteFrom('listener_streams').where('lease_until', '<=', wallNow).returning(['partner_id', 'environment']).execute();
-  return rows.map((r) => ({ partnerId: r.partner_id, environment: r.environment as Environment }));
+/**
+ * Removes the rows of dead replicas (lease ended by `wallNow`) and starts their listeners' reconnect
+ * windows at `now` (emulator time), in one statement: between a removal and a separate touch, a
+ * replica judging the window would see neither the stream nor a recent touch, and remove a
+ * listener whose window had not started. Answers the listeners touched.
+ */
+export async function sweepExpiredStreams(db: PgHandle, wallNow: number, now: number): Promise<ListenerKey[]> {
+  const { rows } = await sql<{ partner_id: string; environment: Environment }>`
+    WITH gone AS (DELETE FROM listener_streams WHERE lease_until <= ${wallNow} RETURNING partner_id, environment)
+    UPDATE listeners l SET updated_at = ${now}::bigint FROM (SELECT DISTINCT partner_id, environment FROM gone) g
+    WHERE l.partner_id = g.partner_id AND l.environment = g.environment
+    RETURNING l.partner_id, l.environment`.execute(db);
+  return rows.map((r) => ({ partnerId: r.partner_id, environment: r.environment }));
 }
 
 /** `replica` waits for the result of `requestId`, which only the listener's partner and environment may post. */
