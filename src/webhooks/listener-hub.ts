@@ -108,11 +108,19 @@ export class ListenerHub {
     return this.isConnected(partnerId, environment) || ((await this.deps.presence?.elsewhere(partnerId, environment)) ?? false);
   }
 
-  /** The listener's reconnect window starts now (its last stream closed). A stopped emulator writes nothing. */
+  /**
+   * The listener's last stream here closed: its reconnect window starts now (not when it connected),
+   * then, on PostgreSQL, other replicas may claim its deliveries again (they fail there until it is
+   * back). In that order: with the row gone before the touch, another replica judging the window
+   * would see neither a stream nor a recent touch. A stopped emulator writes nothing.
+   */
   private windowStarts(partnerId: string, environment: Environment): void {
     if (this.closed) return;
     const now = this.deps.clock.now();
-    this.deps.db.listeners.touchListener(partnerId, environment, now).catch((error: unknown) => this.deps.onError?.(error));
+    this.deps.db.listeners
+      .touchListener(partnerId, environment, now)
+      .then(() => this.deps.presence?.released(partnerId, environment))
+      .catch((error: unknown) => this.deps.onError?.(error));
     this.deps.schedule?.(now + RECONNECT_WINDOW_MS);
   }
 
@@ -241,8 +249,6 @@ export class ListenerHub {
       if (!set.size) {
         this.connections.delete(key);
         // Other replicas may claim its deliveries again (they fail there until it comes back).
-        if (!this.closed) this.deps.presence?.released(partnerId, environment).catch((error: unknown) => this.deps.onError?.(error));
-        // Its reconnect window starts now (not when it connected).
         this.windowStarts(partnerId, environment);
       }
       // Nobody can report these any more: fail them now (they follow the retry schedule), rather
