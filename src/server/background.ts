@@ -7,6 +7,7 @@ import { WebhookChaos } from '../webhooks/chaos.js';
 import { SharedWebhookChaos } from '../webhooks/shared-chaos.js';
 import { Dispatcher } from '../webhooks/dispatcher.js';
 import { ListenerHub } from '../webhooks/listener-hub.js';
+import type { ListenerPresence } from '../webhooks/listener-presence.js';
 import { VERSION } from '../version.js';
 import type { StartEmulatorOptions } from './emulator-api.js';
 import type { EventHub } from '../domain/event-hub.js';
@@ -34,6 +35,7 @@ export function createWork(
   hub: EventHub<EmulatorEvent>,
   options: StartEmulatorOptions,
   expire: (now: number, wait: boolean) => Promise<number>,
+  presence?: ListenerPresence,
 ): Work {
   const reportError = (error: unknown) => hub.emit({ type: 'error', message: error instanceof Error ? error.message : String(error) });
   // On PostgreSQL shared by the replicas through the store (loaded by start.ts before serving).
@@ -51,6 +53,7 @@ export function createWork(
     onError: reportError,
     chaos,
     ...(options.leaseMs !== undefined ? { leaseMs: options.leaseMs } : {}),
+    listenerScope: () => listeners.claimScope(),
   });
   const listeners: ListenerHub = new ListenerHub({
     db,
@@ -60,6 +63,7 @@ export function createWork(
     kick: () => dispatcher.kick(),
     schedule: (at) => scheduler.schedule(at),
     onError: (error) => reportError(new Error(`listener: ${error instanceof Error ? error.message : String(error)}`, { cause: error })),
+    ...(presence ? { presence } : {}),
   });
   const scheduler = new Scheduler({
     db,

@@ -39,6 +39,9 @@ import { checkJournalSize, clockStartOf, randomFor, resolveConfig } from './star
 import { close, createHttpServer, hostForUrl, listen } from './listen.js';
 import { deliveryAnnouncer, followReplicas } from './replicas.js';
 import { errorMessage } from '../domain/caught.js';
+import type { PostgresStoreDb } from '../store/postgres/engine.js';
+import { LEASE_MS } from '../webhooks/dispatcher.js';
+import type { ListenerPresence } from '../webhooks/listener-presence.js';
 
 export type { Emulator, EmulatorConfigInput, StartEmulatorOptions } from './emulator-api.js';
 
@@ -214,7 +217,7 @@ async function serve(
   const publicUrl = options.publicUrl ?? config.publicUrl ?? undefined;
   const site: Site = { baseUrl: publicUrl ?? '', boundHost: '' };
   // The scheduler expires invoices through the app's deps, built just below; it runs once started.
-  const work = createWork(db, time.clock, config, random, hub, options, (now, wait) => expireDue(deps, now, wait));
+  const work = createWork(db, time.clock, config, random, hub, options, (now, wait) => expireDue(deps, now, wait), await listenerPresence(db, options));
   checkJournalSize(config);
   const journal = new Journal(config.journalSize);
   const faults = await faultTableFor(db, time.clock, random, hub);
@@ -419,6 +422,16 @@ function snapshotsOf(parts: Parts, keyCache: KeyCache): Snapshots {
       await db.publish('deliveries');
     },
   });
+}
+
+/**
+ * Where other replicas' listener streams are (CONTRACT §12): PostgreSQL's table, loaded only there;
+ * none on SQLite, whose one process holds every stream.
+ */
+async function listenerPresence(db: StoreDb, options: StartEmulatorOptions): Promise<ListenerPresence | undefined> {
+  if (db.kind !== 'postgres' || !('handle' in db)) return undefined;
+  const { SharedListenerPresence } = await import('../webhooks/shared-listener-presence.js');
+  return new SharedListenerPresence(db as PostgresStoreDb, options.leaseMs ?? LEASE_MS);
 }
 
 /** The listener hub's start (reconnect windows), or everything background stopped if it fails. */

@@ -4,7 +4,7 @@ import { wallClockSeconds } from '../clock/clock.js';
 import type { EmulatorConfig } from '../config/defaults.js';
 import { RetryLater } from '../store/backoff.js';
 import type { StoreDb } from '../store/db.js';
-import type { DeliveryRow, Lease } from '../store/repos/deliveries.js';
+import type { DeliveryRow, Lease, ListenerScope } from '../store/repos/deliveries.js';
 import type { Attempter, AttemptResult } from './attempt.js';
 import type { DeliveryEvent } from './delivery-events.js';
 import { STALE_SECONDS, type WebhookChaos } from './chaos.js';
@@ -45,6 +45,8 @@ export interface DispatcherDeps {
   chaos?: WebhookChaos;
   /** A claim's lease in wall-clock ms (default LEASE_MS); tests of dying replicas shorten it. */
   leaseMs?: number;
+  /** Which listener deliveries this replica's claims may take (PostgreSQL: where their streams are). */
+  listenerScope?: () => ListenerScope | undefined;
 }
 
 /**
@@ -232,7 +234,12 @@ export class Dispatcher {
           const epoch = this.epoch;
           const lease = this.newLease();
           // The cap is also checked in the database: other replicas' attempts to this receiver count (PostgreSQL).
-          const due = await this.deps.db.transaction((tx) => tx.deliveries.claimDueForUrl(url, now, room, lease, MAX_IN_FLIGHT_PER_URL), { wait: false });
+          const due = await this.deps.db.transaction(
+            (tx) => tx.deliveries.claimDueForUrl(url, now, room, lease, MAX_IN_FLIGHT_PER_URL, this.deps.listenerScope?.()),
+            {
+              wait: false,
+            },
+          );
           this.startClaimed(due, epoch, lease?.token ?? null);
         }
         // Receivers that never had a slot (the global cap was full) get theirs from a general claim.
@@ -271,7 +278,10 @@ export class Dispatcher {
     if (room <= 0) return 0;
     const epoch = this.epoch;
     const lease = this.newLease();
-    const claimed = await this.deps.db.transaction((tx) => tx.deliveries.claimDue(now, room, MAX_IN_FLIGHT_PER_URL, this.perUrl, lease), { wait });
+    const claimed = await this.deps.db.transaction(
+      (tx) => tx.deliveries.claimDue(now, room, MAX_IN_FLIGHT_PER_URL, this.perUrl, lease, this.deps.listenerScope?.()),
+      { wait },
+    );
     this.globallyShort = claimed.length === room;
     this.startClaimed(claimed, epoch, lease?.token ?? null);
     return claimed.length;

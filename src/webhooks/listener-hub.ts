@@ -13,6 +13,8 @@ import type { AttemptResult } from './attempt.js';
 import { deliveryHeaders } from './delivery-headers.js';
 import type { InvoiceEventType } from './envelope.js';
 import { parseEventTypes } from '../store/json-columns.js';
+import type { ListenerScope } from '../store/repos/deliveries.js';
+import { type ListenerPresence, listenerKey } from './listener-presence.js';
 
 /** What a listener reports back after forwarding one delivery to the developer's app. */
 export interface ListenerResult {
@@ -79,10 +81,47 @@ export class ListenerHub {
       schedule?(at: number): void;
       /** A write made outside any request (a stream opened or closed) failed: reported, not thrown. */
       onError?(error: unknown): void;
+      /** The other replicas' streams (PostgreSQL, CONTRACT §12); none on SQLite: this process holds them all. */
+      presence?: ListenerPresence;
     },
   ) {
     // Comments keep idle proxies and the client's own liveness check satisfied.
     this.heartbeat = setInterval(() => this.broadcast(': ping\n\n'), HEARTBEAT_MS).unref();
+    deps.presence?.start({
+      here: () => [...this.connections.keys()],
+      waiting: () => [...this.waiting.keys()],
+      result: (requestId, json) => this.settle(requestId, resultOf(JSON.parse(json) as ListenerResult)),
+      now: () => this.deps.clock.now(),
+      // A dead replica held its stream: its window started at the sweep; the scheduler wakes at its end.
+      lost: () => this.deps.schedule?.(this.deps.clock.now() + RECONNECT_WINDOW_MS),
+      onError: (error) => this.deps.onError?.(error),
+    });
+  }
+
+  /** The listener deliveries a claim of this replica may take (PostgreSQL); undefined: all of them. */
+  claimScope(): ListenerScope | undefined {
+    return this.deps.presence?.scope([...this.connections.keys()]);
+  }
+
+  /** Whether a stream of the listener is open here or, on PostgreSQL, on another replica. */
+  private async connectedAnywhere(partnerId: string, environment: Environment): Promise<boolean> {
+    return this.isConnected(partnerId, environment) || ((await this.deps.presence?.elsewhere(partnerId, environment)) ?? false);
+  }
+
+  /**
+   * The listener's last stream here closed: its reconnect window starts now (not when it connected),
+   * then, on PostgreSQL, other replicas may claim its deliveries again (they fail there until it is
+   * back). In that order: with the row gone before the touch, another replica judging the window
+   * would see neither a stream nor a recent touch. A stopped emulator writes nothing.
+   */
+  private windowStarts(partnerId: string, environment: Environment): void {
+    if (this.closed) return;
+    const now = this.deps.clock.now();
+    this.deps.db.listeners
+      .touchListener(partnerId, environment, now)
+      .then(() => this.deps.presence?.released(partnerId, environment))
+      .catch((error: unknown) => this.deps.onError?.(error));
+    this.deps.schedule?.(now + RECONNECT_WINDOW_MS);
   }
 
   /**
@@ -149,6 +188,8 @@ export class ListenerHub {
     const row = await (tx ?? this.deps.db).listeners.findListener(partnerId, environment);
     if (row?.active !== 1) return undefined;
     if (this.isConnected(partnerId, environment) || this.deps.clock.now() - row.updated_at < RECONNECT_WINDOW_MS) return row;
+    // Past the window as this replica sees it: a stream on another replica still keeps it (CONTRACT §12).
+    if (await this.deps.presence?.elsewhere(partnerId, environment)) return row;
     const reason = 'listener_removed: the listener was gone for longer than its 5-minute reconnect window';
     if (tx) await this.unregisterIn(tx, partnerId, environment, reason);
     else await this.unregister(partnerId, environment, reason);
@@ -159,7 +200,7 @@ export class ListenerHub {
   async list(partnerId: string, environment: Environment) {
     const row = await this.live(partnerId, environment);
     if (!row) return [];
-    const connected = this.isConnected(partnerId, environment);
+    const connected = await this.connectedAnywhere(partnerId, environment);
     return [
       {
         id: environment,
@@ -175,9 +216,10 @@ export class ListenerHub {
 
   /** When the next registered listener without a stream reaches the end of its reconnect window. */
   async nextRemovalAt(): Promise<number | null> {
-    const ends = (await this.deps.db.listeners.activeListeners())
-      .filter((row) => !this.isConnected(row.partner_id, row.environment))
-      .map((row) => row.updated_at + RECONNECT_WINDOW_MS);
+    const ends: number[] = [];
+    for (const row of await this.deps.db.listeners.activeListeners()) {
+      if (!(await this.connectedAnywhere(row.partner_id, row.environment))) ends.push(row.updated_at + RECONNECT_WINDOW_MS);
+    }
     return ends.length ? Math.min(...ends) : null;
   }
 
@@ -196,7 +238,7 @@ export class ListenerHub {
 
   /** Holds `res` open as the listener's stream; what it missed while away falls due now. */
   attach(partnerId: string, environment: Environment, res: ServerResponse, forwardTimeoutMs: number): void {
-    const key = keyOf(partnerId, environment);
+    const key = listenerKey(partnerId, environment);
     const connection: Connection = { writer: new SseWriter(res), forwardTimeoutMs, pending: new Set() };
     let set = this.connections.get(key);
     if (!set) this.connections.set(key, (set = new Set()));
@@ -206,12 +248,8 @@ export class ListenerHub {
       set.delete(connection);
       if (!set.size) {
         this.connections.delete(key);
-        // Its reconnect window starts now (not when it connected). A stopped emulator writes nothing.
-        if (!this.closed) {
-          const now = this.deps.clock.now();
-          this.deps.db.listeners.touchListener(partnerId, environment, now).catch((error: unknown) => this.deps.onError?.(error));
-          this.deps.schedule?.(now + RECONNECT_WINDOW_MS);
-        }
+        // Other replicas may claim its deliveries again (they fail there until it comes back).
+        this.windowStarts(partnerId, environment);
       }
       // Nobody can report these any more: fail them now (they follow the retry schedule), rather
       // than hold the dispatcher, and the clock advance or reset that waits on it, until they time out.
@@ -220,11 +258,13 @@ export class ListenerHub {
       }
     });
     // As before the store was asynchronous: the window is touched before `ready`, and what the
-    // listener missed is woken after it.
-    const { db, clock } = this.deps;
+    // listener missed is woken after it. On PostgreSQL the stream is recorded before `ready`: from
+    // then on no other replica claims this listener's deliveries, and this one's claims take them.
+    const { db, clock, presence } = this.deps;
     db.listeners
       .touchListener(partnerId, environment, clock.now())
       .then(async () => {
+        await presence?.held(partnerId, environment);
         connection.writer.send(sseFrame('streamListener', 'ready', { partnerId, environment }));
         if ((await db.listeners.wakeListenerDeliveries(partnerId, environment, clock.now())) > 0) this.deps.kick();
       })
@@ -232,18 +272,27 @@ export class ListenerHub {
   }
 
   isConnected(partnerId: string, environment: Environment): boolean {
-    return (this.connections.get(keyOf(partnerId, environment))?.size ?? 0) > 0;
+    return (this.connections.get(listenerKey(partnerId, environment))?.size ?? 0) > 0;
   }
 
   /** One attempt of a listener delivery: push it down the stream and wait for the listener's report. */
   async send(delivery: DeliveryRow, body: string, timeoutMs: number): Promise<AttemptResult> {
     const listener = await this.live(delivery.partner_id, delivery.environment);
     if (!listener) return { ...failed('listener_removed: the listener this delivery was for is no longer registered'), final: true };
-    const connection = [...(this.connections.get(keyOf(delivery.partner_id, delivery.environment)) ?? [])].find((c) => c.writer.open);
+    const connection = [...(this.connections.get(listenerKey(delivery.partner_id, delivery.environment)) ?? [])].find((c) => c.writer.open);
     if (!connection) {
       return failed('listener_unavailable: no `svc webhook listen` is connected for this partner and environment');
     }
     const requestId = randomUUID();
+    // PostgreSQL: the result may come back through another replica, which must find who waits for it.
+    if (this.deps.presence) {
+      try {
+        await this.deps.presence.expect(requestId, delivery.partner_id, delivery.environment);
+      } catch (error) {
+        return failed(`listener_unavailable: the attempt could not be recorded (${error instanceof Error ? error.message : String(error)})`);
+      }
+      if (!connection.writer.open) return failed('listener_disconnected: the listener went away before the delivery was sent');
+    }
     const headers = deliveryHeaders(body, listener.secret, {}, this.deps.version);
     const wait = Math.max(timeoutMs, connection.forwardTimeoutMs + 5000);
     return new Promise<AttemptResult>((resolve) => {
@@ -269,18 +318,15 @@ export class ListenerHub {
    * when it comes from another partner or environment than the delivery's (CONTRACT §8): to them,
    * a request id they do not own is indistinguishable from one that does not exist.
    */
-  report(requestId: string, result: ListenerResult, from: Reporter): boolean {
+  async report(requestId: string, result: ListenerResult, from: Reporter): Promise<boolean> {
     const waiting = this.waiting.get(requestId);
-    if (!waiting || waiting.partnerId !== from.partnerId || waiting.environment !== from.environment) return false;
-    const ok = result.status !== null && result.status >= 200 && result.status < 300;
-    this.settle(requestId, {
-      ok,
-      responseStatus: result.status,
-      responseBody: result.body === null ? null : result.body.slice(0, MAX_BODY),
-      error: ok ? null : (result.error ?? (result.status !== null ? `http_status: ${result.status}` : 'network_error: the listener reported no status')),
-      errorKind: null,
-      durationMs: result.durationMs,
-    });
+    if (!waiting) {
+      // Sent by another replica (the balancer chose this one for the result): handed to it through the store.
+      const short = { ...result, body: result.body === null ? null : result.body.slice(0, MAX_BODY) };
+      return this.deps.presence ? this.deps.presence.relay(requestId, JSON.stringify(short), from) : false;
+    }
+    if (waiting.partnerId !== from.partnerId || waiting.environment !== from.environment) return false;
+    this.settle(requestId, resultOf(result));
     return true;
   }
 
@@ -294,6 +340,7 @@ export class ListenerHub {
     const waiting = this.waiting.get(requestId);
     if (!waiting) return;
     this.waiting.delete(requestId);
+    this.deps.presence?.forget(requestId);
     waiting.connection.pending.delete(requestId);
     clearTimeout(waiting.timer);
     waiting.resolve(result);
@@ -306,6 +353,8 @@ export class ListenerHub {
     this.abandonWaiting('the emulator stopped');
     for (const set of this.connections.values()) for (const c of set) c.writer.end();
     this.connections.clear();
+    // The other replicas need not wait for this one's stream rows to expire; at worst they do.
+    this.deps.presence?.close().catch(() => {});
   }
 
   /** Listeners registered (for status and tests). */
@@ -320,7 +369,18 @@ export class ListenerHub {
   }
 }
 
-const keyOf = (partnerId: string, environment: Environment) => `${partnerId}:${environment}`;
+/** What an attempt records of the listener's report. */
+function resultOf(result: ListenerResult): AttemptResult {
+  const ok = result.status !== null && result.status >= 200 && result.status < 300;
+  return {
+    ok,
+    responseStatus: result.status,
+    responseBody: result.body === null ? null : result.body.slice(0, MAX_BODY),
+    error: ok ? null : (result.error ?? (result.status !== null ? `http_status: ${result.status}` : 'network_error: the listener reported no status')),
+    errorKind: null,
+    durationMs: result.durationMs,
+  };
+}
 
 function failed(error: string, durationMs = 0): AttemptResult {
   return { ok: false, responseStatus: null, responseBody: null, error, errorKind: null, durationMs };

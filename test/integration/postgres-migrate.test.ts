@@ -104,6 +104,18 @@ describe('PostgreSQL migrations', () => {
     expect(actual.unique).toContain('snapshots(name)');
     delete actual.tables.snapshots;
     actual.unique = actual.unique.filter((u) => u !== 'snapshots(name)');
+    // `listener_streams` and `listener_results` (0004-listener-streams) too: which replica holds which
+    // `svc webhook listen` stream, and results posted to another replica; one SQLite process keeps
+    // them in memory. No snapshot copies them, no reset empties them.
+    expect(actual.tables.listener_streams).toEqual(['environment', 'lease_until', 'partner_id', 'replica_id']);
+    expect(actual.tables.listener_results).toEqual(['created_at', 'environment', 'partner_id', 'replica_id', 'request_id', 'result']);
+    const listenerOnly = ['listener_streams(replica_id,partner_id,environment)', 'listener_results(request_id)'];
+    expect(actual.unique).toEqual(expect.arrayContaining(listenerOnly));
+    expect(actual.indexes).toContain('listener_streams_listener');
+    delete actual.tables.listener_streams;
+    delete actual.tables.listener_results;
+    actual.unique = actual.unique.filter((u) => !listenerOnly.includes(u));
+    actual.indexes = actual.indexes.filter((i) => i !== 'listener_streams_listener');
     expect(actual.tables).toEqual(expected.tables);
     expect(actual.unique).toEqual(expected.unique);
     expect(actual.indexes).toEqual(expected.indexes);

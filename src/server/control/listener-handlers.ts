@@ -31,9 +31,9 @@ export const listenerHandlers = {
     const { partnerId, environment } = input.principal;
     return { status: 200, stream: (res: ServerResponse) => deps.runtime.listeners.attach(partnerId, environment, res, timeoutMs) };
   },
-  reportListenerResult: (input, deps) => {
+  reportListenerResult: async (input, deps) => {
     const b = input.body;
-    const accepted = deps.runtime.listeners.report(
+    const accepted = await deps.runtime.listeners.report(
       b.requestId,
       { status: b.status, body: b.body ?? null, error: b.error ?? null, durationMs: b.durationMs },
       input.principal,

@@ -125,6 +125,20 @@ export interface Lease {
   until: number;
 }
 
+/**
+ * Which listener deliveries a claim may take (PostgreSQL's replicas, CONTRACT §12): those of the
+ * listeners whose stream this replica holds (`here`, `partnerId:environment`), and those of listeners
+ * no other replica holds a live stream of (they fail `listener_unavailable` here as anywhere). The
+ * streams are the `listener_streams` table (webhooks/shared-listener-presence.ts). SQLite: one
+ * process holds every stream, so it never passes one.
+ */
+export interface ListenerScope {
+  replica: string;
+  here: string[];
+  /** Wall-clock ms: a stream row whose lease ended before it belongs to a dead replica. */
+  wallNow: number;
+}
+
 const releaseExpired = prepared((qb) => qb.updateTable('deliveries').set(unleased).where(LEASED_DELIVERY).where('lease_until', '<=', param('now')));
 
 /**
@@ -195,7 +209,15 @@ export function releaseInFlight(store: Store): number {
  * `limit` candidates are ranked: ranking every due row on every claim made a 10,000-delivery burst
  * O(n²). Whatever is left out is still due, and the next claim takes it.
  */
-export function claimDue(store: Store, now: number, limit: number, perUrl: number, busy: ReadonlyMap<string, number>, lease?: Lease): DeliveryRow[] {
+export function claimDue(
+  store: Store,
+  now: number,
+  limit: number,
+  perUrl: number,
+  busy: ReadonlyMap<string, number>,
+  lease?: Lease,
+  _listeners?: ListenerScope,
+): DeliveryRow[] {
   const saturated = [...busy].filter(([, n]) => n >= perUrl).map(([url]) => url);
   return claimStatementFor(store).all({
     now,
@@ -254,7 +276,15 @@ const claimForUrl = prepared((qb) =>
  * `perUrl`: PostgreSQL also caps by the receiver's in-flight rows of every replica; on SQLite one
  * process holds every claim, and the caller's `limit` already counts them.
  */
-export function claimDueForUrl(store: Store, url: string, now: number, limit: number, lease?: Lease, _perUrl?: number): DeliveryRow[] {
+export function claimDueForUrl(
+  store: Store,
+  url: string,
+  now: number,
+  limit: number,
+  lease?: Lease,
+  _perUrl?: number,
+  _listeners?: ListenerScope,
+): DeliveryRow[] {
   return claimForUrl.all(store, { url, now, limit, token: lease?.token ?? null, until: lease?.until ?? null });
 }
 

@@ -1,5 +1,15 @@
 import { sql } from 'kysely';
-import type { AttemptRecord, AttemptRow, DeliveryFilter, DeliveryOutcome, DeliveryRow, Held, Lease, NewDelivery } from '../../repos/deliveries.js';
+import type {
+  AttemptRecord,
+  AttemptRow,
+  DeliveryFilter,
+  DeliveryOutcome,
+  DeliveryRow,
+  Held,
+  Lease,
+  ListenerScope,
+  NewDelivery,
+} from '../../repos/deliveries.js';
 import type { ListPage } from '../../repos/merchants.js';
 import { DELIVERY_STATUSES, INVOICE_EVENT_TYPES } from '../../../contract/enums.js';
 import { type PgHandle, touched } from './handle.js';
@@ -115,6 +125,7 @@ export async function claimDue(
   perUrl: number,
   busy: ReadonlyMap<string, number>,
   lease?: Lease,
+  listeners?: ListenerScope,
 ): Promise<DeliveryRow[]> {
   const scan = Math.min(1024, Math.max(64, limit * 4));
   // Plain SQL, as SQLite's claim is; its rows are the deliveries table's (`RETURNING d.*`).
@@ -128,7 +139,7 @@ export async function claimDue(
     ), candidates AS (
       SELECT id, url, next_attempt_at, seq FROM deliveries
       WHERE status IN ('pending', 'retrying') AND in_flight = 0 AND next_attempt_at <= ${now}
-        AND url NOT IN (SELECT url FROM busy WHERE n >= ${perUrl})
+        AND url NOT IN (SELECT url FROM busy WHERE n >= ${perUrl}) ${listenerFilter(listeners)}
       ORDER BY next_attempt_at, seq LIMIT ${scan}
     ), ranked AS (
       SELECT id, url, ROW_NUMBER() OVER (PARTITION BY url ORDER BY next_attempt_at, seq) AS rn FROM candidates
@@ -148,6 +159,19 @@ export async function claimDue(
 }
 
 /**
+ * A listener delivery is claimed only by a replica holding a stream of its listener, or by any
+ * replica when no other holds a live one (it then fails `listener_unavailable`, as on one process).
+ * Nothing for a claim without a scope (SQLite's, or a test's): every delivery, as before.
+ */
+function listenerFilter(scope: ListenerScope | undefined) {
+  if (!scope) return sql``;
+  return sql`AND (deliveries.target <> 'listener'
+    OR deliveries.partner_id || ':' || deliveries.environment = ANY(${scope.here}::text[])
+    OR NOT EXISTS (SELECT 1 FROM listener_streams s WHERE s.partner_id = deliveries.partner_id
+      AND s.environment = deliveries.environment AND s.replica_id <> ${scope.replica} AND s.lease_until > ${scope.wallNow}))`;
+}
+
+/**
  * RETURNING gives rows in whatever order the plan produced them (the replicas' count changed the
  * plan): attempts start in the queue's order (due time, then creation), as on SQLite, which seeded
  * chaos (CONTRACT §9) relies on.
@@ -161,7 +185,15 @@ function inQueueOrder(rows: DeliveryRow[]): DeliveryRow[] {
  * `perUrl`, no more than the receiver's room left across replicas: `perUrl` less its rows in flight
  * in the database (every replica's claims; approximate as in claimDue).
  */
-export async function claimDueForUrl(db: PgHandle, url: string, now: number, limit: number, lease?: Lease, perUrl?: number): Promise<DeliveryRow[]> {
+export async function claimDueForUrl(
+  db: PgHandle,
+  url: string,
+  now: number,
+  limit: number,
+  lease?: Lease,
+  perUrl?: number,
+  listeners?: ListenerScope,
+): Promise<DeliveryRow[]> {
   let room = limit;
   if (perUrl !== undefined) {
     const row = await db
@@ -184,6 +216,7 @@ export async function claimDueForUrl(db: PgHandle, url: string, now: number, lim
         .where('status', 'in', DUE)
         .where('in_flight', '=', 0)
         .where('next_attempt_at', '<=', now)
+        .$if(listeners !== undefined, (q) => q.where(sql<boolean>`TRUE ${listenerFilter(listeners)}`))
         .orderBy('next_attempt_at')
         .limit(room)
         .forUpdate()
