@@ -61,11 +61,14 @@ export class SharedJournal implements RequestJournal {
   }
 
   async page(query: JournalQuery): Promise<{ data: JournalEntry[]; hasMore: boolean } | null> {
-    return this.run(() => journalPage(this.db.handle, query, query.limit, query.startingAfter));
+    // Off (journalSize 0): nothing kept, as the ring answers.
+    if (this.capacity === 0) return query.startingAfter === undefined ? { data: [], hasMore: false } : null;
+    return this.run(() => journalPage(this.db.handle, this.capacity, query, query.limit, query.startingAfter));
   }
 
   async get(id: string): Promise<JournalEntry | null> {
-    return this.run(() => journalEntry(this.db.handle, id));
+    if (this.capacity === 0) return null;
+    return this.run(() => journalEntry(this.db.handle, this.capacity, id));
   }
 
   /** Empties the table for every replica (after this one's pending entries went in, so they go too). */

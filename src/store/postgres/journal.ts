@@ -61,11 +61,12 @@ export async function journalEntriesOf(db: PgHandle, replica: string, from: numb
  */
 export async function journalPage(
   db: PgHandle,
+  capacity: number,
   filter: JournalRowFilter,
   limit: number,
   startingAfter: string | undefined,
 ): Promise<{ data: JournalEntry[]; hasMore: boolean } | null> {
-  const where = conditions(filter);
+  const where = [newest(capacity), ...conditions(filter)];
   if (startingAfter !== undefined) {
     const { rows } = await sql<{ seq: number }>`
       SELECT seq FROM request_journal WHERE id = ${startingAfter} AND ${sql.join(where, sql` AND `)} ORDER BY seq DESC LIMIT 1`.execute(db);
@@ -77,9 +78,10 @@ export async function journalPage(
   return { data: rows.slice(0, limit).map((r) => r.entry), hasMore: rows.length > limit };
 }
 
-/** The newest entry with this Request-Id, or null. */
-export async function journalEntry(db: PgHandle, id: string): Promise<JournalEntry | null> {
-  const { rows } = await sql<{ entry: JournalEntry }>`SELECT entry FROM request_journal WHERE id = ${id} ORDER BY seq DESC LIMIT 1`.execute(db);
+/** The newest entry with this Request-Id among the newest `capacity`, or null. */
+export async function journalEntry(db: PgHandle, capacity: number, id: string): Promise<JournalEntry | null> {
+  const { rows } = await sql<{ entry: JournalEntry }>`
+    SELECT entry FROM request_journal WHERE id = ${id} AND ${newest(capacity)} ORDER BY seq DESC LIMIT 1`.execute(db);
   return rows[0]?.entry ?? null;
 }
 
@@ -89,8 +91,16 @@ export async function clearJournal(db: PgHandle): Promise<number> {
   return Number(result.numAffectedRows ?? 0n);
 }
 
+/**
+ * Only the newest `capacity` rows (capacity ≥ 1). Each replica trims after each of its batches, so
+ * between one replica's INSERT and its trim the table holds a batch more: readers never see it.
+ */
+function newest(capacity: number): RawBuilder<unknown> {
+  return sql`seq >= coalesce((SELECT seq FROM request_journal ORDER BY seq DESC OFFSET ${capacity - 1} LIMIT 1), 0)`;
+}
+
 function conditions(filter: JournalRowFilter): RawBuilder<unknown>[] {
-  const where: RawBuilder<unknown>[] = [sql`TRUE`];
+  const where: RawBuilder<unknown>[] = [];
   if (filter.fromDashboard !== undefined) where.push(sql`from_dashboard = ${filter.fromDashboard}`);
   if (filter.method !== undefined) where.push(sql`method = ${filter.method.toUpperCase()}`);
   // starts_with and strpos, not LIKE: a `%` or `_` in what the user typed means itself.
