@@ -137,6 +137,17 @@ describe('the request journal and the live views across replicas', () => {
     expect(attemptOf(attemptsB, first.id)).toHaveLength(1);
   });
 
+  it('B’s change feed also shows control-plane writes made through A (the clock, faults), which the journal does not hold', async () => {
+    const [a, b] = await replicas.start(await server.createDatabase(), 2);
+    const changesB = await stream(b!, '/__emulator/changes');
+    expect((await a!.call('POST', '/__emulator/clock/advance', { body: { seconds: 60 } })).status).toBe(200);
+    await until('B’s change feed to show A’s clock advance', () => changesB.of('change').length === 1);
+    const fault = await a!.call('POST', '/__emulator/faults', { body: { match: { path: '/v1/invoices' }, action: { status: 503 }, when: 'before' } });
+    expect(fault.status).toBe(201);
+    await until('B’s change feed to show A’s new fault', () => changesB.of('change').length === 2);
+    expect(changesB.of('change')).toEqual([{ kind: 'request' }, { kind: 'request' }]);
+  });
+
   it('stays bounded at journalSize across replicas; every replica answers the same; a DELETE on one empties it for all', async () => {
     const database = await server.createDatabase();
     const [a, b] = await replicas.start(database, 2, { config: { journalSize: 5 } });
