@@ -122,7 +122,7 @@ async function startOnPostgres(url: string, config: EmulatorConfig, options: Sta
     const warn = (message: string) => hub.emit({ type: 'warning', message });
     // The journal and the live views, shared by the replicas (./shared-views.ts).
     checkJournalSize(config);
-    const views = sharedViews(db, config.journalSize, (error) => reportSync(hub, error));
+    const views = sharedViews(db, config.journalSize, (error) => reportSync(hub, new Error(`shared views: ${errorMessage(error)}`, { cause: error })));
     return await serve(null, db, await postgresSnapshotEngine(db, warn), config, options, hub, query, views);
   } catch (error) {
     await db.close();
