@@ -15,6 +15,7 @@ const ISOLATION = './test/helpers/isolation.ts';
 /** e2e files the PostgreSQL project leaves out, and why. */
 const E2E_POSTGRES_EXCLUDED: string[] = [
   'test/e2e/replicas-*.test.ts', // several replicas on one PostgreSQL database of their own
+  'test/e2e/logs-tail-replicas.test.ts', // starts PostgreSQL on its own (several replicas on one database)
 ];
 
 /**

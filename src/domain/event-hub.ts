@@ -4,10 +4,23 @@
  */
 export class EventHub<E> {
   private readonly listeners = new Set<(event: E) => void>();
+  /** Listeners `size` leaves out: the emulator's own plumbing, which must not turn on work done only for observers. */
+  private quiet = 0;
 
   on(listener: (event: E) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  /** As `on`, but not counted by `size`. */
+  onQuietly(listener: (event: E) => void): () => void {
+    // A wrapper of its own: the same function added twice stays two listeners, counted right.
+    const own = (event: E) => listener(event);
+    this.listeners.add(own);
+    this.quiet++;
+    return () => {
+      if (this.listeners.delete(own)) this.quiet--;
+    };
   }
 
   emit(event: E): void {
@@ -21,6 +34,6 @@ export class EventHub<E> {
   }
 
   get size(): number {
-    return this.listeners.size;
+    return this.listeners.size - this.quiet;
   }
 }

@@ -4,7 +4,7 @@
  * and a `Store` would drag better-sqlite3's and kysely's types into their compile).
  */
 import type { Store } from '../store/store.js';
-import type { Journal } from './journal/journal.js';
+import type { RequestJournal } from './journal/journal.js';
 import type { Emulator } from './start.js';
 import type { Streams } from './streams.js';
 
@@ -15,7 +15,7 @@ export interface EmulatorInternals {
   query(sqlText: string): Promise<Record<string, unknown>[]>;
   /** The bounded event streams, with their counts of work done (CONTRACT §8). */
   readonly streams: Streams;
-  readonly journal: Journal;
+  readonly journal: RequestJournal;
 }
 
 const internals = new WeakMap<Emulator, EmulatorInternals>();

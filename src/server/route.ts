@@ -17,7 +17,7 @@ import type { Snapshots } from './snapshots/snapshots.js';
 import type { WebhookChaos } from '../webhooks/chaos.js';
 import type { Random } from '../domain/random.js';
 import type { FaultTable } from './faults/table.js';
-import type { Journal } from './journal/journal.js';
+import type { RequestJournal } from './journal/journal.js';
 
 /** Who is calling: the owner of the API key, in the key's environment. */
 export interface Principal {
@@ -51,7 +51,7 @@ export interface AppDeps {
   /** Where generated ids, keys and secrets come from (seeded for deterministic runs, CONTRACT §9). */
   random: Random;
   /** The request journal (CONTRACT §9). */
-  journal: Journal;
+  journal: RequestJournal;
   /** API faults in force (CONTRACT §9). */
   faults: FaultTable;
 }

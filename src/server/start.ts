@@ -28,7 +28,8 @@ import { FaultTable } from './faults/table.js';
 import { SharedFaultTable } from './faults/shared.js';
 import { SharedWebhookChaos } from '../webhooks/shared-chaos.js';
 import { faultControl } from './faults/control.js';
-import { Journal } from './journal/journal.js';
+import { Journal, type RequestJournal } from './journal/journal.js';
+import type { SharedViews } from './shared-views.js';
 import type { DefaultKeys } from '../contract/default-keys.js';
 import type { AppDeps, Runtime } from './route.js';
 import type { Emulator, StartEmulatorOptions } from './emulator-api.js';
@@ -106,9 +107,10 @@ async function startOnPostgres(url: string, config: EmulatorConfig, options: Sta
   if (options.db !== undefined) throw new TypeError('db and database are one choice: a SQLite file, or a PostgreSQL URL');
   if (!/^postgres(ql)?:\/\//i.test(url)) throw new TypeError('database must be a PostgreSQL URL such as postgres://user:password@host:5432/name');
   // Loaded only here: a SQLite emulator never loads the driver.
-  const [{ openPostgresDb, postgresQuery }, { postgresSnapshotEngine }] = await Promise.all([
+  const [{ openPostgresDb, postgresQuery }, { postgresSnapshotEngine }, { sharedViews }] = await Promise.all([
     import('../store/postgres/open.js'),
     import('./snapshots/postgres-snapshots.js'),
+    import('./shared-views.js'),
   ]);
   // An idle connection the server dropped (a restart): reported once the emulator's events exist;
   // the pool opens a new one for the next query.
@@ -121,7 +123,10 @@ async function startOnPostgres(url: string, config: EmulatorConfig, options: Sta
   try {
     const query = (text: string) => postgresQuery(db, text);
     const warn = (message: string) => hub.emit({ type: 'warning', message });
-    return await serve(null, db, await postgresSnapshotEngine(db, warn), config, options, hub, query);
+    // The journal and the live views, shared by the replicas (./shared-views.ts).
+    checkJournalSize(config);
+    const views = sharedViews(db, config.journalSize, (error) => reportSync(hub, new Error(`shared views: ${errorMessage(error)}`, { cause: error })));
+    return await serve(null, db, await postgresSnapshotEngine(db, warn), config, options, hub, query, views);
   } catch (error) {
     await db.close();
     throw error;
@@ -192,7 +197,7 @@ interface Parts {
   hub: EventHub<EmulatorEvent>;
   site: Site;
   work: Work;
-  journal: Journal;
+  journal: RequestJournal;
   faults: FaultTable;
   /** Stops reacting to other replicas' changes (./replicas.ts): the first thing a stop does. */
   unfollow: () => void;
@@ -207,6 +212,7 @@ async function serve(
   options: StartEmulatorOptions,
   hub = new EventHub<EmulatorEvent>(),
   query: Parts['query'] = async (text) => sqliteQuery(store, text),
+  shared?: SharedViews,
 ): Promise<Emulator> {
   const time = await openClock(db, config, options);
   const random = await randomFor(db, options.seed ?? config.seed);
@@ -219,12 +225,18 @@ async function serve(
   // The scheduler expires invoices through the app's deps, built just below; it runs once started.
   const work = createWork(db, time.clock, config, random, hub, options, (now, wait) => expireDue(deps, now, wait), await listenerPresence(db, options));
   checkJournalSize(config);
-  const journal = new Journal(config.journalSize);
+  // SQLite: the ring in memory, as ever; PostgreSQL: the table every replica shares.
+  const journal = shared?.journal ?? new Journal(config.journalSize);
   const faults = await faultTableFor(db, time.clock, random, hub);
   if (work.chaos instanceof SharedWebhookChaos) await work.chaos.reload();
   const parts: Parts = { store, db, snapshotEngine, query, config, options, time, random, keys, hub, site, work, journal, faults, unfollow: () => {} };
   const deps = appDeps(parts);
-  parts.unfollow = followOtherReplicas(parts, deps);
+  const unfollow = followOtherReplicas(parts, deps);
+  const unshare = shared?.follow(deps.runtime.streams, hub);
+  parts.unfollow = () => {
+    unfollow();
+    unshare?.();
+  };
   // Each listener's reconnect window starts now (a listen connected when the emulator died is reconnecting).
   await startListeners(work, deps.runtime.snapshots);
   const imported = options.snapshot ? await importSnapshot(work, deps.runtime.snapshots, options.snapshot) : null;
@@ -497,7 +509,7 @@ function emulatorOf(parts: Parts, deps: AppDeps, server: Server, bound: { port: 
     reset: () => runtime.reset(),
     advanceClock: (seconds) => runtime.advanceClock(Math.round(seconds * 1000)),
     requests: (filter) => journal.find(filter),
-    clearRequests: () => journal.clear(),
+    clearRequests: () => journal.clearNow(),
     faults: faultControl(faults),
     webhookChaos: {
       set: (spec, environment = 'test') => {
@@ -527,6 +539,8 @@ async function stopAll(parts: Parts, server: Server, snapshots: Snapshots): Prom
   work.listeners.close();
   faults.close();
   await close(server);
+  // The last answered requests' entries, written before the database closes (PostgreSQL).
+  await parts.journal.close?.();
   await work.dispatcher.close();
   await work.attempter.close();
   try {

@@ -4,7 +4,7 @@ import type { EmulatorEvent } from './events.js';
 import type { StreamMessage } from '../contract/schemas/streams.js';
 import { sseFrame } from '../webhooks/sse-frame.js';
 import { SseFanout } from './http/sse-fanout.js';
-import { type Journal, type JournalRecord, present } from './journal/journal.js';
+import { type JournalRecord, present, type RequestJournal } from './journal/journal.js';
 
 /** The emulator's broadcast streams (CONTRACT §8 "Streams are bounded"): one fan-out per kind. */
 export interface Streams {
@@ -16,7 +16,7 @@ export interface Streams {
   attempts: SseFanout<DeliveryResultEvent>;
 }
 
-export function createStreams(journal: Journal, hub: EventHub<EmulatorEvent>): Streams {
+export function createStreams(journal: Pick<RequestJournal, 'subscribe'>, hub: EventHub<EmulatorEvent>): Streams {
   return {
     // Masking and the ISO date happen here, once per entry, on the stream side.
     requests: new SseFanout(

@@ -2,14 +2,15 @@
  * What one process tells the others sharing its database (CONTRACT §12, ARCHITECTURE habit 13):
  * "the clock moved", "faults changed", "keys changed", "deliveries are due", "a listener's result
  * came". Shared state lives in the store; what a process keeps in memory is a cache, and this is how
- * it learns the cache is stale.
+ * it learns the cache is stale. `journal` and `attempts` feed the live views instead
+ * (server/shared-views.ts): rows just written.
  *
  * Engine-neutral: on SQLite (one process) there is nobody to tell, so publishing costs nothing and
  * no subscriber is ever called; PostgreSQL's is LISTEN/NOTIFY (./postgres/notify.ts).
  */
 
 /** The kinds of change, each a cache or a wake-up somewhere in the server. */
-export type ChangeTopic = 'clock' | 'faults' | 'chaos' | 'keys' | 'deliveries' | 'listeners';
+export type ChangeTopic = 'clock' | 'faults' | 'chaos' | 'keys' | 'deliveries' | 'listeners' | 'journal' | 'attempts';
 
 /** A topic's small payload (ids, never rows): PostgreSQL's NOTIFY carries at most 8000 bytes. */
 export type ChangeData = Record<string, string | number | boolean | null>;

@@ -116,6 +116,14 @@ describe('PostgreSQL migrations', () => {
     delete actual.tables.listener_results;
     actual.unique = actual.unique.filter((u) => !listenerOnly.includes(u));
     actual.indexes = actual.indexes.filter((i) => i !== 'listener_streams_listener');
+    // `request_journal` (0005-request-journal) too: the journal every replica shares, where SQLite's
+    // one process keeps a ring in memory. A reset keeps it, and no snapshot copies it.
+    expect(actual.tables.request_journal).toEqual(['entry', 'from_dashboard', 'id', 'method', 'path', 'replica', 'seq', 'status']);
+    expect(actual.unique).toContain('request_journal(seq)');
+    expect(actual.indexes).toContain('request_journal_id');
+    delete actual.tables.request_journal;
+    actual.unique = actual.unique.filter((u) => u !== 'request_journal(seq)');
+    actual.indexes = actual.indexes.filter((i) => i !== 'request_journal_id');
     expect(actual.tables).toEqual(expected.tables);
     expect(actual.unique).toEqual(expected.unique);
     expect(actual.indexes).toEqual(expected.indexes);

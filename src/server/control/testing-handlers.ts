@@ -10,9 +10,10 @@ import { matcher } from '../journal/journal.js';
  * (`emulator.requests()`, `emulator.faults`) reads the same journal and fault table.
  */
 export const testingHandlers = {
-  listRequests: (input, deps) => {
+  // On PostgreSQL the journal is a table every replica shares (./journal/shared-journal.ts): awaited.
+  listRequests: async (input, deps) => {
     const { limit, startingAfter, ...filter } = input.query;
-    const page = deps.journal.page({ ...filter, limit, startingAfter });
+    const page = await deps.journal.page({ ...filter, limit, startingAfter });
     if (!page) {
       throw new ApiError(
         400,
@@ -23,7 +24,7 @@ export const testingHandlers = {
     }
     return { status: 200, body: page };
   },
-  clearRequests: (_input, deps) => ({ status: 200, body: { deleted: deps.journal.clear() } }),
+  clearRequests: async (_input, deps) => ({ status: 200, body: { deleted: await deps.journal.clear() } }),
   streamRequests: (input, deps) => {
     const test = matcher(input.query);
     return {
@@ -35,8 +36,8 @@ export const testingHandlers = {
       },
     };
   },
-  getRequest: (input, deps) => {
-    const entry = deps.journal.get(input.params.requestId);
+  getRequest: async (input, deps) => {
+    const entry = await deps.journal.get(input.params.requestId);
     if (!entry) {
       throw new ApiError(
         404,

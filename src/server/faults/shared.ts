@@ -69,20 +69,24 @@ export class SharedFaultTable extends FaultTable {
     // in the store yet, and its first use would find nothing to use (and drop it).
     return this.stored
       .after(() => this.useOnce(fault.id))
-      .then((left) => {
-        if (left === null) {
+      .then((used) => {
+        if (used === null) {
           super.clear(fault.id);
           return false;
         }
-        fault.fired++;
-        fault.remaining = left;
-        if (left === 0) super.clear(fault.id);
+        // The request matched `fault`; the list may have been cached anew since (the add's own write
+        // caches what it stored): the counts the store holds go to whichever object lists it now.
+        for (const f of [fault, ...this.faults.filter((c) => c.id === fault.id)]) {
+          f.fired = used.fired;
+          f.remaining = used.remaining;
+        }
+        if (used.remaining === 0) super.clear(fault.id);
         return true;
       });
   }
 
-  /** One use of a counted fault, in the store: what is left after it, or null when none was. */
-  private async useOnce(id: string): Promise<number | null> {
+  /** One use of a counted fault, in the store: its counts after it, or null when none was left. */
+  private async useOnce(id: string): Promise<{ remaining: number; fired: number } | null> {
     return this.db.transaction(async (tx) => {
       await tx.meta.lockMeta(META_KEY);
       const list = (await tx.meta.getMeta(META_KEY, isStoredFaults)) ?? [];
@@ -92,7 +96,7 @@ export class SharedFaultTable extends FaultTable {
       const next = left === 0 ? list.filter((f) => f.id !== id) : list.map((f) => (f.id === id ? { ...f, remaining: left, fired: f.fired + 1 } : f));
       await tx.meta.setMeta(META_KEY, next);
       await tx.publish('faults');
-      return left ?? 0;
+      return { remaining: left ?? 0, fired: found.fired + 1 };
     });
   }
 }

@@ -18,6 +18,36 @@ export interface JournalRecord extends Omit<JournalEntry, 'at' | 'principal'> {
   at: number;
   /** The key's owner as authentication found it; the entry keeps the fields the contract shows. */
   principal: Principal | null;
+  /**
+   * Set on an entry another replica wrote to the shared journal (PostgreSQL, ./shared-journal.ts):
+   * its path, query and bodies were masked before they were stored, and are shown as they are.
+   */
+  masked?: true;
+}
+
+/**
+ * What the server uses of a request journal: this ring on SQLite, the shared table on PostgreSQL
+ * (./shared-journal.ts). The HTTP API's reads may wait for the database; the in-process API's
+ * (`find`, `clearNow`) never do.
+ */
+export interface RequestJournal {
+  readonly capacity: number;
+  /** Records an answered request; never waits (the request was answered already). */
+  add(record: JournalRecord): void;
+  page(query: JournalQuery): { data: JournalEntry[]; hasMore: boolean } | null | Promise<{ data: JournalEntry[]; hasMore: boolean } | null>;
+  get(id: string): JournalEntry | null | Promise<JournalEntry | null>;
+  /** Empties the journal (on PostgreSQL, every replica's); resolves to how many entries it held. */
+  clear(): number | Promise<number>;
+  /** The in-process `emulator.requests(filter)`: synchronous. */
+  find(filter?: JournalFilter): JournalEntry[];
+  /** The in-process `emulator.clearRequests()`: synchronous. */
+  clearNow(): number;
+  /** Each record this process adds, as it is added (the requests stream's source). */
+  subscribe(listener: Listener): () => void;
+  /** How many listeners each add() calls (CONTRACT §8: one per stream kind, never one per reader). */
+  readonly listenerCount: number;
+  /** Writes what is still pending (PostgreSQL); called once the server stopped answering. */
+  close?(): Promise<void>;
 }
 
 export interface JournalQuery extends Omit<JournalFilter, 'limit'> {
@@ -33,7 +63,7 @@ type Listener = (record: JournalRecord) => void;
  * read. Recording stores a reference in a preallocated slot; masking, ISO dates and filtering
  * happen when someone reads, so the create path pays for one small object per request.
  */
-export class Journal {
+export class Journal implements RequestJournal {
   private readonly slots: (JournalRecord | undefined)[];
   /** The slot the next record goes to. */
   private next = 0;
@@ -105,6 +135,10 @@ export class Journal {
     return had;
   }
 
+  clearNow(): number {
+    return this.clear();
+  }
+
   /** How many listeners each add() calls: one per stream kind, never one per reader (CONTRACT §8). */
   get listenerCount(): number {
     return this.listeners.size;
@@ -139,20 +173,21 @@ export function matcher(filter: Omit<JournalFilter, 'limit'>): (record: JournalR
 /** The public shape of a record: ISO time, a copy of the principal, masked bodies. */
 export function present(r: JournalRecord): JournalEntry {
   const p = r.principal;
+  const masked = r.masked === true;
   return {
     id: r.id,
     at: new Date(r.at).toISOString(),
     method: r.method,
-    path: maskKeysInText(r.path),
-    query: maskQuery(r.query),
+    path: masked ? r.path : maskKeysInText(r.path),
+    query: masked ? r.query : maskQuery(r.query),
     status: r.status,
     durationMs: Math.round(r.durationMs * 100) / 100,
     principal: p ? { kind: p.kind, environment: p.environment, partnerId: p.partnerId, merchantId: p.merchantId } : null,
     key: r.key,
     idempotencyKey: r.idempotencyKey,
     replayed: r.replayed,
-    requestBody: r.requestBody === null ? null : maskBody(r.requestBody),
-    responseBody: r.responseBody === null ? null : maskBody(r.responseBody),
+    requestBody: r.requestBody === null || masked ? r.requestBody : maskBody(r.requestBody),
+    responseBody: r.responseBody === null || masked ? r.responseBody : maskBody(r.responseBody),
     truncated: r.truncated,
     fault: r.fault,
     fromDashboard: r.fromDashboard,
