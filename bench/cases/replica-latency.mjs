@@ -61,7 +61,10 @@ export async function replicaDeadReceiver(report) {
     const beside = await measure(replicas, receiver);
     const deadRun = await deadLoad;
     const held = await dead.ask('stats');
-    const perReplica = await Promise.all(replicas.map(async (r) => (await r.ask('in-flight')).most[dead.url] ?? 0));
+    const counts = await Promise.all(replicas.map((r) => r.ask('in-flight')));
+    const perReplica = counts.map((c) => c.most[dead.url] ?? 0);
+    // Which replica sent the healthy receiver's deliveries: the one that made the event claims it first.
+    const healthySent = counts.map((c) => c.sent[receiver.url] ?? 0);
     const worst = Math.max(beside.p50 / alone.p50, beside.p99 / alone.p99);
     report({
       id: 24,
@@ -73,7 +76,7 @@ export async function replicaDeadReceiver(report) {
       detail:
         `${RATE} events/s split over both replicas (PostgreSQL on 2 cores creates ~300–500/s in all), ${DEAD_RATE}/s more to the dead receiver (${deadRun.non2xx} non-2xx); ` +
         `p50 ${alone.p50.toFixed(1)} → ${beside.p50.toFixed(1)} ms, p99 ${alone.p99.toFixed(1)} → ${beside.p99.toFixed(1)} ms (${alone.count} and ${beside.count} of ${RATE * SECONDS} events; a create's own p50 ${alone.createP50} → ${beside.createP50} ms, so a rise with it is the cores', not the dead receiver's); ` +
-        `dead receiver's attempts in flight at most ${held.most} at once (cap 64 across replicas), per replica at most ${perReplica.join(' and ')}`,
+        `dead receiver's attempts in flight at most ${held.most} at once (cap 64 across replicas), per replica at most ${perReplica.join(' and ')}; the healthy receiver's attempts (warm-up included) sent by replica ${healthySent.join('/')}`,
     });
   } finally {
     await dead.stop();
