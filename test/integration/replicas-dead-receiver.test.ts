@@ -105,7 +105,8 @@ describe('a dead receiver beside a live one, across two replicas', () => {
     await live.waitFor(Y_EVENTS, 15_000);
     await until('X’s attempts to time out and be retried', () => dead.total >= X_EVENTS + 2 * CAP, 30_000);
 
-    expect(live.requests).toHaveLength(Y_EVENTS);
+    // Every Y event arrived (by envelope id: a Y attempt slower than the short timeout may come twice).
+    expect(new Set(live.requests.map((r) => (JSON.parse(r.rawBody) as { id: string }).id)).size).toBe(Y_EVENTS);
     expect(dead.most).toBeGreaterThanOrEqual(CAP);
     expect(dead.most).toBeLessThanOrEqual(CAP);
   });
