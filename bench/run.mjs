@@ -18,6 +18,7 @@ import { execOverhead } from './cases/exec.mjs';
 import { httpThroughput, memoryGrowth } from './cases/http.mjs';
 import { peerThroughput } from './cases/peer.mjs';
 import { postgresRows } from './cases/postgres.mjs';
+import { replicaDeadReceiver } from './cases/replica-latency.mjs';
 import { replicaSync } from './cases/replica-sync.mjs';
 import { replicaRows } from './cases/replicas.mjs';
 import { snapshotSpeed } from './cases/snapshot.mjs';
@@ -59,6 +60,7 @@ const cases = [
   [[17], () => snapshotSpeed(report)],
   [[18, 19, 20, 21], () => postgresRows(report)],
   [[22, 23], () => replicaRows(report)],
+  [[24], () => replicaDeadReceiver(report)],
   [[25], () => replicaSync(report)],
 ];
 for (const [ids, run] of cases) {

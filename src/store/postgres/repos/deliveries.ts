@@ -104,6 +104,20 @@ export async function endLeases(db: PgHandle, held: readonly Held[]): Promise<st
 }
 
 /**
+ * Claims of every replica take turns under this advisory lock (one per database, 'svcl'), held to the
+ * end of the claim's transaction. Each claim counts a receiver's rows in flight before it takes
+ * more; at READ COMMITTED two claims at once each counted without the other's (uncommitted) rows,
+ * so a dead receiver held a few attempts above its cap (issue 28: 65 to 68 of 64 with two replicas,
+ * test/integration/replicas-dead-receiver.test.ts). Taken in a statement of its own: the claim's
+ * statement then starts after the previous claim committed, and its snapshot counts those rows.
+ */
+const CLAIM_LOCK = 0x7376636c;
+
+async function takeClaimTurn(db: PgHandle): Promise<void> {
+  await sql`SELECT pg_advisory_xact_lock(${sql.lit(CLAIM_LOCK)})`.execute(db);
+}
+
+/**
  * Claims up to `limit` due deliveries, at most `perUrl` in flight per receiver URL counting those
  * already running (`busy`), as SQLite's claimDue does, in one statement. The candidates (the oldest
  * few times `limit`, receivers at their cap left out) are ranked per URL without locks; only the
@@ -114,9 +128,8 @@ export async function endLeases(db: PgHandle, held: readonly Held[]): Promise<st
  *
  * Replicas (CONTRACT §12): a receiver's running attempts are counted from the database too (every
  * replica's claimed rows, through the partial index deliveries_leased), the larger of that and
- * `busy` kept. Two replicas claiming at the same instant each see the other's claim only once it
- * commits, so a receiver may get one claim's worth above `perUrl` for a moment: approximate, but
- * one dead receiver still cannot take every slot of every replica.
+ * `busy` kept. Claims take turns (`takeClaimTurn`), so each counts the claims committed before it
+ * and the cap holds across replicas. Run inside a transaction: the turn ends when it commits.
  */
 export async function claimDue(
   db: PgHandle,
@@ -128,6 +141,7 @@ export async function claimDue(
   listeners?: ListenerScope,
 ): Promise<DeliveryRow[]> {
   const scan = Math.min(1024, Math.max(64, limit * 4));
+  await takeClaimTurn(db);
   // Plain SQL, as SQLite's claim is; its rows are the deliveries table's (`RETURNING d.*`).
   const { rows } = await sql<DeliveryRow>`
     WITH mine AS (
@@ -183,7 +197,7 @@ function inQueueOrder(rows: DeliveryRow[]): DeliveryRow[] {
 /**
  * Claims up to `limit` due deliveries of one receiver URL (a slot of that receiver was freed). With
  * `perUrl`, no more than the receiver's room left across replicas: `perUrl` less its rows in flight
- * in the database (every replica's claims; approximate as in claimDue).
+ * in the database (every replica's claims, counted in its turn as in claimDue).
  */
 export async function claimDueForUrl(
   db: PgHandle,
@@ -196,6 +210,7 @@ export async function claimDueForUrl(
 ): Promise<DeliveryRow[]> {
   let room = limit;
   if (perUrl !== undefined) {
+    await takeClaimTurn(db);
     const row = await db
       .selectFrom('deliveries')
       .select((eb) => eb.fn.countAll<string>().as('n'))
