@@ -9,7 +9,7 @@ import { openPostgres, type PostgresConnectOptions } from './connect.js';
 import { migratePostgres } from './migrate.js';
 import type { PgHandle } from './repos/handle.js';
 import { postgresRepositories } from './repos/index.js';
-import { clearPostgresData, shareResetLock } from './reset.js';
+import { clearPostgresData, HOLDING, ResetSharingDialect } from './reset.js';
 import { type ChangeChannel, publishOn } from './notify.js';
 
 /**
@@ -19,7 +19,7 @@ import { type ChangeChannel, publishOn } from './notify.js';
  * transaction, claims with SKIP LOCKED): see the repositories.
  */
 export async function openPostgresEngine(options: PostgresConnectOptions): Promise<StoreEngine<PgHandle>> {
-  const db = openPostgres<Database>(options);
+  const db = openPostgres<Database>(options, ResetSharingDialect);
   try {
     await migratePostgres(db);
   } catch (error) {
@@ -30,11 +30,8 @@ export async function openPostgresEngine(options: PostgresConnectOptions): Promi
     kind: 'postgres',
     db,
     repos: postgresRepositories,
-    transaction: (fn) =>
-      db.transaction().execute(async (trx) => {
-        await shareResetLock(trx);
-        return fn(trx);
-      }),
+    // Each shares the reset lock from its BEGIN (ResetSharingDialect).
+    transaction: (fn) => db.transaction().execute(fn),
     close: () => db.destroy(),
   };
 }
@@ -71,13 +68,16 @@ export function postgresDb(engine: StoreEngine<PgHandle>, channel?: ChangeChanne
         async (tx) => {
           await refill?.(tx);
         },
-        // Not engine.transaction: that one shares the reset lock, and two resets each sharing it
-        // while waiting to hold it alone would deadlock.
+        // Not sharing the reset lock (reset.ts): two resets each sharing it while waiting to hold it
+        // alone would deadlock.
         (body) =>
-          engine.db.transaction().execute(async (trx) => {
-            await clearPostgresData(trx);
-            return body({ ...bindRepositories(engine.repos, trx), publish: publisher(trx) });
-          }),
+          engine.db
+            .transaction()
+            .setIsolationLevel(HOLDING)
+            .execute(async (trx) => {
+              await clearPostgresData(trx);
+              return body({ ...bindRepositories(engine.repos, trx), publish: publisher(trx) });
+            }),
       ),
     // The channel first: a notification arriving while the pool closes would reload from a closed store.
     close: async () => {
