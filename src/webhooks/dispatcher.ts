@@ -381,7 +381,10 @@ export class Dispatcher {
     // order the reads came back in, which on PostgreSQL (one pooled connection each) varies from run
     // to run: the same seed made other decisions (issue 27). A hold delays the attempt, in real time.
     const chaos = this.deps.chaos?.decide(delivery.partner_id, delivery.environment) ?? null;
-    const event = (await db.events.findEvent(delivery.event_id))!;
+    const event = await db.events.findEvent(delivery.event_id);
+    // Gone with its delivery: a reset or restore emptied the tables between the claim (one statement,
+    // which does not wait for the reset lock) and this read. Nothing to send, nothing to write.
+    if (!event) return;
     const startedAt = clock.now();
     const attempt = delivery.attempt_count + 1;
     let url = delivery.url;
