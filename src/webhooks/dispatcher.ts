@@ -8,7 +8,7 @@ import type { DeliveryRow, Lease } from '../store/repos/deliveries.js';
 import type { Attempter, AttemptResult } from './attempt.js';
 import type { DeliveryEvent } from './delivery-events.js';
 import { STALE_SECONDS, type WebhookChaos } from './chaos.js';
-import { type Completion, recordCompletion, type Trigger } from './completion.js';
+import { type Completion, recordCompletions, type Trigger } from './completion.js';
 import { deliveryHeaders } from './delivery-headers.js';
 import { parseCustomHeaders } from '../store/json-columns.js';
 
@@ -468,24 +468,20 @@ export class Dispatcher {
       // A reset or restore while the transaction waits for its turn: these results belong to the
       // discarded state and are not written into the new one (CONTRACT §8).
       const epoch = this.epoch;
-      let finished: Awaited<ReturnType<typeof recordCompletion>>[];
+      let finished: Awaited<ReturnType<typeof recordCompletions>>;
       this.flushing += 1;
       try {
         finished = await db.transaction(
           async (tx) => {
             if (epoch !== this.epoch) return [];
             for (const r of release) await tx.deliveries.releaseDelivery(r.id, r.token ?? undefined);
-            const events: Awaited<ReturnType<typeof recordCompletion>>[] = [];
             // A claim whose lease was lost (this replica was cut off past its lease, another took
             // the delivery): its late result is dropped whole, no attempt row either, so the new
             // holder's state and attempt numbers stand. The receiver may have it twice (at least once).
             const leased = batch.flatMap((c) => (c.lease === null ? [] : [{ id: c.deliveryId, token: c.lease }]));
             const held = new Set(await tx.deliveries.endLeases(leased));
-            for (const c of batch) {
-              if (c.lease !== null && !held.has(c.deliveryId)) continue;
-              events.push(await recordCompletion(tx, clock.now(), config.webhooks.retrySchedule, c));
-            }
-            return events;
+            const kept = batch.filter((c) => c.lease === null || held.has(c.deliveryId));
+            return recordCompletions(tx, clock.now(), config.webhooks.retrySchedule, kept);
           },
           { wait: false },
         );
