@@ -121,7 +121,8 @@ async function startOnPostgres(url: string, config: EmulatorConfig, options: Sta
     onChannelWarning: (message) => hub.emit({ type: 'warning', message }),
   });
   try {
-    const query = (text: string) => postgresQuery(db, text);
+    // A test's raw statement may write what the store keeps in memory (read-cache.ts): forgotten after each.
+    const query = (text: string) => postgresQuery(db, text).finally(() => db.forgetCached());
     const warn = (message: string) => hub.emit({ type: 'warning', message });
     // The journal and the live views, shared by the replicas (./shared-views.ts).
     checkJournalSize(config);

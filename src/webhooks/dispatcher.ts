@@ -8,7 +8,7 @@ import type { DeliveryRow, Lease, ListenerScope } from '../store/repos/deliverie
 import type { Attempter, AttemptResult } from './attempt.js';
 import type { DeliveryEvent } from './delivery-events.js';
 import { STALE_SECONDS, type WebhookChaos } from './chaos.js';
-import { type Completion, recordCompletion, type Trigger } from './completion.js';
+import { type Completion, recordCompletions, type Trigger } from './completion.js';
 import { deliveryHeaders } from './delivery-headers.js';
 import { parseCustomHeaders } from '../store/json-columns.js';
 
@@ -391,7 +391,10 @@ export class Dispatcher {
     // order the reads came back in, which on PostgreSQL (one pooled connection each) varies from run
     // to run: the same seed made other decisions (issue 27). A hold delays the attempt, in real time.
     const chaos = this.deps.chaos?.decide(delivery.partner_id, delivery.environment) ?? null;
-    const event = (await db.events.findEvent(delivery.event_id))!;
+    const event = await db.events.findEvent(delivery.event_id);
+    // Gone with its delivery: a reset or restore emptied the tables between the claim (one statement,
+    // which does not wait for the reset lock) and this read. Nothing to send, nothing to write.
+    if (!event) return;
     const startedAt = clock.now();
     const attempt = delivery.attempt_count + 1;
     let url = delivery.url;
@@ -475,24 +478,20 @@ export class Dispatcher {
       // A reset or restore while the transaction waits for its turn: these results belong to the
       // discarded state and are not written into the new one (CONTRACT §8).
       const epoch = this.epoch;
-      let finished: Awaited<ReturnType<typeof recordCompletion>>[];
+      let finished: Awaited<ReturnType<typeof recordCompletions>>;
       this.flushing += 1;
       try {
         finished = await db.transaction(
           async (tx) => {
             if (epoch !== this.epoch) return [];
             for (const r of release) await tx.deliveries.releaseDelivery(r.id, r.token ?? undefined);
-            const events: Awaited<ReturnType<typeof recordCompletion>>[] = [];
             // A claim whose lease was lost (this replica was cut off past its lease, another took
             // the delivery): its late result is dropped whole, no attempt row either, so the new
             // holder's state and attempt numbers stand. The receiver may have it twice (at least once).
             const leased = batch.flatMap((c) => (c.lease === null ? [] : [{ id: c.deliveryId, token: c.lease }]));
             const held = new Set(await tx.deliveries.endLeases(leased));
-            for (const c of batch) {
-              if (c.lease !== null && !held.has(c.deliveryId)) continue;
-              events.push(await recordCompletion(tx, clock.now(), config.webhooks.retrySchedule, c));
-            }
-            return events;
+            const kept = batch.filter((c) => c.lease === null || held.has(c.deliveryId));
+            return recordCompletions(tx, clock.now(), config.webhooks.retrySchedule, kept);
           },
           { wait: false },
         );

@@ -60,7 +60,7 @@ export function createPostgresPool(options: PostgresConnectOptions): pg.Pool {
   return pool;
 }
 
-/** Kysely on PostgreSQL through kysely's own dialect and `pg` (docs/decisions.md). destroy() ends the pool. */
-export function openPostgres<DB>(options: PostgresConnectOptions): Kysely<DB> {
-  return new Kysely<DB>({ dialect: new PostgresDialect({ pool: createPostgresPool(options) }) });
+/** Kysely on PostgreSQL through kysely's own dialect (or `Dialect`, one derived from it) and `pg` (docs/decisions.md). destroy() ends the pool. */
+export function openPostgres<DB>(options: PostgresConnectOptions, Dialect: typeof PostgresDialect = PostgresDialect): Kysely<DB> {
+  return new Kysely<DB>({ dialect: new Dialect({ pool: createPostgresPool(options) }) });
 }

@@ -9,8 +9,9 @@ import { openPostgres, type PostgresConnectOptions } from './connect.js';
 import { migratePostgres } from './migrate.js';
 import type { PgHandle } from './repos/handle.js';
 import { postgresRepositories } from './repos/index.js';
-import { clearPostgresData, shareResetLock } from './reset.js';
+import { clearPostgresData, HOLDING, ResetSharingDialect } from './reset.js';
 import { type ChangeChannel, publishOn } from './notify.js';
+import { type CacheScope, ReadCache, withReadCache } from './read-cache.js';
 
 /**
  * The PostgreSQL engine of the store interface (engine.ts): a bounded pool, migrated on open, and
@@ -19,7 +20,7 @@ import { type ChangeChannel, publishOn } from './notify.js';
  * transaction, claims with SKIP LOCKED): see the repositories.
  */
 export async function openPostgresEngine(options: PostgresConnectOptions): Promise<StoreEngine<PgHandle>> {
-  const db = openPostgres<Database>(options);
+  const db = openPostgres<Database>(options, ResetSharingDialect);
   try {
     await migratePostgres(db);
   } catch (error) {
@@ -30,11 +31,8 @@ export async function openPostgresEngine(options: PostgresConnectOptions): Promi
     kind: 'postgres',
     db,
     repos: postgresRepositories,
-    transaction: (fn) =>
-      db.transaction().execute(async (trx) => {
-        await shareResetLock(trx);
-        return fn(trx);
-      }),
+    // Each shares the reset lock from its BEGIN (ResetSharingDialect).
+    transaction: (fn) => db.transaction().execute(fn),
     close: () => db.destroy(),
   };
 }
@@ -44,8 +42,10 @@ export async function openPostgresEngine(options: PostgresConnectOptions): Promi
  * and transactions on one pooled connection, with the repositories bound to it.
  */
 export interface PostgresStoreDb extends StoreDb {
-  /** The pool's kysely: for our own tests' raw queries (server/internals.ts), nothing else. */
+  /** The pool's kysely: for our own tests' raw queries (server/internals.ts) and snapshots' import and export. */
   readonly handle: PgHandle;
+  /** Forgets the rows kept in memory (read-cache.ts): after writes that went past the store, a restore's. */
+  forgetCached(): void;
 }
 
 export function postgresDb(engine: StoreEngine<PgHandle>, channel?: ChangeChannel): PostgresStoreDb {
@@ -54,30 +54,65 @@ export function postgresDb(engine: StoreEngine<PgHandle>, channel?: ChangeChanne
   const instance = channel?.instance ?? randomUUID();
   // Each NOTIFY carries this process's id, so that its own channel can ignore it (notify.ts).
   const publisher = (handle: PgHandle) => (topic: ChangeTopic, data?: ChangeData) => publishOn(handle, instance, topic, data);
+  const cache = new ReadCache();
+  // What the other replicas changed (`tenants`), or replaced whole (a reset, a restore: `keys`); a
+  // reconnected channel calls these too.
+  changes.subscribe('tenants', () => cache.forget());
+  changes.subscribe('keys', () => cache.forget());
+  /** The repositories on `handle`, the cached reads through `cache` (read-cache.ts). */
+  const reposOn = (handle: PgHandle, inTransaction: boolean) => {
+    const publish = publisher(handle);
+    return { ...withReadCache(bindRepositories(engine.repos, handle), cache, { publish, inTransaction }), publish };
+  };
+  /** Forgets what a transaction's writes left cached once it ended, committed or not. */
+  const forgetAfter = async <T>(run: Promise<T>, scope: { wrote?: boolean }): Promise<T> => {
+    try {
+      return await run;
+    } finally {
+      if (scope.wrote) cache.forget();
+    }
+  };
   return {
     handle: engine.db,
-    ...bindRepositories(engine.repos, engine.db),
-    publish: publisher(engine.db),
+    ...reposOn(engine.db, false),
+    forgetCached: () => cache.forget(),
     kind: 'postgres',
     changes,
     checkHealth: () => reachable(engine.db),
-    transaction: (fn) =>
-      withAfterCommit(fn, (body) => engine.transaction(async (trx) => body({ ...bindRepositories(engine.repos, trx), publish: publisher(trx) }))),
+    transaction: (fn) => {
+      const scope: CacheScope = { publish: () => Promise.resolve(), inTransaction: true };
+      return withAfterCommit(fn, (body) =>
+        forgetAfter(
+          engine.transaction(async (trx) => {
+            scope.publish = publisher(trx);
+            return body({ ...withReadCache(bindRepositories(engine.repos, trx), cache, scope), publish: scope.publish });
+          }),
+          scope,
+        ),
+      );
+    },
     afterCommit: immediately,
     // One transaction: the TRUNCATE and what refills (a reset's defaults) on two connections
     // could run in either order, and the defaults written first were emptied by it (issue 27).
+    // Everything cached is forgotten once the reset ended; the other replicas hear `keys` (start.ts).
     clearData: (refill) =>
-      withAfterCommit(
-        async (tx) => {
-          await refill?.(tx);
-        },
-        // Not engine.transaction: that one shares the reset lock, and two resets each sharing it
-        // while waiting to hold it alone would deadlock.
-        (body) =>
-          engine.db.transaction().execute(async (trx) => {
-            await clearPostgresData(trx);
-            return body({ ...bindRepositories(engine.repos, trx), publish: publisher(trx) });
-          }),
+      forgetAfter(
+        withAfterCommit(
+          async (tx) => {
+            await refill?.(tx);
+          },
+          // Not sharing the reset lock (reset.ts): two resets each sharing it while waiting to hold it
+          // alone would deadlock.
+          (body) =>
+            engine.db
+              .transaction()
+              .setIsolationLevel(HOLDING)
+              .execute(async (trx) => {
+                await clearPostgresData(trx);
+                return body({ ...bindRepositories(engine.repos, trx), publish: publisher(trx) });
+              }),
+        ),
+        { wrote: true },
       ),
     // The channel first: a notification arriving while the pool closes would reload from a closed store.
     close: async () => {

@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { CompiledQuery, type Driver, PostgresDialect, sql } from 'kysely';
 import type { PgHandle } from './repos/handle.js';
 import { DATA_TABLES } from './tables.js';
 
@@ -27,12 +27,40 @@ export async function clearPostgresData(db: PgHandle): Promise<void> {
  */
 const RESET_LOCK = 0x737663; // 'svc'
 
-/** The first statement of every transaction but a reset's (engine.ts). */
-export async function shareResetLock(trx: PgHandle): Promise<void> {
-  await sql`SELECT pg_advisory_xact_lock_shared(${sql.lit(RESET_LOCK)})`.execute(trx);
-}
-
 /** The reset lock alone, for this transaction: before any TRUNCATE of the data (a reset, a restore). */
 export async function holdResetLock(trx: PgHandle): Promise<void> {
   await sql`SELECT pg_advisory_xact_lock(${sql.lit(RESET_LOCK)})`.execute(trx);
 }
+
+/**
+ * PostgreSQL's dialect with one change: a transaction begun without settings (every one the store
+ * opens, engine.ts) shares the reset lock from its start, and BEGIN and the lock go as ONE simple
+ * query (no parameters: pg then uses the simple protocol, which takes several statements), so the
+ * lock costs no round trip of its own. A round trip, not the SQL, is what a statement costs here
+ * (docs/performance.md "The PostgreSQL store"). Transactions begun with an isolation level or access
+ * mode are the few that must not share it: a reset's and a restore's (which hold it alone, naming
+ * READ COMMITTED, the default, for that) and an export's (read-only).
+ */
+export class ResetSharingDialect extends PostgresDialect {
+  override createDriver(): Driver {
+    const driver = super.createDriver();
+    const begin = driver.beginTransaction.bind(driver);
+    driver.beginTransaction = async (connection, settings) => {
+      if (settings.isolationLevel || settings.accessMode) return begin(connection, settings);
+      try {
+        await connection.executeQuery(BEGIN_SHARING);
+      } catch (error) {
+        // kysely rolls back only a transaction whose begin succeeded: a BEGIN that went through
+        // before the lock failed must not go back to the pool open (and aborted).
+        await connection.executeQuery(CompiledQuery.raw('ROLLBACK')).catch(() => {});
+        throw error;
+      }
+    };
+    return driver;
+  }
+}
+
+const BEGIN_SHARING = CompiledQuery.raw(`BEGIN; SELECT pg_advisory_xact_lock_shared(${RESET_LOCK})`);
+
+/** How a transaction that holds the reset lock alone begins (it names the default level: see above). */
+export const HOLDING = 'read committed';

@@ -5,7 +5,7 @@ import { setMeta } from '../repos/meta.js';
 import type { HeldBack } from '../snapshots.js';
 import { openSqlite } from '../sqlite.js';
 import { openStore } from '../store.js';
-import { holdResetLock } from './reset.js';
+import { HOLDING, holdResetLock } from './reset.js';
 import type { PgHandle } from './repos/handle.js';
 import { IDENTITY_COLUMNS, SNAPSHOT_TABLES, type SnapshotTable } from './tables.js';
 
@@ -100,27 +100,31 @@ export async function importPostgresSnapshot(db: PgHandle, file: string, hold: b
   try {
     // Functions a schema names may not have side effects (as checkSnapshotSchema opens it).
     lite.pragma('trusted_schema = OFF');
-    return await db.transaction().execute(async (trx) => {
-      const columns = await columnsOf(trx);
-      // Alone, as a reset is (reset.ts): a TRUNCATE beside creates could deadlock with them.
-      await holdResetLock(trx);
-      await sql`TRUNCATE ${sql.join(SNAPSHOT_TABLES.map((t) => sql.table(t.name)))}`.execute(trx);
-      for (const table of SNAPSHOT_TABLES) await copyTable(trx, lite, file, table.name, columns.get(table.name)!);
-      for (const { table, column } of IDENTITY_COLUMNS) {
-        // Never backwards: ids handed out before the restore are not handed out again.
-        await sql`
+    // Not sharing the reset lock, which it holds alone (reset.ts's HOLDING).
+    return await db
+      .transaction()
+      .setIsolationLevel(HOLDING)
+      .execute(async (trx) => {
+        const columns = await columnsOf(trx);
+        // Alone, as a reset is (reset.ts): a TRUNCATE beside creates could deadlock with them.
+        await holdResetLock(trx);
+        await sql`TRUNCATE ${sql.join(SNAPSHOT_TABLES.map((t) => sql.table(t.name)))}`.execute(trx);
+        for (const table of SNAPSHOT_TABLES) await copyTable(trx, lite, file, table.name, columns.get(table.name)!);
+        for (const { table, column } of IDENTITY_COLUMNS) {
+          // Never backwards: ids handed out before the restore are not handed out again.
+          await sql`
           SELECT setval(s.seq, GREATEST((SELECT COALESCE(MAX(${sql.ref(column)}), 0) FROM ${sql.table(table)}), COALESCE(pg_sequence_last_value(s.seq), 0), 1))
           FROM (SELECT pg_get_serial_sequence(${table}, ${column})::regclass AS seq) s`.execute(trx);
-      }
-      if (!hold) return { webhookUrls: [], heldDeliveries: 0 };
-      // COLLATE "C": byte order, as SQLite's, whatever the database's locale.
-      const urls = await sql<{ url: string }>`
+        }
+        if (!hold) return { webhookUrls: [], heldDeliveries: 0 };
+        // COLLATE "C": byte order, as SQLite's, whatever the database's locale.
+        const urls = await sql<{ url: string }>`
         SELECT url FROM (SELECT url FROM webhook_configs
           UNION SELECT url FROM deliveries WHERE status IN ('pending', 'retrying') AND target = 'webhook') AS brought
         ORDER BY url COLLATE "C" LIMIT 50`.execute(trx);
-      const held = await sql`UPDATE deliveries SET next_attempt_at = NULL, in_flight = 0 WHERE status IN ('pending', 'retrying')`.execute(trx);
-      return { webhookUrls: urls.rows.map((r) => r.url), heldDeliveries: Number(held.numAffectedRows ?? 0n) };
-    });
+        const held = await sql`UPDATE deliveries SET next_attempt_at = NULL, in_flight = 0 WHERE status IN ('pending', 'retrying')`.execute(trx);
+        return { webhookUrls: urls.rows.map((r) => r.url), heldDeliveries: Number(held.numAffectedRows ?? 0n) };
+      });
   } finally {
     lite.close();
   }

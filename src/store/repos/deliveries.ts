@@ -325,6 +325,25 @@ export function recordAttempt(store: Store, attempt: AttemptRecord, outcome: Del
   saveOutcome.run(store, { ...outcome });
 }
 
+/** An attempt and its delivery's new state: one of the batch recordAttempts writes. */
+export interface AttemptWrite {
+  attempt: AttemptRecord;
+  outcome: DeliveryOutcome;
+}
+
+/**
+ * A batch of recordAttempt, in order (the dispatcher's flush). On PostgreSQL two statements for the
+ * whole batch; here each is microseconds anyway.
+ */
+export function recordAttempts(store: Store, writes: readonly AttemptWrite[]): void {
+  for (const { attempt, outcome } of writes) recordAttempt(store, attempt, outcome);
+}
+
+/** The deliveries of `ids` that exist, in no particular order (the flush's batch). */
+export function findDeliveries(store: Store, ids: readonly string[]): DeliveryRow[] {
+  return ids.flatMap((id) => byId.get(store, { id }) ?? []);
+}
+
 export interface DeliveryFilter {
   partnerId: string;
   environment: Environment;

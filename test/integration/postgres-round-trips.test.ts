@@ -1,0 +1,44 @@
+/**
+ * What a create and a read cost in round trips to PostgreSQL (issue 27): on PostgreSQL each
+ * statement is a round trip to another process, and the round trips, not the SQL, are what the
+ * PostgreSQL rows of the benchmarks pay (docs/performance.md "The PostgreSQL store"). A count, the
+ * same on any machine: it fails when a change adds a statement to these paths. The relay
+ * (helpers/pg-relay.ts) counts what the emulator sends; the webhook is configured but disabled, as
+ * bench/lib/statement-probe.mjs has it. Each is the fewest of 3: the scheduler's occasional look at
+ * the tables only ever adds to one.
+ */
+import { describe, expect, it } from 'vitest';
+import { dataOf } from '../helpers/client-result.js';
+import { ikey, startTestEmulator } from '../helpers/emulator.js';
+import { startPgRelay } from '../helpers/pg-relay.js';
+import { startPostgres } from '../helpers/postgres.js';
+
+const server = await startPostgres();
+
+const fewest = async (count: () => Promise<string[]>) => {
+  const runs = [await count(), await count(), await count()];
+  return runs.reduce((a, b) => (b.length < a.length ? b : a));
+};
+
+describe('round trips to PostgreSQL', () => {
+  it('a create is 6 (and a NOTIFY after its answer), a read by id 1', async () => {
+    const relay = await startPgRelay(await server.createDatabase());
+    const emu = await startTestEmulator({ database: relay.url });
+    try {
+      const { test } = emu.client;
+      dataOf(await test.putWebhook({ body: { url: 'http://127.0.0.1:9/hook', secret: 'whsec_trips_0123456789', enabled: false } }));
+      const create = async () => dataOf(await test.createInvoice({ idempotencyKey: ikey(), body: { amount: '1.00' } }), 201);
+      // The first create and read fill what the emulator keeps in memory (keys, the merchant, the webhook).
+      const { id } = await create();
+      dataOf(await test.getInvoice({ params: { id } }));
+      const creates = await fewest(() => relay.count(create));
+      expect(creates, creates.join('\n')).toHaveLength(7);
+      expect(creates.at(-1)).toMatch(/pg_notify/);
+      expect(creates[1]).toMatch(/^BEGIN; SELECT pg_advisory_xact_lock_shared/);
+      const reads = await fewest(() => relay.count(() => test.getInvoice({ params: { id } })));
+      expect(reads, reads.join('\n')).toEqual(['select * from "invoices" where "id" = $1']);
+    } finally {
+      await emu.stop();
+    }
+  });
+});
