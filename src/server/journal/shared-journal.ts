@@ -14,7 +14,8 @@ import { Journal, type JournalQuery, type JournalRecord, present, type RequestJo
  *
  * Written behind the request: an answered request costs what it costs on SQLite (a reference kept),
  * and once per turn of the event loop the entries gathered meanwhile are masked (`present`) and
- * written in one multi-row INSERT, then the table is trimmed to `capacity` in one DELETE. Only masked
+ * written in one multi-row INSERT that also notifies the other replicas; every tenth of `capacity`
+ * rows, the table is trimmed to `capacity` in one DELETE. Only masked
  * text reaches the database. A replica's own reads wait for its writes (it reads what it answered);
  * another replica's entries show once their batch committed, a moment later.
  *
@@ -32,9 +33,11 @@ export class SharedJournal implements RequestJournal {
   private readonly backoff = new Backoff(100, 5000);
   private retry: NodeJS.Timeout | undefined;
   private closed = false;
+  /** The newest `seq` when this replica last trimmed the table. */
+  private trimmedAt = 0;
 
   constructor(
-    private readonly db: Pick<PostgresStoreDb, 'handle' | 'publish'>,
+    private readonly db: Pick<PostgresStoreDb, 'handle' | 'publish' | 'instance'>,
     capacity: number,
     /** A batch the database refused (kept and tried again) or a notification that failed. */
     private readonly onError: (error: unknown) => void,
@@ -131,14 +134,14 @@ export class SharedJournal implements RequestJournal {
     return result;
   }
 
-  /** One batch: one INSERT (a few hundred rows a statement), one trim, one notification. Never rejects. */
+  /** One batch: one INSERT with its notification (a few hundred rows a statement), a trim now and then. Never rejects. */
   private async flush(): Promise<void> {
     if (this.pending.length === 0) return;
     const batch = this.pending;
     this.pending = [];
     let range: { from: number; to: number } | null;
     try {
-      range = await insertJournalEntries(this.db.handle, this.replica, batch.map(present));
+      range = await insertJournalEntries(this.db.handle, this.db.instance, this.replica, batch.map(present));
     } catch (error) {
       // Kept, before what came since, for the retry (bounded by add); the database may be restarting.
       this.pending = [...batch, ...this.pending].slice(-this.capacity);
@@ -147,11 +150,15 @@ export class SharedJournal implements RequestJournal {
       return;
     }
     this.backoff.reset();
+    // The table may hold a tenth more than `capacity` between trims (readers see the newest
+    // `capacity` only): a trim per batch was a round trip behind every request when requests came
+    // one at a time.
+    if (!range || range.to - this.trimmedAt < Math.max(1, Math.ceil(this.capacity / 10))) return;
     try {
       await trimJournal(this.db.handle, this.capacity);
-      if (range) await this.db.publish('journal', { r: this.replica, from: range.from, to: range.to });
+      this.trimmedAt = range.to;
     } catch (error) {
-      // The rows are in: the next batch trims, and the other replicas' streams miss these (docs/decisions.md).
+      // The rows are in: the next batch trims.
       this.onError(error);
     }
   }

@@ -44,6 +44,8 @@ export async function openPostgresEngine(options: PostgresConnectOptions): Promi
 export interface PostgresStoreDb extends StoreDb {
   /** The pool's kysely: for our own tests' raw queries (server/internals.ts) and snapshots' import and export. */
   readonly handle: PgHandle;
+  /** This process's id in the change notifications it sends (notify.ts): a statement may NOTIFY itself. */
+  readonly instance: string;
   /** Forgets the rows kept in memory (read-cache.ts): after writes that went past the store, a restore's. */
   forgetCached(): void;
 }
@@ -75,6 +77,7 @@ export function postgresDb(engine: StoreEngine<PgHandle>, channel?: ChangeChanne
   return {
     handle: engine.db,
     ...reposOn(engine.db, false),
+    instance,
     forgetCached: () => cache.forget(),
     kind: 'postgres',
     changes,

@@ -1,5 +1,6 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { JournalEntry } from '../../contract/testing-types.js';
+import { notifyExpression } from './notify.js';
 import type { PgHandle } from './repos/handle.js';
 
 /**
@@ -20,22 +21,34 @@ export interface JournalRowFilter {
 const ROWS_PER_INSERT = 500;
 
 /**
- * Writes `entries` (in order) as `replica`'s, a few hundred rows per statement; returns the range of
- * `seq` they got. One writer per replica runs at a time, so the range holds only these rows of `replica`.
+ * Writes `entries` (in order) as `replica`'s, a few hundred rows per statement, and in the same
+ * statement tells the other replicas which rows they were (`journal` with the writer and the range
+ * of `seq`, as `instance`: notify.ts): one round trip per batch. Returns the range of `seq` they got.
+ * One writer per replica runs at a time, so the range holds only these rows of `replica`.
  */
-export async function insertJournalEntries(db: PgHandle, replica: string, entries: readonly JournalEntry[]): Promise<{ from: number; to: number } | null> {
+export async function insertJournalEntries(
+  db: PgHandle,
+  instance: string,
+  replica: string,
+  entries: readonly JournalEntry[],
+): Promise<{ from: number; to: number } | null> {
   let from = Number.POSITIVE_INFINITY;
   let to = Number.NEGATIVE_INFINITY;
   for (let i = 0; i < entries.length; i += ROWS_PER_INSERT) {
     const rows = entries
       .slice(i, i + ROWS_PER_INSERT)
       .map((e) => sql`(${replica}, ${e.id}, ${e.method}, ${e.path}, ${e.status}, ${e.fromDashboard}, ${JSON.stringify(e)}::json)`);
-    const inserted = await sql<{ seq: number }>`
-      INSERT INTO request_journal (replica, id, method, path, status, from_dashboard, entry)
-      VALUES ${sql.join(rows)} RETURNING seq`.execute(db);
-    for (const { seq } of inserted.rows) {
-      from = Math.min(from, seq);
-      to = Math.max(to, seq);
+    const announce = notifyExpression(instance, 'journal', sql`json_build_object('r', ${replica}::text, 'from', min(seq), 'to', max(seq))`);
+    const inserted = await sql<{ from: number; to: number }>`
+      WITH written AS (
+        INSERT INTO request_journal (replica, id, method, path, status, from_dashboard, entry)
+        VALUES ${sql.join(rows)} RETURNING seq
+      )
+      SELECT min(seq) AS "from", max(seq) AS "to", ${announce} AS told FROM written`.execute(db);
+    const range = inserted.rows[0];
+    if (range && range.from !== null) {
+      from = Math.min(from, Number(range.from));
+      to = Math.max(to, Number(range.to));
     }
   }
   return Number.isFinite(from) ? { from, to } : null;

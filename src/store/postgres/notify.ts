@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { sql } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import pg from 'pg';
 import { errorMessage } from '../../domain/caught.js';
 import { Backoff } from '../backoff.js';
@@ -26,6 +26,14 @@ export async function publishOn(handle: PgHandle, instance: string, topic: Chang
   const payload = JSON.stringify({ p: instance, t: topic, d: data } satisfies Wire);
   if (Buffer.byteLength(payload) > MAX_PAYLOAD) throw new RangeError(`a ${topic} change notification of ${payload.length} bytes is too large`);
   await sql`SELECT pg_notify(${CHANNEL}, ${payload})`.execute(handle);
+}
+
+/**
+ * publishOn's NOTIFY as an expression of a statement that computes the change's data itself (from
+ * rows it just wrote, say): the write and its notification in one round trip. The same payload.
+ */
+export function notifyExpression(instance: string, topic: ChangeTopic, data: RawBuilder<unknown>): RawBuilder<unknown> {
+  return sql`pg_notify(${CHANNEL}, json_build_object('p', ${instance}::text, 't', ${topic}::text, 'd', ${data})::text)`;
 }
 
 export interface ChangeChannelOptions {
