@@ -1,6 +1,9 @@
 import type { Change, ChangeTopic } from '../store/changes.js';
 import type { StoreDb } from '../store/db.js';
 import { errorMessage } from '../domain/caught.js';
+import type { EventHub } from '../domain/event-hub.js';
+import { isDatabaseUnavailable } from '../store/postgres/unavailable.js';
+import type { EmulatorEvent } from './events.js';
 
 /**
  * What this replica does when another one, on the same PostgreSQL database, changed shared state
@@ -65,4 +68,13 @@ export function deliveryAnnouncer(db: StoreDb, onError: (error: unknown) => void
       db.publish('deliveries', { at: earliest }).catch(onError);
     });
   };
+}
+
+/**
+ * A failed reload or announcement between replicas: a warning while the database is away (the
+ * channel reloads everything once it reconnects; CONTRACT §12), an error otherwise.
+ */
+export function reportSync(hub: EventHub<EmulatorEvent>, error: unknown): void {
+  if (isDatabaseUnavailable(error)) hub.emit({ type: 'warning', message: errorMessage(error) });
+  else hub.emit({ type: 'error', message: errorMessage(error) });
 }

@@ -1,9 +1,7 @@
 import type { Server } from 'node:http';
-import { isDatabaseUnavailable } from '../store/postgres/unavailable.js';
-import { type Clock, manualClock, systemClock } from '../clock/clock.js';
 import type { EmulatorConfig } from '../config/defaults.js';
 import type { Random } from '../domain/random.js';
-import { isFiniteNumber, type StoreDb, type Tx } from '../store/db.js';
+import type { StoreDb } from '../store/db.js';
 import { expireDue } from './actions/lifecycle.js';
 import { sqliteDb } from '../store/sqlite-db.js';
 import { openStore, type OpenedStore } from '../store/store.js';
@@ -12,7 +10,6 @@ import { describeSqliteFailure } from '../store/file-check.js';
 import { VERSION } from '../version.js';
 import { createApp } from './app.js';
 import type { KeyCache } from './auth.js';
-import { ensureDefaults, ensureDefaultsIn } from './bootstrap.js';
 import { EventHub } from '../domain/event-hub.js';
 import type { EmulatorEvent } from './events.js';
 import { createClient, type Client } from '../client/typed.js';
@@ -24,8 +21,9 @@ import { sqliteSnapshotEngine } from './snapshots/sqlite-snapshots.js';
 import { createWork, type Work } from './background.js';
 import { parseWith } from './validation/parse.js';
 import { loadSchemas, schemas } from './validation/schemas.js';
-import { FaultTable } from './faults/table.js';
+import type { FaultTable } from './faults/table.js';
 import { SharedFaultTable } from './faults/shared.js';
+import { faultTableFor } from './faults/for-store.js';
 import { SharedWebhookChaos } from '../webhooks/shared-chaos.js';
 import { faultControl } from './faults/control.js';
 import { Journal, type RequestJournal } from './journal/journal.js';
@@ -36,39 +34,18 @@ import type { Emulator, StartEmulatorOptions } from './emulator-api.js';
 import { apiRoutes } from './routes/index.js';
 import { createStreams } from './streams.js';
 import { openApiRoute } from './routes/openapi.js';
-import { checkJournalSize, clockStartOf, randomFor, resolveConfig } from './start-options.js';
+import { checkJournalSize, randomFor, resolveConfig } from './start-options.js';
 import { close, createHttpServer, hostForUrl, listen } from './listen.js';
-import { deliveryAnnouncer, followReplicas } from './replicas.js';
+import { deliveryAnnouncer, followReplicas, reportSync } from './replicas.js';
+import { type EmulatorClock, openClock } from './emulator-clock.js';
+import { type KeysHolder, keysHolder } from './keys-holder.js';
+import { sqliteQuery } from '../store/sqlite-query.js';
 import { errorMessage } from '../domain/caught.js';
 import type { PostgresStoreDb } from '../store/postgres/engine.js';
 import { LEASE_MS } from '../webhooks/dispatcher.js';
 import type { ListenerPresence } from '../webhooks/listener-presence.js';
 
 export type { Emulator, EmulatorConfigInput, StartEmulatorOptions } from './emulator-api.js';
-
-const CLOCK_OFFSET = 'clock_offset_ms';
-
-/** SQLite's side of `Parts.query`: a statement that returns rows, or one that does not (an empty list). */
-function sqliteQuery(store: OpenedStore | null, text: string): Record<string, unknown>[] {
-  if (!store) throw new Error('no SQLite store');
-  const statement = store.sqlite.prepare(text);
-  if (!statement.reader) {
-    statement.run();
-    return [];
-  }
-  const rows: Record<string, unknown>[] = [];
-  for (const row of statement.all()) if (typeof row === 'object' && row !== null) rows.push({ ...row });
-  return rows;
-}
-
-/**
- * A failed reload or announcement between replicas: a warning while the database is away (the
- * channel reloads everything once it reconnects; CONTRACT §12), an error otherwise.
- */
-function reportSync(hub: EventHub<EmulatorEvent>, error: unknown): void {
-  if (isDatabaseUnavailable(error)) hub.emit({ type: 'warning', message: errorMessage(error) });
-  else hub.emit({ type: 'error', message: errorMessage(error) });
-}
 
 /** Starts the emulator in-process: what `svc dev`, the tests and users' own suites all call. */
 export async function startEmulator(options: StartEmulatorOptions = {}): Promise<Emulator> {
@@ -132,46 +109,6 @@ async function startOnPostgres(url: string, config: EmulatorConfig, options: Sta
     await db.close();
     throw error;
   }
-}
-
-/**
- * The API fault table: in memory on SQLite (one process), as it always was; on PostgreSQL shared
- * through the store (./faults/shared.ts), loaded before the first request.
- */
-async function faultTableFor(db: StoreDb, clock: Clock, random: Random, hub: EventHub<EmulatorEvent>): Promise<FaultTable> {
-  const now = () => clock.now();
-  const newId = () => random.uuid();
-  if (db.kind !== 'postgres') return new FaultTable(now, newId);
-  const shared = new SharedFaultTable(db, now, newId, (error) => hub.emit({ type: 'error', message: `faults: ${errorMessage(error)}` }));
-  await shared.reload();
-  return shared;
-}
-
-/** The emulator's time: injected, frozen at a clock start, or the system's with the offset advances left. */
-interface EmulatorClock {
-  clock: Clock;
-  /**
-   * Keeps an advanced system clock's offset across restarts (not an injected or frozen clock's), and
-   * tells the other replicas on the database (CONTRACT §12: one clock for the whole sandbox).
-   */
-  persist(): Promise<void>;
-  /**
-   * After an advance by `ms`: adds `ms` to the STORED offset (under its row lock) rather than writing
-   * this replica's, so that advances through two replicas at once compose (60 s + 60 s = 120 s, not
-   * 60 s); this replica's clock then jumps to the sum. True when it jumped (another replica's advance
-   * came meanwhile: what fell due in between is for the scheduler to look at).
-   */
-  persistAdvance(ms: number): Promise<boolean>;
-  /** Another replica moved the shared clock: this one's jumps to the stored offset. */
-  reload(): Promise<void>;
-}
-
-/** The default partner's keys, recreated (pinned keys kept) after a reset or a restore. */
-interface KeysHolder {
-  readonly current: DefaultKeys;
-  renew(): Promise<void>;
-  /** `renew` in the caller's transaction; `current` changes once it committed. */
-  renewIn(tx: Tx): Promise<void>;
 }
 
 /** Where the emulator is reached: its public base URL (set, or known once it listens) and its bound host. */
@@ -263,61 +200,6 @@ async function serve(
   }
   work.scheduler.start();
   return emulatorOf(parts, deps, server, { port, address, imported });
-}
-
-async function openClock(db: StoreDb, config: EmulatorConfig, options: StartEmulatorOptions): Promise<EmulatorClock> {
-  const start = clockStartOf(options.clockStart ?? config.clockStart);
-  const persisted = !options.clock && start === null;
-  const stored = persisted ? await db.meta.getMeta(CLOCK_OFFSET, isFiniteNumber) : undefined;
-  // On a shared database the row must exist for an advance to lock it (persistAdvance).
-  if (persisted && stored === undefined && db.kind === 'postgres') await db.meta.setMeta(CLOCK_OFFSET, 0);
-  const clock = options.clock ?? (start !== null ? manualClock(start) : systemClock(stored ?? 0));
-  return {
-    clock,
-    persist: async () => {
-      if (!persisted) return;
-      await db.meta.setMeta(CLOCK_OFFSET, clock.offset());
-      // After the write committed, before the advance answers: a replica told reads the new offset.
-      await db.publish('clock');
-    },
-    persistAdvance: async (ms) => {
-      if (!persisted) return false;
-      const stored = await db.transaction(async (tx) => {
-        await tx.meta.lockMeta(CLOCK_OFFSET);
-        const next = ((await tx.meta.getMeta(CLOCK_OFFSET, isFiniteNumber)) ?? 0) + ms;
-        await tx.meta.setMeta(CLOCK_OFFSET, next);
-        // Once committed, before the advance answers: a replica told reads the new offset.
-        await tx.publish('clock');
-        return next;
-      });
-      if (stored === clock.offset()) return false;
-      clock.jump?.(clock.now() + (stored - clock.offset()));
-      return true;
-    },
-    reload: async () => {
-      const offset = await db.meta.getMeta(CLOCK_OFFSET, isFiniteNumber);
-      // Backwards too (a restore elsewhere returned to a snapshot's time), as a restore here does.
-      if (persisted && offset !== undefined && offset !== clock.offset()) clock.jump?.(clock.now() + (offset - clock.offset()));
-    },
-  };
-}
-
-async function keysHolder(db: StoreDb, config: EmulatorConfig, clock: Clock, random: Random): Promise<KeysHolder> {
-  let keys = await ensureDefaults(db, config, clock.now(), random);
-  return {
-    get current() {
-      return keys;
-    },
-    renew: async () => {
-      keys = await ensureDefaults(db, config, clock.now(), random);
-    },
-    renewIn: async (tx) => {
-      const renewed = await ensureDefaultsIn(tx, config, clock.now(), random);
-      tx.afterCommit(() => {
-        keys = renewed;
-      });
-    },
-  };
 }
 
 /**
