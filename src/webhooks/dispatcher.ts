@@ -1,10 +1,12 @@
-import { randomUUID } from 'node:crypto';
 import type { Clock } from '../clock/clock.js';
 import { wallClockSeconds } from '../clock/clock.js';
 import type { EmulatorConfig } from '../config/defaults.js';
 import { RetryLater } from '../store/backoff.js';
 import type { StoreDb } from '../store/db.js';
-import type { DeliveryRow, Lease, ListenerScope } from '../store/repos/deliveries.js';
+import type { DeliveryRow, ListenerScope } from '../store/repos/deliveries.js';
+import { ClaimLeases } from './leases.js';
+
+export { LEASE_MS } from './leases.js';
 import type { Attempter, AttemptResult } from './attempt.js';
 import type { DeliveryEvent } from './delivery-events.js';
 import { STALE_SECONDS, type WebhookChaos } from './chaos.js';
@@ -18,16 +20,6 @@ const MAX_IN_FLIGHT_PER_URL = 64;
 /** Claim again after this many attempts finished, or after this long, whichever comes first. */
 const CLAIM_BATCH = 16;
 const CLAIM_DELAY_MS = 2;
-/**
- * A claim's lease (CONTRACT §12, issue 28), in wall-clock ms: a replica that dies holding claims
- * loses them when their leases end, and the next sweep of any other replica (every LEASE_SWEEP_MS
- * at most) makes them due again: taken over within 30 s of the death. Longer than an attempt's
- * default timeout (10 s), and renewed while the attempt runs, so the longest ones (a 60 s timeout,
- * chaos holds, a duplicate sent after) keep their claim.
- */
-export const LEASE_MS = 25_000;
-const LEASE_SWEEP_MS = 5_000;
-
 export interface DispatcherDeps {
   db: StoreDb;
   clock: Clock;
@@ -98,14 +90,8 @@ export class Dispatcher {
   private globallyShort = false;
   /** Claimed deliveries whose attempt could not start: handed back (in_flight = 0) by the next flush. */
   private toRelease: Release[] = [];
-  /** This dispatcher's name in lease tokens: fresh per process (never the seeded random: ids would shift). */
-  private readonly owner = randomUUID();
-  private claimCount = 0;
-  private readonly leaseMs: number;
-  private leaseTimer: NodeJS.Timeout | undefined;
-  private sweeping = false;
-  /** Whether claims hold leases: on PostgreSQL, shared by replicas. */
-  private readonly leased: boolean;
+  /** Claims' leases on PostgreSQL (./leases.ts); none on SQLite. */
+  private readonly leases: ClaimLeases;
   /**
    * The generation of the state being delivered: a reset or restore (discard) moves it on, and an
    * attempt of an earlier generation is never sent, nor its result recorded (CONTRACT §8).
@@ -141,43 +127,7 @@ export class Dispatcher {
   }
 
   constructor(private readonly deps: DispatcherDeps) {
-    this.leaseMs = deps.leaseMs ?? LEASE_MS;
-    // SQLite has one owner (CONTRACT §8) that releases every claim at start: no leases, nothing to sweep.
-    this.leased = deps.db.kind === 'postgres';
-    if (this.leased) {
-      this.leaseTimer = setInterval(() => void this.sweepLeases(), Math.min(LEASE_SWEEP_MS, this.leaseMs / 5));
-      this.leaseTimer.unref();
-    }
-  }
-
-  /**
-   * A new claim's lease: its token, and when it ends unless renewed (wall-clock ms, never the
-   * emulator clock, which tests move by hours). None on SQLite.
-   */
-  private newLease(): Lease | undefined {
-    if (!this.leased) return undefined;
-    this.claimCount += 1;
-    return { token: `${this.owner}.${this.claimCount}`, until: Date.now() + this.leaseMs };
-  }
-
-  /**
-   * Renews this dispatcher's leases, then makes due again the claims whose lease ended (a replica
-   * that died). Two statements on the few claimed rows (deliveries_leased); a failure is reported
-   * and the next sweep tries again. Never rejects: it runs from a timer.
-   */
-  private async sweepLeases(): Promise<void> {
-    if (this.sweeping || this.closed) return;
-    this.sweeping = true;
-    try {
-      const wallNow = Date.now();
-      await this.deps.db.deliveries.renewLeases(this.owner, wallNow + this.leaseMs);
-      const released = await this.deps.db.deliveries.releaseExpiredLeases(wallNow);
-      if (released > 0) this.kick();
-    } catch (error) {
-      if (!this.closed) this.deps.onError?.(error);
-    } finally {
-      this.sweeping = false;
-    }
+    this.leases = new ClaimLeases({ db: deps.db, leaseMs: deps.leaseMs, onReleased: () => this.kick(), onError: (error) => deps.onError?.(error) });
   }
 
   /** Claims and starts what is due now; cheap to call often (coalesced into one pass per tick). */
@@ -232,7 +182,7 @@ export class Dispatcher {
           const room = Math.min(MAX_IN_FLIGHT - this.running.size, MAX_IN_FLIGHT_PER_URL - (this.perUrl.get(url) ?? 0));
           if (room <= 0 || this.closed) continue;
           const epoch = this.epoch;
-          const lease = this.newLease();
+          const lease = this.leases.next();
           // The cap is also checked in the database: other replicas' attempts to this receiver count (PostgreSQL).
           const due = await this.deps.db.transaction(
             (tx) => tx.deliveries.claimDueForUrl(url, now, room, lease, MAX_IN_FLIGHT_PER_URL, this.deps.listenerScope?.()),
@@ -277,7 +227,7 @@ export class Dispatcher {
     const room = MAX_IN_FLIGHT - this.running.size;
     if (room <= 0) return 0;
     const epoch = this.epoch;
-    const lease = this.newLease();
+    const lease = this.leases.next();
     const claimed = await this.deps.db.transaction(
       (tx) => tx.deliveries.claimDue(now, room, MAX_IN_FLIGHT_PER_URL, this.perUrl, lease, this.deps.listenerScope?.()),
       { wait },
@@ -347,7 +297,7 @@ export class Dispatcher {
    */
   async close(graceMs = 1000): Promise<void> {
     this.closed = true;
-    clearInterval(this.leaseTimer);
+    this.leases.close();
     const timeout = new Promise((resolve) => setTimeout(resolve, graceMs).unref());
     await Promise.race([Promise.allSettled(this.running.values()), timeout]);
     await this.flush(true);
