@@ -324,9 +324,13 @@ function snapshotsOf(parts: Parts, keyCache: KeyCache): Snapshots {
  * none on SQLite, whose one process holds every stream.
  */
 async function listenerPresence(db: StoreDb, options: StartEmulatorOptions): Promise<ListenerPresence | undefined> {
-  if (db.kind !== 'postgres' || !('handle' in db)) return undefined;
+  if (!isPostgresStoreDb(db)) return undefined;
   const { SharedListenerPresence } = await import('../webhooks/shared-listener-presence.js');
-  return new SharedListenerPresence(db as PostgresStoreDb, options.leaseMs ?? LEASE_MS);
+  return new SharedListenerPresence(db, options.leaseMs ?? LEASE_MS);
+}
+
+function isPostgresStoreDb(db: StoreDb): db is PostgresStoreDb {
+  return db.kind === 'postgres' && 'handle' in db;
 }
 
 /** The listener hub's start (reconnect windows), or everything background stopped if it fails. */

@@ -90,7 +90,7 @@ export class ListenerHub {
     deps.presence?.start({
       here: () => [...this.connections.keys()],
       waiting: () => [...this.waiting.keys()],
-      result: (requestId, json) => this.settle(requestId, resultOf(JSON.parse(json) as ListenerResult)),
+      result: (requestId, json) => this.settle(requestId, storedResult(json)),
       now: () => this.deps.clock.now(),
       // A dead replica held its stream: its window started at the sweep; the scheduler wakes at its end.
       lost: () => this.deps.schedule?.(this.deps.clock.now() + RECONNECT_WINDOW_MS),
@@ -370,6 +370,22 @@ export class ListenerHub {
 }
 
 /** What an attempt records of the listener's report. */
+/**
+ * A result another replica stored for this one (shared-listener-presence.ts): checked, not trusted
+ * (CONTRACT §8: what the store holds may come from anywhere); one that is not a result is a failure.
+ */
+function storedResult(json: string): AttemptResult {
+  const value: unknown = JSON.parse(json);
+  return isListenerResult(value) ? resultOf(value) : failed('listener_unavailable: the result another replica stored is not one');
+}
+
+function isListenerResult(value: unknown): value is ListenerResult {
+  if (typeof value !== 'object' || value === null) return false;
+  const r: Record<string, unknown> = { ...value };
+  const orNull = (v: unknown, type: 'number' | 'string') => v === null || typeof v === type;
+  return orNull(r.status, 'number') && orNull(r.body, 'string') && orNull(r.error, 'string') && typeof r.durationMs === 'number';
+}
+
 function resultOf(result: ListenerResult): AttemptResult {
   const ok = result.status !== null && result.status >= 200 && result.status < 300;
   return {

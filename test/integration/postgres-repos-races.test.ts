@@ -97,6 +97,33 @@ describe('PostgreSQL repositories under concurrency', () => {
     expect(await repos.deliveries.claimDue(db, T0 + 100, 10, 5, new Map())).toEqual([]);
   });
 
+  it('let a claim in a transaction go ahead without its turn when a stuck claimer holds it past the wait', async () => {
+    const engine = await freshEngine();
+    const { repos, db } = engine;
+    const merchant = await seedMerchant(engine);
+    const invoice = await seedInvoice(engine, merchant);
+    for (let i = 0; i < 20; i++) {
+      await repos.deliveries.insertDelivery(db, deliveryRow(`${invoice.id}-1`, invoice, { url: `http://r${i}/hook`, next_attempt_at: T0 + i }));
+    }
+    const hold = gate();
+    const claimedFirst = gate();
+    let first: string[] = [];
+    // The first claim holds the turn (claims take turns: the per-receiver cap across replicas) and
+    // never commits, as a frozen replica would: the second must not wait for it forever.
+    const holder = engine.transaction(async (tx) => {
+      first = (await repos.deliveries.claimDue(tx, T0 + 100, 10, 5, new Map())).map((d) => d.id);
+      claimedFirst.open();
+      await hold.opened;
+    });
+    await claimedFirst.opened;
+    const second = (await engine.transaction((tx) => repos.deliveries.claimDue(tx, T0 + 100, 10, 5, new Map()))).map((d) => d.id);
+    hold.open();
+    await holder;
+    expect(first).toHaveLength(10);
+    expect(second).toHaveLength(10);
+    expect(new Set([...first, ...second]).size).toBe(20);
+  });
+
   it('never give one delivery to two of several concurrent claimers', async () => {
     const engine = await freshEngine(8);
     const { repos, db } = engine;

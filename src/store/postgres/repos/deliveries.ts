@@ -114,8 +114,29 @@ export async function endLeases(db: PgHandle, held: readonly Held[]): Promise<st
  */
 const CLAIM_LOCK = 0x7376636c;
 
+/**
+ * How long a claim waits for its turn. A claimer stuck inside its claim (a frozen replica, a network
+ * cut before the server notices) must not stop every replica's deliveries: past this wait the claim
+ * goes ahead without its turn, with SKIP LOCKED as ever, and only the cap may be passed by its rows.
+ */
+const CLAIM_TURN_WAIT = '1s';
+
+/**
+ * The turn, in a savepoint with its own lock timeout (one round trip): when the wait runs out, the
+ * savepoint is rolled back (its lock timeout with it) and the transaction goes on. Outside a
+ * transaction a turn would end with its own statement: none is taken.
+ */
 async function takeClaimTurn(db: PgHandle): Promise<void> {
-  await sql`SELECT pg_advisory_xact_lock(${sql.lit(CLAIM_LOCK)})`.execute(db);
+  if (!db.isTransaction) return;
+  try {
+    await sql`SAVEPOINT claim_turn; SET LOCAL lock_timeout = ${sql.lit(CLAIM_TURN_WAIT)}; SELECT pg_advisory_xact_lock(${sql.lit(CLAIM_LOCK)}); SET LOCAL lock_timeout = 0`.execute(
+      db,
+    );
+  } catch (error) {
+    // 55P03 lock_not_available: the wait ran out. Anything else is the claim's to report.
+    if (!(error instanceof Error && 'code' in error && error.code === '55P03')) throw error;
+    await sql`ROLLBACK TO SAVEPOINT claim_turn`.execute(db);
+  }
 }
 
 /**
