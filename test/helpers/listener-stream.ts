@@ -18,13 +18,16 @@ export interface ListenerStream {
  * Opens `svc webhook listen`'s stream (`/__emulator/listener/stream`) at `baseUrl` with fetch, as the
  * CLI does, and collects its messages (raw HTTP: the typed client offers no streams).
  */
-export async function openListenerStream(baseUrl: string, key: string): Promise<ListenerStream> {
+export function openListenerStream(baseUrl: string, key: string): Promise<ListenerStream> {
+  return openEventStream(`${baseUrl}/__emulator/listener/stream`, key);
+}
+
+/** Any of the emulator's server-sent event streams at `url` (a path with its query), read as above. */
+export async function openEventStream(url: string, key: string): Promise<ListenerStream> {
   const controller = new AbortController();
-  const res = await fetch(`${baseUrl}/__emulator/listener/stream`, {
-    headers: { authorization: `Bearer ${key}`, accept: 'text/event-stream' },
-    signal: controller.signal,
-  });
+  const res = await fetch(url, { headers: { authorization: `Bearer ${key}`, accept: 'text/event-stream' }, signal: controller.signal });
   expect(res.status).toBe(200);
+  expect(res.headers.get('content-type')).toContain('text/event-stream');
   const messages: StreamMessage[] = [];
   const waiters: (() => void)[] = [];
   void (async () => {

@@ -4,6 +4,7 @@ import { verifyWebhook } from '../../src/webhooks/signature.js';
 import { type ClientInput, createClient } from '../../src/client/typed.js';
 import { dataOf } from '../helpers/client-result.js';
 import { ikey, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { openEventStream as openStream } from '../helpers/listener-stream.js';
 
 /**
  * The emulator's side of `svc webhook listen`: registration, the stream, results, catch-up. Calls
@@ -17,54 +18,6 @@ const reportResult = (body: ClientInput<'reportListenerResult'>['body'], key?: s
 const merchantInvoice = async () => dataOf(await emu.client.test.createInvoice({ body: { amount: '1' }, idempotencyKey: ikey() }), 201);
 const deliveryById = async (id: string) => dataOf(await emu.client.test.getDelivery({ params: { id } }));
 const deliveriesOf = async (invoiceId: string) => dataOf(await emu.client.test.listDeliveries({ query: { invoiceId } })).data;
-
-interface StreamMessage {
-  event: string;
-  data: any;
-}
-
-/** Opens an SSE stream with fetch and yields parsed messages. */
-async function openStream(url: string, key: string) {
-  const controller = new AbortController();
-  const res = await fetch(url, { headers: { authorization: `Bearer ${key}`, accept: 'text/event-stream' }, signal: controller.signal });
-  expect(res.status).toBe(200);
-  expect(res.headers.get('content-type')).toContain('text/event-stream');
-  const messages: StreamMessage[] = [];
-  const waiters: (() => void)[] = [];
-  void (async () => {
-    const decoder = new TextDecoder();
-    let buffer = '';
-    try {
-      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-        buffer += decoder.decode(chunk, { stream: true });
-        let end: number;
-        while ((end = buffer.indexOf('\n\n')) !== -1) {
-          const block = buffer.slice(0, end);
-          buffer = buffer.slice(end + 2);
-          const event = /^event: (.*)$/m.exec(block)?.[1];
-          const data = /^data: (.*)$/m.exec(block)?.[1];
-          if (event && data) messages.push({ event, data: JSON.parse(data) });
-          for (const w of waiters.splice(0)) w();
-        }
-      }
-    } catch {
-      // aborted
-    }
-  })();
-  const next = async (event: string, timeoutMs = 30_000): Promise<StreamMessage> => {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const i = messages.findIndex((m) => m.event === event);
-      if (i !== -1) return messages.splice(i, 1)[0]!;
-      if (Date.now() > deadline) throw new Error(`no ${event} message within ${timeoutMs} ms`);
-      await new Promise<void>((r) => {
-        waiters.push(r);
-        setTimeout(r, 50);
-      });
-    }
-  };
-  return { next, close: () => controller.abort() };
-}
 
 describe('listener hub', () => {
   it('delivers registered events signed with the stable listener secret, and records the reported result', async () => {

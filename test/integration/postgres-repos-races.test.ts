@@ -69,7 +69,11 @@ describe('PostgreSQL repositories under concurrency', () => {
     expect(await repos.events.eventsOfInvoice(db, invoices[0]!.id)).toHaveLength(1);
   });
 
-  it('let a second claimer pass over the rows a first one holds, without waiting for it', async () => {
+  /**
+   * 20 due deliveries, one per receiver; a first claimer takes 10 in a transaction that stays open
+   * (its rows locked, its claim turn held) while `second` claims: its rows, and the first's.
+   */
+  async function claimBesideAnOpenClaim(second: (engine: Awaited<ReturnType<typeof freshEngine>>) => Promise<{ id: string }[]>) {
     const engine = await freshEngine();
     const { repos, db } = engine;
     const merchant = await seedMerchant(engine);
@@ -80,48 +84,31 @@ describe('PostgreSQL repositories under concurrency', () => {
     const hold = gate();
     const claimedFirst = gate();
     let first: string[] = [];
-    // The first claimer's transaction stays open (its rows locked, not yet committed) while the
-    // second claims: without SKIP LOCKED the second would wait for it, and this test would hang.
     const holder = engine.transaction(async (tx) => {
       first = (await repos.deliveries.claimDue(tx, T0 + 100, 10, 5, new Map())).map((d) => d.id);
       claimedFirst.open();
       await hold.opened;
     });
     await claimedFirst.opened;
-    const second = (await repos.deliveries.claimDue(db, T0 + 100, 10, 5, new Map())).map((d) => d.id);
+    const taken = (await second(engine)).map((d) => d.id);
     hold.open();
     await holder;
     expect(first).toHaveLength(10);
-    expect(second).toHaveLength(10);
-    expect(new Set([...first, ...second]).size).toBe(20);
+    expect(taken).toHaveLength(10);
+    expect(new Set([...first, ...taken]).size).toBe(20);
+    return engine;
+  }
+
+  it('let a second claimer pass over the rows a first one holds, without waiting for it', async () => {
+    // Without SKIP LOCKED the second would wait for the first, and this test would hang.
+    const { repos, db } = await claimBesideAnOpenClaim(({ repos, db }) => repos.deliveries.claimDue(db, T0 + 100, 10, 5, new Map()));
     expect(await repos.deliveries.claimDue(db, T0 + 100, 10, 5, new Map())).toEqual([]);
   });
 
   it('let a claim in a transaction go ahead without its turn when a stuck claimer holds it past the wait', async () => {
-    const engine = await freshEngine();
-    const { repos, db } = engine;
-    const merchant = await seedMerchant(engine);
-    const invoice = await seedInvoice(engine, merchant);
-    for (let i = 0; i < 20; i++) {
-      await repos.deliveries.insertDelivery(db, deliveryRow(`${invoice.id}-1`, invoice, { url: `http://r${i}/hook`, next_attempt_at: T0 + i }));
-    }
-    const hold = gate();
-    const claimedFirst = gate();
-    let first: string[] = [];
-    // The first claim holds the turn (claims take turns: the per-receiver cap across replicas) and
-    // never commits, as a frozen replica would: the second must not wait for it forever.
-    const holder = engine.transaction(async (tx) => {
-      first = (await repos.deliveries.claimDue(tx, T0 + 100, 10, 5, new Map())).map((d) => d.id);
-      claimedFirst.open();
-      await hold.opened;
-    });
-    await claimedFirst.opened;
-    const second = (await engine.transaction((tx) => repos.deliveries.claimDue(tx, T0 + 100, 10, 5, new Map()))).map((d) => d.id);
-    hold.open();
-    await holder;
-    expect(first).toHaveLength(10);
-    expect(second).toHaveLength(10);
-    expect(new Set([...first, ...second]).size).toBe(20);
+    // Claims take turns (the per-receiver cap across replicas); the first never commits, as a frozen
+    // replica would: the second must not wait for it forever.
+    await claimBesideAnOpenClaim((engine) => engine.transaction((tx) => engine.repos.deliveries.claimDue(tx, T0 + 100, 10, 5, new Map())));
   });
 
   it('never give one delivery to two of several concurrent claimers', async () => {
