@@ -15,14 +15,7 @@ import type { InvoiceEventType } from './envelope.js';
 import { parseEventTypes } from '../store/json-columns.js';
 import type { ListenerScope } from '../store/repos/deliveries.js';
 import { type ListenerPresence, listenerKey } from './listener-presence.js';
-
-/** What a listener reports back after forwarding one delivery to the developer's app. */
-export interface ListenerResult {
-  status: number | null;
-  body: string | null;
-  error: string | null;
-  durationMs: number;
-}
+import { failed, LISTENER_BODY_LIMIT, type ListenerResult, resultOf, storedResult } from './listener-result.js';
 
 interface Connection {
   /** Bounded (CONTRACT §8): a listener that stops reading is closed, and its deliveries retry. */
@@ -56,7 +49,6 @@ const HEARTBEAT_MS = 15_000;
  * piling up deliveries nobody will take. A listen that comes back later registers again.
  */
 export const RECONNECT_WINDOW_MS = 5 * 60_000;
-const MAX_BODY = 4096;
 
 /**
  * The emulator's side of `svc webhook listen` (CONTRACT §7): listeners register per partner and
@@ -322,7 +314,7 @@ export class ListenerHub {
     const waiting = this.waiting.get(requestId);
     if (!waiting) {
       // Sent by another replica (the balancer chose this one for the result): handed to it through the store.
-      const short = { ...result, body: result.body === null ? null : result.body.slice(0, MAX_BODY) };
+      const short = { ...result, body: result.body === null ? null : result.body.slice(0, LISTENER_BODY_LIMIT) };
       return this.deps.presence ? this.deps.presence.relay(requestId, JSON.stringify(short), from) : false;
     }
     if (waiting.partnerId !== from.partnerId || waiting.environment !== from.environment) return false;
@@ -367,37 +359,4 @@ export class ListenerHub {
   private broadcast(text: string): void {
     for (const set of this.connections.values()) for (const c of set) c.writer.send(text);
   }
-}
-
-/** What an attempt records of the listener's report. */
-/**
- * A result another replica stored for this one (shared-listener-presence.ts): checked, not trusted
- * (CONTRACT §8: what the store holds may come from anywhere); one that is not a result is a failure.
- */
-function storedResult(json: string): AttemptResult {
-  const value: unknown = JSON.parse(json);
-  return isListenerResult(value) ? resultOf(value) : failed('listener_unavailable: the result another replica stored is not one');
-}
-
-function isListenerResult(value: unknown): value is ListenerResult {
-  if (typeof value !== 'object' || value === null) return false;
-  const r: Record<string, unknown> = { ...value };
-  const orNull = (v: unknown, type: 'number' | 'string') => v === null || typeof v === type;
-  return orNull(r.status, 'number') && orNull(r.body, 'string') && orNull(r.error, 'string') && typeof r.durationMs === 'number';
-}
-
-function resultOf(result: ListenerResult): AttemptResult {
-  const ok = result.status !== null && result.status >= 200 && result.status < 300;
-  return {
-    ok,
-    responseStatus: result.status,
-    responseBody: result.body === null ? null : result.body.slice(0, MAX_BODY),
-    error: ok ? null : (result.error ?? (result.status !== null ? `http_status: ${result.status}` : 'network_error: the listener reported no status')),
-    errorKind: null,
-    durationMs: result.durationMs,
-  };
-}
-
-function failed(error: string, durationMs = 0): AttemptResult {
-  return { ok: false, responseStatus: null, responseBody: null, error, errorKind: null, durationMs };
 }
