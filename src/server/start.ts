@@ -42,7 +42,7 @@ import { type KeysHolder, keysHolder } from './keys-holder.js';
 import { sqliteQuery } from '../store/sqlite-query.js';
 import { errorMessage } from '../domain/caught.js';
 import type { PostgresStoreDb } from '../store/postgres/engine.js';
-import { LEASE_MS } from '../webhooks/dispatcher.js';
+import { LEASE_MS } from '../webhooks/leases.js';
 import type { ListenerPresence } from '../webhooks/listener-presence.js';
 
 export type { Emulator, EmulatorConfigInput, StartEmulatorOptions } from './emulator-api.js';

@@ -5,8 +5,6 @@ import { RetryLater } from '../store/backoff.js';
 import type { StoreDb } from '../store/db.js';
 import type { DeliveryRow, ListenerScope } from '../store/repos/deliveries.js';
 import { ClaimLeases } from './leases.js';
-
-export { LEASE_MS } from './leases.js';
 import type { Attempter, AttemptResult } from './attempt.js';
 import type { DeliveryEvent } from './delivery-events.js';
 import { STALE_SECONDS, type WebhookChaos } from './chaos.js';
