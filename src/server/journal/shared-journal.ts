@@ -22,6 +22,9 @@ import { Journal, type JournalQuery, type JournalRecord, present, type RequestJo
  * The ring is kept beside the table, holding this process's requests only: the in-process API
  * (`emulator.requests()`, synchronous) and the local requests stream read it, as on SQLite.
  */
+/** A full trim (from the first row) every this many trims; the others start where the last stopped. */
+const FULL_TRIM_EVERY = 64;
+
 export class SharedJournal implements RequestJournal {
   /** Names this replica's rows, so that a notification "rows a..b of replica r" reads exactly those. */
   readonly replica = randomUUID();
@@ -35,6 +38,10 @@ export class SharedJournal implements RequestJournal {
   private closed = false;
   /** The newest `seq` when this replica last trimmed the table. */
   private trimmedAt = 0;
+  /** Where this replica's last trim stopped: the next deletes from there (see trimJournal). */
+  private trimmedBelow = 0;
+  /** Trims so far; every FULL_TRIM_EVERY-th starts from 0 (see flush). */
+  private trims = 0;
 
   constructor(
     private readonly db: Pick<PostgresStoreDb, 'handle' | 'publish' | 'instance'>,
@@ -134,7 +141,7 @@ export class SharedJournal implements RequestJournal {
     return result;
   }
 
-  /** One batch: one INSERT with its notification (a few hundred rows a statement), a trim now and then. Never rejects. */
+  /** One batch: one INSERT with its notification, a trim now and then. Never rejects. */
   private async flush(): Promise<void> {
     if (this.pending.length === 0) return;
     const batch = this.pending;
@@ -155,7 +162,10 @@ export class SharedJournal implements RequestJournal {
     // one at a time.
     if (!range || range.to - this.trimmedAt < Math.max(1, Math.ceil(this.capacity / 10))) return;
     try {
-      await trimJournal(this.db.handle, this.capacity);
+      // Now and then from the start: a row another replica numbered before this replica's cutoff
+      // but committed after its trim lies below where the next trims start, and would stay.
+      const from = this.trims++ % FULL_TRIM_EVERY === 0 ? 0 : this.trimmedBelow;
+      this.trimmedBelow = (await trimJournal(this.db.handle, this.capacity, from)) ?? this.trimmedBelow;
       this.trimmedAt = range.to;
     } catch (error) {
       // The rows are in: the next batch trims.

@@ -7,7 +7,8 @@ import type { Migration } from 'kysely';
  * (named snapshots in the database; SQLite keeps files), and holds no table a snapshot copies.
  * 0003-delivery-leases is SQLite's 0008 (the numbers differ; the columns and index are the same).
  * 0004-listener-streams is PostgreSQL's alone (listen across replicas; no table a snapshot copies).
- * 0005-request-journal is PostgreSQL's alone (SQLite keeps the journal in memory).
+ * 0005-request-journal is PostgreSQL's alone (SQLite keeps the journal in memory), and so is
+ * 0006-journal-inline (how its rows are stored).
  */
 export const postgresMigrations: Record<string, () => Promise<Migration>> = {
   '0001-initial': () => import('./0001-initial.js'),
@@ -15,4 +16,5 @@ export const postgresMigrations: Record<string, () => Promise<Migration>> = {
   '0003-delivery-leases': () => import('./0003-delivery-leases.js'),
   '0004-listener-streams': () => import('./0004-listener-streams.js'),
   '0005-request-journal': () => import('./0005-request-journal.js'),
+  '0006-journal-inline': () => import('./0006-journal-inline.js'),
 };
