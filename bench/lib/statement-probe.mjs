@@ -19,6 +19,8 @@ function watch(socket) {
   let started = false;
   let ours = true;
   let parsed = '';
+  /** This connection's named statements: name → text. */
+  const prepared = new Map();
   socket.on('data', (chunk) => {
     buffer = Buffer.concat([buffer, chunk]);
     for (;;) {
@@ -38,10 +40,19 @@ function watch(socket) {
       if (buffer.length < 1 + length) return;
       const body = buffer.subarray(5, 1 + length);
       buffer = buffer.subarray(1 + length);
-      if (!ours || !log) continue;
-      if (type === 'Q') log.push(body.toString('utf8').replace(/\0$/, ''));
-      if (type === 'P') parsed = body.toString('utf8').split('\0')[1];
-      if (type === 'S') log.push(parsed);
+      if (!ours) continue;
+      if (type === 'Q' && log) log.push(body.toString('utf8').replace(/\0$/, ''));
+      if (type === 'P') {
+        const [name, text] = body.toString('utf8').split('\0');
+        parsed = text;
+        if (name) prepared.set(name, text);
+      }
+      // A prepared statement's later calls send no text: their Bind names it (store/postgres/named-statements.ts).
+      if (type === 'B') {
+        const name = body.toString('utf8').split('\0')[1];
+        if (name) parsed = prepared.get(name) ?? `(prepared ${name})`;
+      }
+      if (type === 'S' && log) log.push(parsed);
     }
   });
 }

@@ -56,6 +56,8 @@ function watch(socket: net.Socket, onTrip: (sql: string) => void): void {
   let started = false;
   let ours = true;
   let parsed = '';
+  /** This connection's named statements (store/postgres/named-statements.ts): name → text. */
+  const prepared = new Map<string, string>();
   socket.on('data', (chunk: Buffer) => {
     buffer = Buffer.concat([buffer, chunk]);
     for (;;) {
@@ -74,7 +76,16 @@ function watch(socket: net.Socket, onTrip: (sql: string) => void): void {
       buffer = buffer.subarray(1 + buffer.readInt32BE(1));
       if (!ours) continue;
       if (type === 'Q') onTrip(body.toString('utf8').replace(/\0$/, ''));
-      if (type === 'P') parsed = body.toString('utf8').split('\0')[1] ?? '';
+      if (type === 'P') {
+        const [name = '', text = ''] = body.toString('utf8').split('\0');
+        parsed = text;
+        if (name) prepared.set(name, text);
+      }
+      // A prepared statement's later calls send no text: their Bind names it.
+      if (type === 'B') {
+        const name = body.toString('utf8').split('\0')[1];
+        if (name) parsed = prepared.get(name) ?? `(prepared ${name})`;
+      }
       if (type === 'S') onTrip(parsed);
     }
   });

@@ -1,5 +1,6 @@
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
+import { namingStatements } from './named-statements.js';
 
 export { describePostgresUrl } from './describe-url.js';
 
@@ -60,7 +61,11 @@ export function createPostgresPool(options: PostgresConnectOptions): pg.Pool {
   return pool;
 }
 
-/** Kysely on PostgreSQL through kysely's own dialect (or `Dialect`, one derived from it) and `pg` (docs/decisions.md). destroy() ends the pool. */
+/**
+ * Kysely on PostgreSQL through kysely's own dialect (or `Dialect`, one derived from it) and `pg`
+ * (docs/decisions.md), each connection preparing its statements once (named-statements.ts).
+ * destroy() ends the pool.
+ */
 export function openPostgres<DB>(options: PostgresConnectOptions, Dialect: typeof PostgresDialect = PostgresDialect): Kysely<DB> {
-  return new Kysely<DB>({ dialect: new Dialect({ pool: createPostgresPool(options) }) });
+  return new Kysely<DB>({ dialect: new Dialect({ pool: namingStatements(createPostgresPool(options)) }) });
 }

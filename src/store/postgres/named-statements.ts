@@ -1,0 +1,98 @@
+import type { PostgresCursor, PostgresPool, PostgresPoolClient, PostgresQueryResult } from 'kysely';
+import type pg from 'pg';
+import { sqlState } from './repos/handle.js';
+
+/**
+ * kysely's pool, over pg's, with one change: a statement with parameters runs as a named prepared
+ * statement of its connection, so the server parses and plans it once per connection instead of on
+ * every call. svc's statements are a fixed set of texts (kysely compiles the same text for the same
+ * query shape), and a read's or a create's statements are single-row lookups whose parse and plan
+ * cost the server as much as running them: half its CPU for a read of one invoice (issue 27).
+ *
+ * Bounded: a connection names at most MAX_NAMED texts (first come), and runs the others unnamed
+ * as before; texts that vary with their inputs (a multi-row INSERT) stop taking names once the
+ * bound is reached, and the server keeps at most that many plans per connection. Statements without
+ * parameters go unnamed: pg sends them as simple queries, which may hold several statements (the
+ * BEGIN that takes the reset lock, reset.ts).
+ */
+export const MAX_NAMED = 256;
+
+/** kysely's PostgresPool over `pool`, naming each connection's statements (see above). */
+export function namingStatements(pool: pg.Pool): PostgresPool {
+  /** Per connection (pg's client, reused by the pool until it is dropped). */
+  const named = new WeakMap<pg.PoolClient, Names>();
+  return {
+    async connect() {
+      const client = await pool.connect();
+      let names = named.get(client);
+      if (!names) named.set(client, (names = { byText: new Map(), given: 0, inTransaction: false }));
+      return new NamingClient(client, names);
+    },
+    end: () => pool.end(),
+  };
+}
+
+/** A connection's names: text → name, and how many were given (a retired name is never given again). */
+interface Names {
+  byText: Map<string, string>;
+  given: number;
+  /** Between a BEGIN and its COMMIT or ROLLBACK on this connection. */
+  inTransaction: boolean;
+}
+
+const TRANSACTION_STARTS = /^\s*(?:begin|start\s+transaction)\b/i;
+/** COMMIT, END, ABORT or ROLLBACK, not ROLLBACK TO (a savepoint: the transaction goes on). */
+const TRANSACTION_ENDS = /^\s*(?:commit|end|abort)\b|^\s*rollback\s*(?:;|$|and\b|work\b|transaction\b)/i;
+
+const COMMANDS = ['UPDATE', 'DELETE', 'INSERT', 'SELECT', 'MERGE'] as const;
+
+/** A statement whose prepared plan PostgreSQL can no longer use: its tables changed shape (another svc's migration). */
+const STALE_PLAN = '0A000';
+
+class NamingClient implements PostgresPoolClient {
+  constructor(
+    private readonly client: pg.PoolClient,
+    private readonly names: Names,
+  ) {}
+
+  query<R>(sql: string, parameters: ReadonlyArray<unknown>): Promise<PostgresQueryResult<R>>;
+  query<R>(cursor: PostgresCursor<R>): PostgresCursor<R>;
+  query<R>(what: string | PostgresCursor<R>, parameters?: ReadonlyArray<unknown>): Promise<PostgresQueryResult<R>> | PostgresCursor<R> {
+    // kysely streams only with a cursor class in the dialect's config, which svc does not give.
+    if (typeof what !== 'string') throw new Error('svc bug: a streamed PostgreSQL query');
+    return this.run<R>(what, [...(parameters ?? [])], true);
+  }
+
+  release(): void {
+    this.client.release();
+  }
+
+  private async run<R>(text: string, values: unknown[], mayRetry: boolean): Promise<PostgresQueryResult<R>> {
+    const name = values.length > 0 ? this.nameOf(text) : undefined;
+    // kysely's transactions are statements on this connection: BEGIN (reset.ts's, or kysely's own) to COMMIT or ROLLBACK.
+    if (TRANSACTION_STARTS.test(text)) this.names.inTransaction = true;
+    else if (TRANSACTION_ENDS.test(text)) this.names.inTransaction = false;
+    try {
+      const result = name === undefined ? await this.client.query(text, values) : await this.client.query({ name, text, values });
+      return { command: COMMANDS.find((c) => c === result.command) ?? 'SELECT', rowCount: result.rowCount ?? 0, rows: result.rows };
+    } catch (error) {
+      if (name === undefined || sqlState(error) !== STALE_PLAN || this.names.byText.get(text) !== name) throw error;
+      // "cached plan must not change result type": a table's columns changed since the plan was made
+      // (another svc's migration). The name is retired and the statement planned afresh: at once
+      // when it ran on its own; inside a transaction the transaction has failed, and only its next
+      // statements get the new plan.
+      this.names.byText.delete(text);
+      if (!mayRetry || this.names.inTransaction) throw error;
+      return this.run<R>(text, values, false);
+    }
+  }
+
+  private nameOf(text: string): string | undefined {
+    const { byText } = this.names;
+    const name = byText.get(text);
+    if (name !== undefined || byText.size >= MAX_NAMED) return name;
+    const fresh = `svc_${this.names.given++}`;
+    byText.set(text, fresh);
+    return fresh;
+  }
+}
