@@ -79,7 +79,9 @@ const counted = async (fn) => {
   await fn();
   // What the request set off after answering (a NOTIFY in the next turn) belongs to it too.
   await new Promise((resolve) => setTimeout(resolve, 50));
-  const seen = log;
+  // The shared request journal's INSERT (issue 28) is left out: under load one statement carries a
+  // batch of requests' entries (~46 in #19), here, one request at a time, one each.
+  const seen = log.filter((sql) => !sql.includes('request_journal'));
   log = null;
   return seen;
 };
