@@ -1,5 +1,6 @@
 import type { PostgresCursor, PostgresPool, PostgresPoolClient, PostgresQueryResult } from 'kysely';
 import type pg from 'pg';
+import { alone, carrying, DEFERRED, type KeptWrite, mayCarry, tablesOf, touchesAny } from './deferred-writes.js';
 import { sqlState } from './repos/handle.js';
 
 /**
@@ -14,6 +15,8 @@ import { sqlState } from './repos/handle.js';
  * bound is reached, and the server keeps at most that many plans per connection. Statements without
  * parameters go unnamed: pg sends them as simple queries, which may hold several statements (the
  * BEGIN that takes the reset lock, reset.ts).
+ *
+ * The same wrapper keeps a transaction's deferred writes until its next statement (deferred-writes.ts).
  */
 export const MAX_NAMED = 256;
 
@@ -25,7 +28,7 @@ export function namingStatements(pool: pg.Pool): PostgresPool {
     async connect() {
       const client = await pool.connect();
       let names = named.get(client);
-      if (!names) named.set(client, (names = { byText: new Map(), given: 0, inTransaction: false }));
+      if (!names) named.set(client, (names = { byText: new Map(), given: 0, inTransaction: false, kept: [] }));
       return new NamingClient(client, names);
     },
     end: () => pool.end(),
@@ -38,6 +41,8 @@ interface Names {
   given: number;
   /** Between a BEGIN and its COMMIT or ROLLBACK on this connection. */
   inTransaction: boolean;
+  /** Deferred writes waiting for the transaction's next statement (deferred-writes.ts). */
+  kept: KeptWrite[];
 }
 
 const TRANSACTION_STARTS = /^\s*(?:begin|start\s+transaction)\b/i;
@@ -60,18 +65,50 @@ class NamingClient implements PostgresPoolClient {
   query<R>(what: string | PostgresCursor<R>, parameters?: ReadonlyArray<unknown>): Promise<PostgresQueryResult<R>> | PostgresCursor<R> {
     // kysely streams only with a cursor class in the dialect's config, which svc does not give.
     if (typeof what !== 'string') throw new Error('svc bug: a streamed PostgreSQL query');
-    return this.run<R>(what, [...(parameters ?? [])], true);
+    return this.run<R>(what, [...(parameters ?? [])]);
   }
 
   release(): void {
     this.client.release();
   }
 
-  private async run<R>(text: string, values: unknown[], mayRetry: boolean): Promise<PostgresQueryResult<R>> {
-    const name = values.length > 0 ? this.nameOf(text) : undefined;
+  private async run<R>(statement: string, parameters: unknown[]): Promise<PostgresQueryResult<R>> {
+    if (statement.startsWith(DEFERRED)) return this.keep(statement.slice(DEFERRED.length), parameters);
+    let [text, values] = [statement, parameters];
+    const kept = this.names.kept;
+    if (kept.length > 0) {
+      // Taken before anything runs: whatever happens next, they are not sent twice.
+      this.names.kept = [];
+      if (TRANSACTION_ENDS.test(text) && /^\s*(?:rollback|abort)/i.test(text)) {
+        // Rolled back unsent.
+      } else if (mayCarry(text) && !touchesAny(kept, tablesOf(text))) {
+        ({ text, values } = carrying(kept, text, values));
+      } else {
+        const first = alone(kept);
+        await this.execute(first.text, first.values, false);
+      }
+    }
     // kysely's transactions are statements on this connection: BEGIN (reset.ts's, or kysely's own) to COMMIT or ROLLBACK.
     if (TRANSACTION_STARTS.test(text)) this.names.inTransaction = true;
     else if (TRANSACTION_ENDS.test(text)) this.names.inTransaction = false;
+    return this.execute<R>(text, values, true);
+  }
+
+  /** A deferred write (deferred-writes.ts): kept for the next statement inside a transaction, run at once outside one. */
+  private async keep<R>(text: string, values: unknown[]): Promise<PostgresQueryResult<R>> {
+    if (!this.names.inTransaction) return this.run<R>(text, values);
+    const tables = tablesOf(text);
+    if (touchesAny(this.names.kept, tables)) {
+      const first = alone(this.names.kept);
+      this.names.kept = [];
+      await this.execute(first.text, first.values, false);
+    }
+    this.names.kept.push({ text, values, tables });
+    return { command: 'INSERT', rowCount: 0, rows: [] };
+  }
+
+  private async execute<R>(text: string, values: unknown[], mayRetry: boolean): Promise<PostgresQueryResult<R>> {
+    const name = values.length > 0 ? this.nameOf(text) : undefined;
     try {
       const result = name === undefined ? await this.client.query(text, values) : await this.client.query({ name, text, values });
       return { command: COMMANDS.find((c) => c === result.command) ?? 'SELECT', rowCount: result.rowCount ?? 0, rows: result.rows };
@@ -83,7 +120,7 @@ class NamingClient implements PostgresPoolClient {
       // statements get the new plan.
       this.names.byText.delete(text);
       if (!mayRetry || this.names.inTransaction) throw error;
-      return this.run<R>(text, values, false);
+      return this.execute<R>(text, values, false);
     }
   }
 

@@ -13,6 +13,7 @@ import type {
 } from '../../repos/deliveries.js';
 import type { ListPage } from '../../repos/merchants.js';
 import { DELIVERY_STATUSES, INVOICE_EVENT_TYPES } from '../../../contract/enums.js';
+import { deferWrite } from '../deferred-writes.js';
 import { type PgHandle, touched } from './handle.js';
 
 // PostgreSQL's deliveries: the same functions as ../../repos/deliveries.ts. Claims lock the rows
@@ -21,8 +22,9 @@ import { type PgHandle, touched } from './handle.js';
 
 const DUE = ['pending', 'retrying'] as const;
 
+/** Deferred (deferred-writes.ts): it goes with the transaction's next statement. */
 export async function insertDelivery(db: PgHandle, row: NewDelivery): Promise<void> {
-  await db.insertInto('deliveries').values(row).execute();
+  await deferWrite(db, db.insertInto('deliveries').values(row));
 }
 
 export async function findDelivery(db: PgHandle, id: string): Promise<DeliveryRow | undefined> {

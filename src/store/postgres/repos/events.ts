@@ -1,13 +1,15 @@
 import type { Insertable } from 'kysely';
 import type { EventRow } from '../../repos/events.js';
 import type { EventsTable } from '../../schema.js';
+import { deferWrite } from '../deferred-writes.js';
 import type { PgHandle } from './handle.js';
 
 // PostgreSQL's events repository (the outbox): the same functions as ../../repos/events.ts. An event
 // is inserted on the caller's transaction handle, with the change that causes it (CONTRACT §4).
 
+/** Deferred (deferred-writes.ts): it goes with the transaction's next statement. */
 export async function insertEvent(db: PgHandle, row: Omit<Insertable<EventsTable>, 'seq'>): Promise<void> {
-  await db.insertInto('events').values(row).execute();
+  await deferWrite(db, db.insertInto('events').values(row));
 }
 
 export async function findEvent(db: PgHandle, id: string): Promise<EventRow | undefined> {

@@ -1,12 +1,14 @@
 import { INVOICE_STATUSES } from '../../../contract/enums.js';
 import type { InvoiceFilter, InvoiceRow, InvoiceStateUpdate, NewInvoice } from '../../repos/invoices.js';
 import type { ListPage } from '../../repos/merchants.js';
+import { deferWrite } from '../deferred-writes.js';
 import { oneOf, type PgHandle } from './handle.js';
 
 // PostgreSQL's invoices: the same functions as ../../repos/invoices.ts.
 
+/** Deferred (deferred-writes.ts): in a create it goes with the statement after it. */
 export async function insertInvoice(db: PgHandle, row: NewInvoice): Promise<void> {
-  await db.insertInto('invoices').values(row).execute();
+  await deferWrite(db, db.insertInto('invoices').values(row));
 }
 
 /**
@@ -39,11 +41,14 @@ export async function listInvoices(db: PgHandle, filter: InvoiceFilter, page: Li
 
 export async function saveInvoiceState(db: PgHandle, update: InvoiceStateUpdate): Promise<void> {
   const { id, ...state } = update;
-  await db
-    .updateTable('invoices')
-    .set({ ...state, status: oneOf(INVOICE_STATUSES, state.status, 'invoice status') })
-    .where('id', '=', id)
-    .execute();
+  // Deferred (deferred-writes.ts): an expiry's or a payment's new state goes with the next statement.
+  await deferWrite(
+    db,
+    db
+      .updateTable('invoices')
+      .set({ ...state, status: oneOf(INVOICE_STATUSES, state.status, 'invoice status') })
+      .where('id', '=', id),
+  );
 }
 
 /**
