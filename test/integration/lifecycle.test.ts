@@ -154,6 +154,23 @@ describe('transitions and their events', () => {
     expect((await confirm(inv.id, seen.payment.id)).invoice.status).toBe('PAID');
   });
 
+  it('what a payment, a confirmation and the expire helper answer is the invoice as stored: a read right after shows the same', async () => {
+    const inv = await invoice('10.00');
+    const partial = await pay(inv.id, { amount: '2.5' });
+    expect(partial.invoice).toEqual(await partnerInvoice(inv.id));
+    const seen = await pay(inv.id, { amount: '3', confirmed: false });
+    expect(seen.invoice).toEqual(await partnerInvoice(inv.id));
+    const confirmed = await confirm(inv.id, seen.payment.id);
+    expect(confirmed.invoice).toEqual(await partnerInvoice(inv.id));
+    await emu.advanceClock(60);
+    const expired = dataOf(await emu.client.test.expireTestInvoice({ params: { id: inv.id }, key: pt }));
+    expect(expired.invoice).toMatchObject({ status: 'EXPIRED', amountReceived: '5.50' });
+    expect(expired.invoice).toEqual(await partnerInvoice(inv.id));
+    const late = await pay(inv.id, { amount: '1' });
+    expect(late.invoice).toMatchObject({ status: 'EXPIRED', amountReceived: '6.50' });
+    expect(late.invoice).toEqual(await partnerInvoice(inv.id));
+  });
+
   it('the expire helper: EXPIRED now with expiresAt moved; 409 invoice_not_expirable on PAID or EXPIRED', async () => {
     const inv = await invoice();
     const res = dataOf(await emu.client.test.expireTestInvoice({ params: { id: inv.id }, key: pt }));

@@ -38,18 +38,20 @@ export async function applyTransition(
   now: number,
 ): Promise<{ invoice: InvoiceRow; events: RecordedEvent[] }> {
   const { lastSequence, recorded } = await recordEvents(tx, row, t.events, now, deps.random, deps.runtime.extraTargets);
-  await tx.invoices.saveInvoiceState({
-    id: row.id,
+  const state = {
     status: t.state.status,
     amount_received: t.state.amountReceived,
     pending_payments: t.state.pending,
     expires_at: t.state.expiresAt,
     last_sequence: lastSequence,
     updated_at: t.events.length || t.state.expiresAt !== row.expires_at ? now : row.updated_at,
-  });
+  };
+  await tx.invoices.saveInvoiceState({ id: row.id, ...state });
   // After the commit, as in createInvoice: a claim on another connection must see the deliveries.
   if (recorded.some((e) => e.deliveries > 0)) tx.afterCommit(() => deps.runtime.schedule(now));
-  return { invoice: (await tx.invoices.findInvoice(row.id))!, events: recorded };
+  // The row as saved, not read back: the update sets exactly these columns (no trigger, no default).
+  // On PostgreSQL a read back was a round trip per expiry, and sent the deferred writes before it.
+  return { invoice: { ...row, ...state }, events: recorded };
 }
 
 export interface PaymentInput {
