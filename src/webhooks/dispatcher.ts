@@ -10,6 +10,7 @@ import type { DeliveryEvent } from './delivery-events.js';
 import { STALE_SECONDS, type WebhookChaos } from './chaos.js';
 import { type Completion, recordCompletions, type Trigger } from './completion.js';
 import { deliveryHeaders } from './delivery-headers.js';
+import { EventLoader } from './event-loader.js';
 import { parseCustomHeaders } from '../store/json-columns.js';
 
 /** Attempts running at once, in all; and per receiver URL, so a dead one cannot take every slot. */
@@ -124,7 +125,11 @@ export class Dispatcher {
     return run;
   }
 
+  /** The events of the attempts a claim starts, read together (./event-loader.ts). */
+  private readonly events: EventLoader;
+
   constructor(private readonly deps: DispatcherDeps) {
+    this.events = new EventLoader((ids) => deps.db.events.findEvents(ids));
     this.leases = new ClaimLeases({ db: deps.db, leaseMs: deps.leaseMs, onReleased: () => this.kick(), onError: (error) => deps.onError?.(error) });
   }
 
@@ -339,7 +344,7 @@ export class Dispatcher {
     // order the reads came back in, which on PostgreSQL (one pooled connection each) varies from run
     // to run: the same seed made other decisions (issue 27). A hold delays the attempt, in real time.
     const chaos = this.deps.chaos?.decide(delivery.partner_id, delivery.environment) ?? null;
-    const event = await db.events.findEvent(delivery.event_id);
+    const event = await this.events.load(delivery.event_id);
     // Gone with its delivery: a reset or restore emptied the tables between the claim (one statement,
     // which does not wait for the reset lock) and this read. Nothing to send, nothing to write.
     if (!event) return;

@@ -2,7 +2,7 @@ import { type Compilable, CompiledQuery, type Kysely } from 'kysely';
 
 /**
  * Writes whose result nobody reads (an invoice's insert, its event's, a delivery's, an invoice's new
- * state), sent later in the same transaction with the statement after them, as data-modifying CTEs
+ * state, a batch of attempt results), sent later in the same transaction with the statement after them, as data-modifying CTEs
  * of that statement: a create's invoice, event and idempotency record go in one round trip instead
  * of three (issue 27: a round trip, not the SQL, is what a statement costs; docs/performance.md).
  *
@@ -21,8 +21,8 @@ import { type Compilable, CompiledQuery, type Kysely } from 'kysely';
 export const DEFERRED = '/* svc:deferred */ ';
 
 /** Runs `query` as a deferred write on `db`'s transaction (see above), or at once outside one. */
-export async function deferWrite(db: Pick<Kysely<unknown>, 'isTransaction' | 'executeQuery'>, query: Compilable): Promise<void> {
-  const compiled = query.compile();
+export async function deferWrite(db: Pick<Kysely<unknown>, 'isTransaction' | 'executeQuery'>, query: Compilable | CompiledQuery): Promise<void> {
+  const compiled = 'compile' in query ? query.compile() : query;
   if (!db.isTransaction) {
     await db.executeQuery(compiled);
     return;

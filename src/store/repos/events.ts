@@ -29,6 +29,11 @@ export function findEvent(store: Store, id: string): EventRow | undefined {
   return byId.get(store, { id });
 }
 
+/** The events of `ids` that exist, in no particular order (the attempts a claim started: webhooks/event-loader.ts). */
+export function findEvents(store: Store, ids: readonly string[]): EventRow[] {
+  return ids.flatMap((id) => byId.get(store, { id }) ?? []);
+}
+
 export function eventsOfInvoice(store: Store, invoiceId: string): EventRow[] {
   return byInvoice.all(store, { invoice_id: invoiceId });
 }

@@ -273,27 +273,32 @@ export async function recordAttempt(db: PgHandle, attempt: AttemptRecord, outcom
   await db.updateTable('deliveries').set(state).where('id', '=', id).execute();
 }
 
-/** The deliveries of `ids` that exist, in no particular order: one statement for a flush's batch. */
+/**
+ * The deliveries of `ids` that exist, in no particular order: one statement for a flush's batch,
+ * one text whatever its size (`= any(array)`: prepared once, named-statements.ts).
+ */
 export async function findDeliveries(db: PgHandle, ids: readonly string[]): Promise<DeliveryRow[]> {
   if (!ids.length) return [];
-  return db.selectFrom('deliveries').selectAll().where('id', 'in', ids).execute();
+  return db
+    .selectFrom('deliveries')
+    .selectAll()
+    .where(sql<boolean>`id = any(${[...ids]}::text[])`)
+    .execute();
 }
 
 /**
  * A batch of recordAttempt in two statements, whatever its size (a round trip is what a statement
- * costs here): one multi-row insert, one UPDATE from arrays. A delivery twice in the batch (a resend
+ * costs here), both deferred and so sent as one: one multi-row insert, one UPDATE from arrays. A delivery twice in the batch (a resend
  * beside a scheduled attempt) takes its last state: an UPDATE … FROM changes a row once, with any one
  * of its matches, so the earlier ones are left out.
  */
 export async function recordAttempts(db: PgHandle, writes: readonly AttemptWrite[]): Promise<void> {
   if (!writes.length) return;
-  await db
-    .insertInto('delivery_attempts')
-    .values(writes.map((w) => w.attempt))
-    .execute();
+  // Deferred (deferred-writes.ts): the two go in one statement, before the COMMIT.
+  await deferWrite(db, db.insertInto('delivery_attempts').values(writes.map((w) => w.attempt)));
   const last = [...new Map(writes.map((w) => [w.outcome.id, w.outcome])).values()];
   const column = <K extends keyof DeliveryOutcome>(key: K) => last.map((o) => o[key]);
-  await sql`
+  const update = sql`
     UPDATE deliveries d SET url = v.url, status = v.status, attempt_count = v.attempt_count,
       scheduled_attempts = v.scheduled_attempts, in_flight = v.in_flight, last_attempt_at = v.last_attempt_at,
       next_attempt_at = v.next_attempt_at, last_response_status = v.last_response_status,
@@ -304,7 +309,8 @@ export async function recordAttempts(db: PgHandle, writes: readonly AttemptWrite
       ${column('last_response_status')}::int[], ${column('last_error')}::text[], ${column('updated_at')}::bigint[])
       AS v(id, url, status, attempt_count, scheduled_attempts, in_flight, last_attempt_at, next_attempt_at,
         last_response_status, last_error, updated_at)
-    WHERE d.id = v.id`.execute(db);
+    WHERE d.id = v.id`;
+  await deferWrite(db, update.compile(db));
 }
 
 export async function listDeliveries(db: PgHandle, filter: DeliveryFilter, page: ListPage): Promise<DeliveryRow[]> {

@@ -1,4 +1,4 @@
-import type { Insertable } from 'kysely';
+import { type Insertable, sql } from 'kysely';
 import type { EventRow } from '../../repos/events.js';
 import type { EventsTable } from '../../schema.js';
 import { deferWrite } from '../deferred-writes.js';
@@ -14,6 +14,20 @@ export async function insertEvent(db: PgHandle, row: Omit<Insertable<EventsTable
 
 export async function findEvent(db: PgHandle, id: string): Promise<EventRow | undefined> {
   return db.selectFrom('events').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/**
+ * The events of `ids` that exist, in no particular order: one statement for the attempts a claim
+ * started (webhooks/event-loader.ts). `= any(array)`, not `in (…)`: one text whatever the count, so
+ * the connection prepares it once (named-statements.ts).
+ */
+export async function findEvents(db: PgHandle, ids: readonly string[]): Promise<EventRow[]> {
+  if (!ids.length) return [];
+  return db
+    .selectFrom('events')
+    .selectAll()
+    .where(sql<boolean>`id = any(${[...ids]}::text[])`)
+    .execute();
 }
 
 export async function eventsOfInvoice(db: PgHandle, invoiceId: string): Promise<EventRow[]> {
