@@ -6,38 +6,23 @@
  * the token is required), and a recording server for what exactly goes out.
  */
 import fs from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { runInProcess, spawnCli, type LiveCli, type RunResult } from '../helpers/cli.js';
-import { ikey, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { ikey, type TestEmulator } from '../helpers/emulator.js';
+import { remoteControlPlane } from '../helpers/remote-control-plane.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 const TOKEN = 'profile-token-0123456789';
-const address = Object.values(os.networkInterfaces())
-  .flat()
-  .find((info) => info?.family === 'IPv4' && !info.internal)?.address;
-
+const plane = remoteControlPlane(TOKEN, '{"data":[],"hasMore":false}');
+const seen = plane.seen;
 let emu: TestEmulator;
 let remote: string;
-let project: string;
-// A server that records every request's path and control-token header, and answers an empty JSON object.
-const seen: { path: string; token: string | undefined }[] = [];
-const recorder = http.createServer((req, res) => {
-  const token = req.headers['svc-control-token'];
-  seen.push({ path: req.url ?? '', token: typeof token === 'string' ? token : undefined });
-  res.writeHead(200, { 'content-type': 'application/json' }).end('{"data":[],"hasMore":false}');
-});
 let recorderUrl: string;
+let project: string;
 
-beforeAll(async () => {
-  if (!address) throw new Error('no non-internal IPv4 address on this machine (os.networkInterfaces())');
-  emu = await startTestEmulator({ host: '0.0.0.0', allowedHosts: [address], config: { controlToken: TOKEN } });
-  remote = `http://${address}:${emu.port}`;
-  await new Promise<void>((resolve) => recorder.listen(0, '127.0.0.1', resolve));
-  recorderUrl = `http://127.0.0.1:${(recorder.address() as AddressInfo).port}`;
+beforeAll(() => {
+  ({ emu, remote, recorderUrl } = plane);
   project = tempDir('svc-token-profile-');
   fs.writeFileSync(path.join(project, 'package.json'), '{"name":"token-profile","private":true}\n');
   const keys = { partnerKey: emu.keys.test.partnerKey };
@@ -47,10 +32,6 @@ beforeAll(async () => {
     recorded: { baseUrl: recorderUrl, ...keys, controlToken: TOKEN },
   };
   fs.writeFileSync(path.join(project, 'svc.config.json'), JSON.stringify({ profiles }, null, 2));
-});
-afterAll(async () => {
-  await emu?.stop();
-  await new Promise((resolve) => recorder.close(resolve));
 });
 
 const svc = (args: string[], env: Record<string, string> = {}) => runInProcess(args, { cwd: project, env });

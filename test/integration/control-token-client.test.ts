@@ -4,38 +4,20 @@
  * stream readers by `controlHeaders()`. A real emulator reached through this machine's non-loopback
  * address, where the token is required; a recording server shows what goes out with each call.
  */
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import os from 'node:os';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createClient, readEvents } from '../../src/client/typed.js';
-import { ikey, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import type { TestEmulator } from '../helpers/emulator.js';
+import { ikey } from '../helpers/emulator.js';
+import { remoteControlPlane } from '../helpers/remote-control-plane.js';
 
 const TOKEN = 'client-token-0123456789';
-const address = Object.values(os.networkInterfaces())
-  .flat()
-  .find((info) => info?.family === 'IPv4' && !info.internal)?.address;
-
+const plane = remoteControlPlane(TOKEN, '{}');
+const seen = plane.seen;
 let emu: TestEmulator;
 let remote: string;
-const seen: { path: string; token: string | undefined }[] = [];
-const recorder = http.createServer((req, res) => {
-  const token = req.headers['svc-control-token'];
-  seen.push({ path: req.url ?? '', token: typeof token === 'string' ? token : undefined });
-  res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
-});
 let recorderUrl: string;
-
-beforeAll(async () => {
-  if (!address) throw new Error('no non-internal IPv4 address on this machine (os.networkInterfaces())');
-  emu = await startTestEmulator({ host: '0.0.0.0', allowedHosts: [address], config: { controlToken: TOKEN } });
-  remote = `http://${address}:${emu.port}`;
-  await new Promise<void>((resolve) => recorder.listen(0, '127.0.0.1', resolve));
-  recorderUrl = `http://127.0.0.1:${(recorder.address() as AddressInfo).port}`;
-});
-afterAll(async () => {
-  await emu?.stop();
-  await new Promise((resolve) => recorder.close(resolve));
+beforeAll(() => {
+  ({ emu, remote, recorderUrl } = plane);
 });
 
 const transports = { 'node:http': undefined, fetch: globalThis.fetch } as const;
