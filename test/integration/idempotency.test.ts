@@ -34,6 +34,21 @@ describe('replays', () => {
     expect(again.text).toBe(first.text);
   });
 
+  it('a replay leaves nothing behind, and another body under the key is 422 even when it would fail validation', async () => {
+    const key = ikey();
+    const first = dataOf(await emu.client.test.createInvoice({ body: { amount: '3.00' }, idempotencyKey: key }), 201);
+    const [invoices, events, deliveries] = [await count('invoices'), await count('events'), await count('deliveries')];
+    for (let i = 0; i < 3; i++) {
+      const again = await emu.client.test.createInvoice({ body: { amount: '3.00' }, idempotencyKey: key });
+      expect(again.ok && again.status === 200 && again.replayed).toBe(true);
+      expect(dataOf(again).id).toBe(first.id);
+    }
+    // Bodies compare before validation (CONTRACT §2): not 400 validation_failed.
+    expectRefused(await emu.client.test.createInvoice({ body: { amount: 'lots' }, idempotencyKey: key }), 422, 'idempotency_key_reused');
+    expectRefused(await emu.client.test.createInvoice({ body: { amount: '4.00' }, idempotencyKey: key }), 422, 'idempotency_key_reused');
+    expect([await count('invoices'), await count('events'), await count('deliveries')]).toEqual([invoices, events, deliveries]);
+  });
+
   it('only successful creates are remembered: a refused create can be retried with the same key', async () => {
     const key = ikey();
     const bad = await emu.client.test.createInvoice({ body: { amount: '1', networkId: 1 }, idempotencyKey: key });
