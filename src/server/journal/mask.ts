@@ -16,9 +16,11 @@ const KEYS_IN_TEXT = /(?<![0-9A-Za-z_])((?:pt_)?(?:test|live)_)[0-9A-Za-z]{28}([
 /** A key cut short by the body limit (or by the client): the prefix and 1–31 characters at the end. */
 const KEY_CUT_AT_END = /(?<![0-9A-Za-z_])((?:pt_)?(?:test|live)_)[0-9A-Za-z]{1,31}$/;
 /** Member names whose string values are secrets (compared after JSON unescaping, any case). */
-const SECRET_NAMES = /^(?:secret|password|token|api_?key|client_?secret|access_?token)$/i;
+const SECRET_NAME = 'secret|password|token|api_?key|client_?secret|access_?token';
+const SECRET_NAMES = new RegExp(`^(?:${SECRET_NAME})$`, 'i');
 /** Objects whose every string value is a secret. */
-const SECRET_OBJECTS = /^customheaders$/i;
+const SECRET_OBJECT = 'customheaders';
+const SECRET_OBJECTS = new RegExp(`^${SECRET_OBJECT}$`, 'i');
 /**
  * What must be in a text for maskBody to change anything: a key's `test_`/`live_`, a secret-named
  * member or `customHeaders` written in full between quotes, or a `\u` escape (the only escape that
@@ -26,7 +28,7 @@ const SECRET_OBJECTS = /^customheaders$/i;
  * journal entry's cost on PostgreSQL, where every entry is presented as it is written (issue 27), and
  * the service's own answers (an invoice's `tokens`, say) hold none.
  */
-const MAYBE_MASKED = /(?:test|live)_|\\u|"(?:secret|password|token|api_?key|client_?secret|access_?token|customheaders)"/i;
+const MAYBE_MASKED = new RegExp(`(?:test|live)_|\\\\u|"(?:${SECRET_NAME}|${SECRET_OBJECT})"`, 'i');
 /** A JSON string token, possibly cut off by the end of the text. */
 const STRING_TOKEN = /"((?:[^"\\]|\\.)*)("|\\?$)/y;
 

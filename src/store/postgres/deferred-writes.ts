@@ -36,10 +36,17 @@ export interface KeptWrite {
   tables: ReadonlySet<string>;
 }
 
+/** Texts already read by tablesOf: svc's statements are a fixed set, read on every kept write. Bounded. */
+const tablesByText = new Map<string, ReadonlySet<string>>();
+const MAX_REMEMBERED = 1024;
+
 /** The tables a statement names after FROM, INTO, UPDATE or JOIN (kysely quotes them; raw SQL may not). */
-export function tablesOf(text: string): Set<string> {
+export function tablesOf(text: string): ReadonlySet<string> {
+  const known = tablesByText.get(text);
+  if (known) return known;
   const tables = new Set<string>();
   for (const match of text.matchAll(/\b(?:from|into|update|join)\s+"?([A-Za-z_][A-Za-z0-9_]*)"?/gi)) tables.add(match[1]!.toLowerCase());
+  if (tablesByText.size < MAX_REMEMBERED) tablesByText.set(text, tables);
   return tables;
 }
 

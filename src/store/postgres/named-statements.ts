@@ -48,6 +48,8 @@ interface Names {
 const TRANSACTION_STARTS = /^\s*(?:begin|start\s+transaction)\b/i;
 /** COMMIT, END, ABORT or ROLLBACK, not ROLLBACK TO (a savepoint: the transaction goes on). */
 const TRANSACTION_ENDS = /^\s*(?:commit|end|abort)\b|^\s*rollback\s*(?:;|$|and\b|work\b|transaction\b)/i;
+/** The ends among those that throw the transaction's work away. */
+const ROLLS_BACK = /^\s*(?:rollback|abort)\b/i;
 
 const COMMANDS = ['UPDATE', 'DELETE', 'INSERT', 'SELECT', 'MERGE'] as const;
 
@@ -79,7 +81,7 @@ class NamingClient implements PostgresPoolClient {
     if (kept.length > 0) {
       // Taken before anything runs: whatever happens next, they are not sent twice.
       this.names.kept = [];
-      if (TRANSACTION_ENDS.test(text) && /^\s*(?:rollback|abort)/i.test(text)) {
+      if (TRANSACTION_ENDS.test(text) && ROLLS_BACK.test(text)) {
         // Rolled back unsent.
       } else if (mayCarry(text) && !touchesAny(kept, tablesOf(text))) {
         ({ text, values } = carrying(kept, text, values));
