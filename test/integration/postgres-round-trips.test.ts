@@ -13,6 +13,7 @@ import { dataOf } from '../helpers/client-result.js';
 import { ikey, startTestEmulator } from '../helpers/emulator.js';
 import { startPgRelay } from '../helpers/pg-relay.js';
 import { startPostgres } from '../helpers/postgres.js';
+import { startReceiver } from '../helpers/receiver.js';
 
 const server = await startPostgres();
 
@@ -52,6 +53,59 @@ describe('round trips to PostgreSQL', () => {
       expect(reads, reads.join('\n')).toEqual(['select * from "invoices" where "id" = $1']);
     } finally {
       await emu.stop();
+    }
+  });
+
+  it('an expiry of 30 invoices writes their events, deliveries and states in a few statements', async () => {
+    const receiver = await startReceiver({ status: 200 });
+    const relay = await startPgRelay(await server.createDatabase());
+    // A frozen clock: the 30 invoices expire at one instant, in one batch of the expiry.
+    const emu = await startTestEmulator({ database: relay.url, clockStart: '2030-01-01T00:00:00Z' });
+    try {
+      const { test } = emu.client;
+      dataOf(await test.putWebhook({ body: { url: receiver.url, secret: 'whsec_trips_0123456789' } }));
+      for (let i = 0; i < 30; i++) dataOf(await test.createInvoice({ idempotencyKey: ikey(), body: { amount: '1.00' } }), 201);
+      const sent = await relay.count(async () => dataOf(await test.advanceClock({ body: { seconds: 3600 } })));
+      // Before: a read of the invoice's last payment, carrying the previous invoice's three writes, per
+      // invoice (30 statements). Now one read for the batch and the 90 writes kept together, at most
+      // 64 at once (store/postgres/deferred-writes.ts), the rows of one table one insert.
+      const expiryWrites = sent.filter((s) => /insert into "events"|update "invoices"/.test(s));
+      expect(expiryWrites.length, expiryWrites.join('\n')).toBeGreaterThanOrEqual(1);
+      expect(expiryWrites.length, expiryWrites.join('\n')).toBeLessThanOrEqual(3);
+      expect(
+        sent.filter((s) => s.includes('"payments"')),
+        'one read of the last payments',
+      ).toHaveLength(1);
+      await receiver.waitFor(60);
+      expect(receiver.requests.filter((r) => (JSON.parse(r.rawBody) as { type: string }).type === 'invoice.expired')).toHaveLength(30);
+    } finally {
+      await emu.stop();
+      await receiver.close();
+    }
+  });
+
+  it('two events of one change, written in one statement, keep their order in seq (PostgreSQL runs CTEs last to first)', async () => {
+    const receiver = await startReceiver({ status: 200 });
+    const relay = await startPgRelay(await server.createDatabase());
+    const emu = await startTestEmulator({ database: relay.url });
+    try {
+      const { test } = emu.client;
+      dataOf(await test.putWebhook({ body: { url: receiver.url, secret: 'whsec_trips_0123456789' } }));
+      const { id } = dataOf(await test.createInvoice({ idempotencyKey: ikey(), body: { amount: '1.00' } }), 201);
+      // An overpayment: invoice.paid then invoice.overpaid, each with its delivery, in one transaction.
+      const sent = await relay.count(async () => dataOf(await test.createTestPayment({ params: { id }, body: { amount: '2.00' } }), 201));
+      expect(
+        sent.some((s) => /^WITH .*insert into "events" \([^)]*\) values \([^)]*\), \(/.test(s)),
+        sent.join('\n'),
+      ).toBe(true);
+      const events = await emu.query(`select type, sequence from events where invoice_id = '${id}' order by seq`);
+      expect(events.map((e) => e.type)).toEqual(['invoice.created', 'invoice.paid', 'invoice.overpaid']);
+      expect(events.map((e) => Number(e.sequence))).toEqual([1, 2, 3]);
+      const deliveries = await emu.query(`select event_type from deliveries where invoice_id = '${id}' order by seq`);
+      expect(deliveries.map((d) => d.event_type)).toEqual(['invoice.created', 'invoice.paid', 'invoice.overpaid']);
+    } finally {
+      await emu.stop();
+      await receiver.close();
     }
   });
 });

@@ -14,26 +14,54 @@ import { type Compilable, CompiledQuery, type Kysely } from 'kysely';
  * - any other statement (one that does, a COMMIT, a SAVEPOINT, …) goes after them: the kept writes
  *   first, in one statement of their own;
  * - a ROLLBACK drops them.
- * A write that touches a table a kept write touches sends the kept ones first, for the same reason.
+ * A write that touches a table a kept write touches sends the kept ones first, for the same reason,
+ * unless both name the one row they write and the rows differ (`row`: an insert of a new id, an
+ * update by primary key): an expiry's batch of 200 invoices, each an event and a new state, then
+ * needs a few statements instead of one per invoice. At most MAX_KEPT wait at once.
  * Outside a transaction a write runs at once. A kept write that fails fails the statement that
  * carried it, and with it the transaction, as it would have failed it on its own.
  */
 export const DEFERRED = '/* svc:deferred */ ';
 
-/** Runs `query` as a deferred write on `db`'s transaction (see above), or at once outside one. */
-export async function deferWrite(db: Pick<Kysely<unknown>, 'isTransaction' | 'executeQuery'>, query: Compilable | CompiledQuery): Promise<void> {
+/** The row a deferred write names, between DEFERRED and its SQL (not in the text that is prepared). */
+const ROW = /^\/\* row ([\w:.-]+) \*\/ /;
+
+/** Kept writes sent in one statement at most: its size, and its parameters (≤ 65,535), stay bounded. */
+export const MAX_KEPT = 64;
+
+/**
+ * Runs `query` as a deferred write on `db`'s transaction (see above), or at once outside one. `row`:
+ * the one row it writes, by primary key (a write of several rows, or of rows found by a condition,
+ * names none).
+ */
+export async function deferWrite(db: Pick<Kysely<unknown>, 'isTransaction' | 'executeQuery'>, query: Compilable | CompiledQuery, row?: string): Promise<void> {
   const compiled = 'compile' in query ? query.compile() : query;
   if (!db.isTransaction) {
     await db.executeQuery(compiled);
     return;
   }
-  await db.executeQuery(CompiledQuery.raw(DEFERRED + compiled.sql, [...compiled.parameters]));
+  const named = row !== undefined && /^[\w:.-]+$/.test(row) ? `/* row ${row} */ ` : '';
+  await db.executeQuery(CompiledQuery.raw(DEFERRED + named + compiled.sql, [...compiled.parameters]));
 }
 
 export interface KeptWrite {
   text: string;
   values: unknown[];
   tables: ReadonlySet<string>;
+  /** The one row it writes, or null (deferWrite's `row`). */
+  row: string | null;
+}
+
+/** A deferred write as the connection received it (after DEFERRED): its SQL and the row it names. */
+export function keptWrite(statement: string, values: unknown[]): KeptWrite {
+  const named = ROW.exec(statement);
+  const text = named ? statement.slice(named[0].length) : statement;
+  return { text, values, tables: tablesOf(text), row: named ? named[1]! : null };
+}
+
+/** Whether `write` must wait until the kept `writes` were sent: it shares a table with one, and not as another named row. */
+export function mustFollow(writes: readonly KeptWrite[], write: KeptWrite): boolean {
+  return writes.some((w) => [...write.tables].some((t) => w.tables.has(t)) && !(write.row && w.row && write.row !== w.row));
 }
 
 /** Texts already read by tablesOf: svc's statements are a fixed set, read on every kept write. Bounded. */
@@ -69,7 +97,7 @@ export function mayCarry(text: string): boolean {
  */
 export function carrying(writes: readonly KeptWrite[], statement: string, values: readonly unknown[]): { text: string; values: unknown[] } {
   const all = [...values];
-  const ctes = writes.map((w, i) => {
+  const ctes = merged(writes).map((w, i) => {
     const offset = all.length;
     all.push(...w.values);
     return `d${i} AS (${w.text.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + offset}`)})`;
@@ -80,6 +108,37 @@ export function carrying(writes: readonly KeptWrite[], statement: string, values
 
 /** The writes in one statement of their own. */
 export function alone(writes: readonly KeptWrite[]): { text: string; values: unknown[] } {
-  const only = writes.length === 1 ? writes[0] : undefined;
-  return only ? { text: only.text, values: only.values } : carrying(writes, 'SELECT 1', []);
+  const all = merged(writes);
+  const only = all.length === 1 ? all[0] : undefined;
+  return only ? { text: only.text, values: only.values } : carrying(all, 'SELECT 1', []);
+}
+
+/** kysely's insert of one row: `insert into "t" ("a", "b") values ($1, $2)`, its tuple last. */
+const ONE_ROW_INSERT = /^(insert into "\w+" \([^()]*\) values )(\([^()]*\))$/;
+
+/**
+ * The writes with single-row inserts of the same text made one insert of their rows, in their order.
+ * PostgreSQL runs a statement's data-modifying CTEs last to first (measured: three inserts as d0, d1,
+ * d2 took their serials c, b, a), and `seq` orders events and deliveries: two events of one invoice,
+ * or two invoices' deliveries, must keep the order they were written in. One insert's rows take
+ * their serials in the order of its VALUES. Tables apart, order does not matter (a foreign key is
+ * checked when the whole statement ends).
+ */
+export function merged(writes: readonly KeptWrite[]): KeptWrite[] {
+  const out: KeptWrite[] = [];
+  const byText = new Map<string, KeptWrite>();
+  for (const w of writes) {
+    const insert = ONE_ROW_INSERT.exec(w.text);
+    const into = insert ? byText.get(w.text) : undefined;
+    if (!insert || !into) {
+      const copy = { ...w, values: [...w.values] };
+      if (insert) byText.set(w.text, copy);
+      out.push(copy);
+      continue;
+    }
+    const offset = into.values.length;
+    into.text += `, ${insert[2]!.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + offset}`)}`;
+    into.values.push(...w.values);
+  }
+  return out;
 }

@@ -1,6 +1,6 @@
 import type { PostgresCursor, PostgresPool, PostgresPoolClient, PostgresQueryResult } from 'kysely';
 import type pg from 'pg';
-import { alone, carrying, DEFERRED, type KeptWrite, mayCarry, tablesOf, touchesAny } from './deferred-writes.js';
+import { alone, carrying, DEFERRED, type KeptWrite, keptWrite, MAX_KEPT, mayCarry, mustFollow, tablesOf, touchesAny } from './deferred-writes.js';
 import { sqlState } from './repos/handle.js';
 
 /**
@@ -98,14 +98,14 @@ class NamingClient implements PostgresPoolClient {
 
   /** A deferred write (deferred-writes.ts): kept for the next statement inside a transaction, run at once outside one. */
   private async keep<R>(text: string, values: unknown[]): Promise<PostgresQueryResult<R>> {
-    if (!this.names.inTransaction) return this.run<R>(text, values);
-    const tables = tablesOf(text);
-    if (touchesAny(this.names.kept, tables)) {
+    const write = keptWrite(text, values);
+    if (!this.names.inTransaction) return this.run<R>(write.text, values);
+    if (this.names.kept.length >= MAX_KEPT || mustFollow(this.names.kept, write)) {
       const first = alone(this.names.kept);
       this.names.kept = [];
       await this.execute(first.text, first.values, false);
     }
-    this.names.kept.push({ text, values, tables });
+    this.names.kept.push(write);
     return { command: 'INSERT', rowCount: 0, rows: [] };
   }
 

@@ -55,6 +55,11 @@ export function lastConfirmedTokenOf(store: Store, invoiceId: string): string | 
   return lastConfirmedToken.get(store, { invoice_id: invoiceId })?.token ?? null;
 }
 
+/** lastConfirmedTokenOf for each of `invoiceIds` (an expiry's batch): invoice id → token or null. */
+export function lastConfirmedTokensOf(store: Store, invoiceIds: readonly string[]): Map<string, string | null> {
+  return new Map(invoiceIds.map((id) => [id, lastConfirmedTokenOf(store, id)]));
+}
+
 const pendingOf = prepared((qb) =>
   qb.selectFrom('payments').selectAll().where('invoice_id', '=', param('invoice_id')).where('confirmed', '=', 0).orderBy('seq'),
 );

@@ -24,7 +24,7 @@ const DUE = ['pending', 'retrying'] as const;
 
 /** Deferred (deferred-writes.ts): it goes with the transaction's next statement. */
 export async function insertDelivery(db: PgHandle, row: NewDelivery): Promise<void> {
-  await deferWrite(db, db.insertInto('deliveries').values(row));
+  await deferWrite(db, db.insertInto('deliveries').values(row), row.id);
 }
 
 export async function findDelivery(db: PgHandle, id: string): Promise<DeliveryRow | undefined> {

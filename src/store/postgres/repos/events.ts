@@ -9,7 +9,7 @@ import type { PgHandle } from './handle.js';
 
 /** Deferred (deferred-writes.ts): it goes with the transaction's next statement. */
 export async function insertEvent(db: PgHandle, row: Omit<Insertable<EventsTable>, 'seq'>): Promise<void> {
-  await deferWrite(db, db.insertInto('events').values(row));
+  await deferWrite(db, db.insertInto('events').values(row), row.id);
 }
 
 export async function findEvent(db: PgHandle, id: string): Promise<EventRow | undefined> {

@@ -8,7 +8,7 @@ import { oneOf, type PgHandle } from './handle.js';
 
 /** Deferred (deferred-writes.ts): in a create it goes with the statement after it. */
 export async function insertInvoice(db: PgHandle, row: NewInvoice): Promise<void> {
-  await deferWrite(db, db.insertInto('invoices').values(row));
+  await deferWrite(db, db.insertInto('invoices').values(row), row.id);
 }
 
 /**
@@ -48,6 +48,7 @@ export async function saveInvoiceState(db: PgHandle, update: InvoiceStateUpdate)
       .updateTable('invoices')
       .set({ ...state, status: oneOf(INVOICE_STATUSES, state.status, 'invoice status') })
       .where('id', '=', id),
+    id,
   );
 }
 

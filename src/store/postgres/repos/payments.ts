@@ -1,4 +1,4 @@
-import type { Insertable } from 'kysely';
+import { type Insertable, sql } from 'kysely';
 import type { PaymentRow } from '../../repos/payments.js';
 import type { PaymentsTable } from '../../schema.js';
 import { type PgHandle, touched } from './handle.js';
@@ -31,6 +31,27 @@ export async function lastConfirmedTokenOf(db: PgHandle, invoiceId: string): Pro
     .limit(1)
     .executeTakeFirst();
   return row?.token ?? null;
+}
+
+/**
+ * lastConfirmedTokenOf for each of `invoiceIds` in one statement (an expiry's batch: one round trip
+ * instead of one per invoice), in the same order: the latest by confirmed_at, then seq.
+ */
+export async function lastConfirmedTokensOf(db: PgHandle, invoiceIds: readonly string[]): Promise<Map<string, string | null>> {
+  const tokens = new Map<string, string | null>(invoiceIds.map((id) => [id, null]));
+  if (invoiceIds.length === 0) return tokens;
+  const rows = await db
+    .selectFrom('payments')
+    .distinctOn('invoice_id')
+    .select(['invoice_id', 'token'])
+    .where(sql<boolean>`invoice_id = any(${[...invoiceIds]}::text[])`)
+    .where('confirmed', '=', 1)
+    .orderBy('invoice_id')
+    .orderBy('confirmed_at', 'desc')
+    .orderBy('seq', 'desc')
+    .execute();
+  for (const row of rows) tokens.set(row.invoice_id, row.token);
+  return tokens;
 }
 
 /** Payments seen but not confirmed yet, oldest first. */
