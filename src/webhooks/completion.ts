@@ -25,9 +25,16 @@ type ResultEvent = Extract<DeliveryEvent, { type: 'delivery.result' }>;
  * completions: the deliveries read in one statement and written in two on PostgreSQL (a round trip
  * each, issue 27), where it was three per completion.
  */
-export async function recordCompletions(tx: Repos, now: number, schedule: readonly number[], batch: readonly Completion[]): Promise<(ResultEvent | null)[]> {
+export async function recordCompletions(
+  tx: Repos,
+  now: number,
+  schedule: readonly number[],
+  batch: readonly Completion[],
+  /** The batch's deliveries, when the caller read them already (endLeasesAndFind). */
+  read?: readonly DeliveryRow[],
+): Promise<(ResultEvent | null)[]> {
   if (!batch.length) return [];
-  const rows = new Map((await tx.deliveries.findDeliveries([...new Set(batch.map((c) => c.deliveryId))])).map((row) => [row.id, row]));
+  const rows = new Map((read ?? (await tx.deliveries.findDeliveries(deliveryIdsOf(batch)))).map((row) => [row.id, row]));
   const writes: AttemptWrite[] = [];
   const events = batch.map((c) => {
     const row = rows.get(c.deliveryId);
@@ -40,6 +47,11 @@ export async function recordCompletions(tx: Repos, now: number, schedule: readon
   });
   await tx.deliveries.recordAttempts(writes);
   return events;
+}
+
+/** The deliveries a batch of completions writes, each once. */
+export function deliveryIdsOf(batch: readonly Completion[]): string[] {
+  return [...new Set(batch.map((c) => c.deliveryId))];
 }
 
 /** One finished attempt's record, its delivery's new state, and the event that reports it. */

@@ -8,7 +8,7 @@ import { ClaimLeases } from './leases.js';
 import type { Attempter, AttemptResult } from './attempt.js';
 import type { DeliveryEvent } from './delivery-events.js';
 import { STALE_SECONDS, type WebhookChaos } from './chaos.js';
-import { type Completion, recordCompletions, type Trigger } from './completion.js';
+import { type Completion, deliveryIdsOf, recordCompletions, type Trigger } from './completion.js';
 import { deliveryHeaders } from './delivery-headers.js';
 import { EventLoader } from './event-loader.js';
 import { parseCustomHeaders } from '../store/json-columns.js';
@@ -442,9 +442,10 @@ export class Dispatcher {
             // the delivery): its late result is dropped whole, no attempt row either, so the new
             // holder's state and attempt numbers stand. The receiver may have it twice (at least once).
             const leased = batch.flatMap((c) => (c.lease === null ? [] : [{ id: c.deliveryId, token: c.lease }]));
-            const held = new Set(await tx.deliveries.endLeases(leased));
+            const ended = await tx.deliveries.endLeasesAndFind(leased, deliveryIdsOf(batch));
+            const held = new Set(ended.held);
             const kept = batch.filter((c) => c.lease === null || held.has(c.deliveryId));
-            return recordCompletions(tx, clock.now(), config.webhooks.retrySchedule, kept);
+            return recordCompletions(tx, clock.now(), config.webhooks.retrySchedule, kept, ended.rows);
           },
           { wait: false },
         );

@@ -117,6 +117,30 @@ describe.each(engines)('delivery leases on %s', (engine, openDb) => {
     expect([done.lease_token, done.lease_until]).toEqual([null, null]);
   });
 
+  it('ending a batch’s leases and reading its rows: only the leases still held end; every row asked for is read', async () => {
+    const { db, rows } = await fresh(3);
+    const [a, b, c] = rows.map((r) => r.id) as [string, string, string];
+    const mine = lease(OWNER_A, 1, 5000);
+    await db.deliveries.claimDue(T0 + 10, 2, 64, new Map(), mine);
+    const result = await db.transaction((tx) =>
+      tx.deliveries.endLeasesAndFind(
+        [
+          { id: a, token: mine.token },
+          { id: b, token: `${OWNER_B}.9` },
+        ],
+        [a, b, c, 'no-such-delivery'],
+      ),
+    );
+    // a's lease was this claim's; b's token is not the one b holds; c was never claimed.
+    expect(result.held).toEqual([a]);
+    expect(Object.fromEntries(result.rows.map((r) => [r.id, r.in_flight]))).toEqual({ [a]: 1, [b]: 1, [c]: 0 });
+    expect(result.rows).toHaveLength(3);
+    const after = await Promise.all([a, b].map(async (id) => (await db.deliveries.findDelivery(id))!.lease_token));
+    expect(after).toEqual([null, mine.token]);
+    // Nothing asked for: nothing read, and leases still end.
+    expect(await db.transaction((tx) => tx.deliveries.endLeasesAndFind([{ id: b, token: mine.token }], []))).toEqual({ held: [b], rows: [] });
+  });
+
   it('a release with the claim’s own token hands the delivery back', async () => {
     const { db, rows } = await fresh(1);
     const mine = lease(OWNER_A, 7, 5000);

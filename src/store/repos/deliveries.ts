@@ -344,6 +344,15 @@ export function findDeliveries(store: Store, ids: readonly string[]): DeliveryRo
   return ids.flatMap((id) => byId.get(store, { id }) ?? []);
 }
 
+/**
+ * endLeases, then findDeliveries of `ids`: what a batch of results needs before it is written, one
+ * statement on PostgreSQL. The rows are read as they were before the leases ended.
+ */
+export function endLeasesAndFind(store: Store, held: readonly Held[], ids: readonly string[]): { held: string[]; rows: DeliveryRow[] } {
+  const rows = findDeliveries(store, ids);
+  return { held: endLeases(store, held), rows };
+}
+
 export interface DeliveryFilter {
   partnerId: string;
   environment: Environment;
