@@ -22,19 +22,19 @@ type ResultEvent = Extract<DeliveryEvent, { type: 'delivery.result' }>;
  * Writes a batch of finished attempts and their deliveries' new states (the retry schedule of
  * CONTRACT §5, in seconds), in order, and returns the event that reports each; null for one whose
  * delivery a reset deleted meanwhile. Run by the dispatcher inside the transaction of a batch of
- * completions: the deliveries read in one statement and written in two on PostgreSQL (a round trip
- * each, issue 27), where it was three per completion.
+ * completions, from the deliveries' rows the caller read (endLeasesAndFind, with the leases' end):
+ * written in two statements on PostgreSQL (issue 27), where it was three per completion.
  */
 export async function recordCompletions(
   tx: Repos,
   now: number,
   schedule: readonly number[],
   batch: readonly Completion[],
-  /** The batch's deliveries, when the caller read them already (endLeasesAndFind). */
-  read?: readonly DeliveryRow[],
+  /** The batch's deliveries (deliveryIdsOf) as read in this transaction; one missing was deleted by a reset. */
+  read: readonly DeliveryRow[],
 ): Promise<(ResultEvent | null)[]> {
   if (!batch.length) return [];
-  const rows = new Map((read ?? (await tx.deliveries.findDeliveries(deliveryIdsOf(batch)))).map((row) => [row.id, row]));
+  const rows = new Map(read.map((row) => [row.id, row]));
   const writes: AttemptWrite[] = [];
   const events = batch.map((c) => {
     const row = rows.get(c.deliveryId);

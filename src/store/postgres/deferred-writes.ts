@@ -59,11 +59,6 @@ export function keptWrite(statement: string, values: unknown[]): KeptWrite {
   return { text, values, tables: tablesOf(text), row: named ? named[1]! : null };
 }
 
-/** Whether `write` must wait until the kept `writes` were sent: it shares a table with one, and not as another named row. */
-export function mustFollow(writes: readonly KeptWrite[], write: KeptWrite): boolean {
-  return writes.some((w) => [...write.tables].some((t) => w.tables.has(t)) && !(write.row && w.row && write.row !== w.row));
-}
-
 /** Texts already read by tablesOf: svc's statements are a fixed set, read on every kept write. Bounded. */
 const tablesByText = new Map<string, ReadonlySet<string>>();
 const MAX_REMEMBERED = 1024;
@@ -78,8 +73,12 @@ export function tablesOf(text: string): ReadonlySet<string> {
   return tables;
 }
 
-export function touchesAny(writes: readonly KeptWrite[], tables: ReadonlySet<string>): boolean {
-  return writes.some((w) => [...tables].some((t) => w.tables.has(t)));
+/**
+ * Whether a statement on `tables` must wait until the kept `writes` were sent: it shares a table with
+ * one, and not as a write of another named `row` (a read names none).
+ */
+export function touchesAny(writes: readonly KeptWrite[], tables: ReadonlySet<string>, row: string | null = null): boolean {
+  return writes.some((w) => [...tables].some((t) => w.tables.has(t)) && !(row && w.row && row !== w.row));
 }
 
 /** A statement that may carry writes as CTEs: a plain SELECT, INSERT, UPDATE or DELETE, or one that starts WITH (not RECURSIVE). */

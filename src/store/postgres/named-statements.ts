@@ -1,6 +1,6 @@
 import type { PostgresCursor, PostgresPool, PostgresPoolClient, PostgresQueryResult } from 'kysely';
 import type pg from 'pg';
-import { alone, carrying, DEFERRED, type KeptWrite, keptWrite, MAX_KEPT, mayCarry, mustFollow, tablesOf, touchesAny } from './deferred-writes.js';
+import { alone, carrying, DEFERRED, type KeptWrite, keptWrite, MAX_KEPT, mayCarry, tablesOf, touchesAny } from './deferred-writes.js';
 import { sqlState } from './repos/handle.js';
 
 /**
@@ -86,8 +86,7 @@ class NamingClient implements PostgresPoolClient {
       } else if (mayCarry(text) && !touchesAny(kept, tablesOf(text))) {
         ({ text, values } = carrying(kept, text, values));
       } else {
-        const first = alone(kept);
-        await this.execute(first.text, first.values, false);
+        await this.sendAlone(kept);
       }
     }
     // kysely's transactions are statements on this connection: BEGIN (reset.ts's, or kysely's own) to COMMIT or ROLLBACK.
@@ -100,13 +99,19 @@ class NamingClient implements PostgresPoolClient {
   private async keep<R>(text: string, values: unknown[]): Promise<PostgresQueryResult<R>> {
     const write = keptWrite(text, values);
     if (!this.names.inTransaction) return this.run<R>(write.text, values);
-    if (this.names.kept.length >= MAX_KEPT || mustFollow(this.names.kept, write)) {
-      const first = alone(this.names.kept);
+    const kept = this.names.kept;
+    if (kept.length >= MAX_KEPT || touchesAny(kept, write.tables, write.row)) {
       this.names.kept = [];
-      await this.execute(first.text, first.values, false);
+      await this.sendAlone(kept);
     }
     this.names.kept.push(write);
     return { command: 'INSERT', rowCount: 0, rows: [] };
+  }
+
+  /** Kept writes sent before the statement that could not carry them, in one statement of their own. */
+  private async sendAlone(kept: readonly KeptWrite[]): Promise<void> {
+    const { text, values } = alone(kept);
+    await this.execute(text, values, false);
   }
 
   private async execute<R>(text: string, values: unknown[], mayRetry: boolean): Promise<PostgresQueryResult<R>> {

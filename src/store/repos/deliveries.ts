@@ -339,17 +339,13 @@ export function recordAttempts(store: Store, writes: readonly AttemptWrite[]): v
   for (const { attempt, outcome } of writes) recordAttempt(store, attempt, outcome);
 }
 
-/** The deliveries of `ids` that exist, in no particular order (the flush's batch). */
-export function findDeliveries(store: Store, ids: readonly string[]): DeliveryRow[] {
-  return ids.flatMap((id) => byId.get(store, { id }) ?? []);
-}
-
 /**
- * endLeases, then findDeliveries of `ids`: what a batch of results needs before it is written, one
- * statement on PostgreSQL. The rows are read as they were before the leases ended.
+ * The deliveries of `ids` that exist (in no particular order), then endLeases of `held`: what a
+ * batch of results needs before it is written, one statement on PostgreSQL. The rows are read as
+ * they were before the leases ended.
  */
 export function endLeasesAndFind(store: Store, held: readonly Held[], ids: readonly string[]): { held: string[]; rows: DeliveryRow[] } {
-  const rows = findDeliveries(store, ids);
+  const rows = ids.flatMap((id) => byId.get(store, { id }) ?? []);
   return { held: endLeases(store, held), rows };
 }
 

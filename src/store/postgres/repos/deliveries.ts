@@ -107,9 +107,10 @@ export async function endLeases(db: PgHandle, held: readonly Held[]): Promise<st
 }
 
 /**
- * endLeases and findDeliveries in one statement (a result flush was five round trips, now four). The
- * rows come from the statement's snapshot, before the leases ended: what the results are computed
- * from, which the lease columns are not.
+ * endLeases and the deliveries of `ids` in one statement (a result flush was five round trips, now
+ * four); `= any(array)`: one text whatever the batch's size, prepared once (named-statements.ts).
+ * The rows come from the statement's snapshot, before the leases ended: what the results are
+ * computed from, which the lease columns are not.
  */
 export async function endLeasesAndFind(db: PgHandle, held: readonly Held[], ids: readonly string[]): Promise<{ held: string[]; rows: DeliveryRow[] }> {
   if (!ids.length) return { held: await endLeases(db, held), rows: [] };
@@ -291,19 +292,6 @@ export async function recordAttempt(db: PgHandle, attempt: AttemptRecord, outcom
   await db.insertInto('delivery_attempts').values(attempt).execute();
   const { id, ...state } = outcome;
   await db.updateTable('deliveries').set(state).where('id', '=', id).execute();
-}
-
-/**
- * The deliveries of `ids` that exist, in no particular order: one statement for a flush's batch,
- * one text whatever its size (`= any(array)`: prepared once, named-statements.ts).
- */
-export async function findDeliveries(db: PgHandle, ids: readonly string[]): Promise<DeliveryRow[]> {
-  if (!ids.length) return [];
-  return db
-    .selectFrom('deliveries')
-    .selectAll()
-    .where(sql<boolean>`id = any(${[...ids]}::text[])`)
-    .execute();
 }
 
 /**
