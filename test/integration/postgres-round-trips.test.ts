@@ -9,11 +9,14 @@
  * the tables only ever adds to one.
  */
 import { describe, expect, it } from 'vitest';
+import { openPostgresEngine, postgresDb } from '../../src/store/postgres/engine.js';
+import type { NewInvoice } from '../../src/store/repos/invoices.js';
 import { dataOf } from '../helpers/client-result.js';
 import { ikey, startTestEmulator } from '../helpers/emulator.js';
 import { startPgRelay } from '../helpers/pg-relay.js';
 import { startPostgres } from '../helpers/postgres.js';
 import { startReceiver } from '../helpers/receiver.js';
+import { seedInvoice, seedMerchant } from '../helpers/store-rows.js';
 
 const server = await startPostgres();
 
@@ -50,9 +53,38 @@ describe('round trips to PostgreSQL', () => {
       expect(creates[2]).toBe('commit');
       expect(creates.at(-1)).toMatch(/pg_notify/);
       const reads = (await fewest(() => relay.count(() => test.getInvoice({ params: { id } })))).filter((s) => !s.includes('request_journal'));
-      expect(reads, reads.join('\n')).toEqual(['select * from "invoices" where "id" = $1']);
+      expect(reads, reads.join('\n')).toEqual(['select * from invoices where id = any($1::text[])']);
     } finally {
       await emu.stop();
+    }
+  });
+
+  it('reads by id asked while one is on its way go in one statement, each caller getting its own row', async () => {
+    const relay = await startPgRelay(await server.createDatabase());
+    const engine = await openPostgresEngine({ url: relay.url });
+    const db = postgresDb(engine);
+    try {
+      const merchant = await seedMerchant(engine);
+      const invoices: NewInvoice[] = [];
+      for (let i = 0; i < 30; i++) invoices.push(await seedInvoice(engine, merchant, { amount: `${i + 1}.000000` }));
+      const ids = [...invoices.map((i) => i.id), invoices[0]!.id, 'no-such-invoice'];
+      let found: Awaited<ReturnType<typeof db.invoices.findInvoice>>[] = [];
+      const sent = await relay.count(async () => {
+        found = await Promise.all(ids.map((id) => db.invoices.findInvoice(id)));
+      });
+      // The first alone at once; the 31 others (one asked twice, one that does not exist) together
+      // once it answered. Before: 32 statements.
+      expect(sent, sent.join('\n')).toEqual(Array(2).fill('select * from invoices where id = any($1::text[])'));
+      expect(found.map((row) => row?.amount)).toEqual([...invoices.map((i) => i.amount), invoices[0]!.amount, undefined]);
+      expect(found[30]).not.toBe(found[0]);
+      // In a transaction a read stays its own, locking its row (repos/invoices.ts).
+      const inTransaction = await relay.count(() => db.transaction((tx) => tx.invoices.findInvoice(invoices[1]!.id)));
+      expect(
+        inTransaction.some((s) => /^select \* from "invoices" where "id" = \$1 for update$/.test(s)),
+        inTransaction.join('\n'),
+      ).toBe(true);
+    } finally {
+      await db.close();
     }
   });
 

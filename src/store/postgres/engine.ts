@@ -12,6 +12,8 @@ import { postgresRepositories } from './repos/index.js';
 import { clearPostgresData, HOLDING, ResetSharingDialect } from './reset.js';
 import { type ChangeChannel, publishOn } from './notify.js';
 import { type CacheScope, ReadCache, withReadCache } from './read-cache.js';
+import { ReadBatch } from './read-batch.js';
+import { invoicesById } from './repos/invoices.js';
 
 /**
  * The PostgreSQL engine of the store interface (engine.ts): a bounded pool, migrated on open, and
@@ -74,9 +76,13 @@ export function postgresDb(engine: StoreEngine<PgHandle>, channel?: ChangeChanne
       if (scope.wrote) cache.forget();
     }
   };
+  const pooled = reposOn(engine.db, false);
+  // An invoice read by id on the pool goes with the others asked meanwhile (read-batch.ts).
+  const invoiceReads = new ReadBatch((ids) => invoicesById(engine.db, ids));
+  pooled.invoices = { ...pooled.invoices, findInvoice: (id) => invoiceReads.read(id) };
   return {
     handle: engine.db,
-    ...reposOn(engine.db, false),
+    ...pooled,
     instance,
     forgetCached: () => cache.forget(),
     kind: 'postgres',

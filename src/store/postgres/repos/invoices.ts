@@ -1,6 +1,7 @@
 import { INVOICE_STATUSES } from '../../../contract/enums.js';
 import type { InvoiceFilter, InvoiceRow, InvoiceStateUpdate, NewInvoice } from '../../repos/invoices.js';
 import type { ListPage } from '../../repos/merchants.js';
+import { sql } from 'kysely';
 import { deferWrite } from '../deferred-writes.js';
 import { oneOf, type PgHandle } from './handle.js';
 
@@ -21,6 +22,15 @@ export async function insertInvoice(db: PgHandle, row: NewInvoice): Promise<void
 export async function findInvoice(db: PgHandle, id: string): Promise<InvoiceRow | undefined> {
   const q = db.selectFrom('invoices').selectAll().where('id', '=', id);
   return (db.isTransaction ? q.forUpdate() : q).executeTakeFirst();
+}
+
+/**
+ * Invoices by id, in any order, those that exist: the pool's batched reads (read-batch.ts). One text
+ * for any number of ids (an array parameter), so the connection prepares it once.
+ */
+export async function invoicesById(db: PgHandle, ids: readonly string[]): Promise<InvoiceRow[]> {
+  const { rows } = await sql<InvoiceRow>`select * from invoices where id = any(${[...ids]}::text[])`.execute(db);
+  return rows;
 }
 
 export async function listInvoices(db: PgHandle, filter: InvoiceFilter, page: ListPage): Promise<InvoiceRow[]> {
