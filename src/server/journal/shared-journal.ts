@@ -22,8 +22,14 @@ import { Journal, type JournalQuery, type JournalRecord, present, type RequestJo
  * The ring is kept beside the table, holding this process's requests only: the in-process API
  * (`emulator.requests()`, synchronous) and the local requests stream read it, as on SQLite.
  */
-/** A full trim (from the first row) every this many trims; the others start where the last stopped. */
-const FULL_TRIM_EVERY = 64;
+/**
+ * A full trim (from the first row) at most this often; the others start where the last stopped. A
+ * full trim walks the index over every row deleted since the table was last vacuumed (autovacuum
+ * looks once a minute): under 10,000 reads a second one took ~200 ms of the server's CPU, and one
+ * every 64 trims, as before, was 85% of the journal's trimming and a fifth of the server's CPU
+ * (issue 27, measured with pg_stat_statements). A minute apart, vacuum has passed in between.
+ */
+const FULL_TRIM_INTERVAL_MS = 60_000;
 
 export class SharedJournal implements RequestJournal {
   /** Names this replica's rows, so that a notification "rows a..b of replica r" reads exactly those. */
@@ -40,8 +46,8 @@ export class SharedJournal implements RequestJournal {
   private trimmedAt = 0;
   /** Where this replica's last trim stopped: the next deletes from there (see trimJournal). */
   private trimmedBelow = 0;
-  /** Trims so far; every FULL_TRIM_EVERY-th starts from 0 (see flush). */
-  private trims = 0;
+  /** When this replica last trimmed from the first row (performance.now()): see FULL_TRIM_INTERVAL_MS. */
+  private fullTrimAt = -Infinity;
 
   constructor(
     private readonly db: Pick<PostgresStoreDb, 'handle' | 'publish' | 'instance'>,
@@ -164,7 +170,9 @@ export class SharedJournal implements RequestJournal {
     try {
       // Now and then from the start: a row another replica numbered before this replica's cutoff
       // but committed after its trim lies below where the next trims start, and would stay.
-      const from = this.trims++ % FULL_TRIM_EVERY === 0 ? 0 : this.trimmedBelow;
+      const full = performance.now() - this.fullTrimAt >= FULL_TRIM_INTERVAL_MS;
+      if (full) this.fullTrimAt = performance.now();
+      const from = full ? 0 : this.trimmedBelow;
       this.trimmedBelow = (await trimJournal(this.db.handle, this.capacity, from)) ?? this.trimmedBelow;
       this.trimmedAt = range.to;
     } catch (error) {
