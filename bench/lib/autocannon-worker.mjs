@@ -18,7 +18,11 @@ if (c.amount) {
   options.amount = c.amount;
   delete options.duration;
 }
-if (c.freshIdempotencyKey || c.bodies) {
+if (c.paths) {
+  // Each request the next of these paths (on the url's origin): reads of many rows, not one.
+  let n = 0;
+  options.requests = [{ method: options.method, setupRequest: (req) => ({ ...req, path: c.paths[n++ % c.paths.length] }) }];
+} else if (c.freshIdempotencyKey || c.bodies) {
   // A fresh Idempotency-Key per request (and optionally rotating bodies): every request creates.
   let n = 0;
   options.requests = [
