@@ -68,6 +68,8 @@ export const stringField = (max: number): Field => ({
       notA('string'),
       fc.constant(''),
       fc.integer({ min: max + 1, max: max + 300 }).map((n) => 'y'.repeat(n)),
+      // U+0000 anywhere: PostgreSQL's text cannot hold it, and neither engine stores one.
+      fc.tuple(fc.string({ maxLength: 20 }), fc.string({ maxLength: 20 })).map(([a, b]) => `${a}\0${b}`),
     ),
   ),
 });

@@ -12,6 +12,7 @@ import { postgresRepositories } from './repos/index.js';
 import { clearPostgresData, HOLDING, ResetSharingDialect } from './reset.js';
 import { type ChangeChannel, publishOn } from './notify.js';
 import { type CacheScope, ReadCache, withReadCache } from './read-cache.js';
+import { nulMatchesNothing } from './nul-lookups.js';
 import { ReadBatch } from './read-batch.js';
 import { invoicesById } from './repos/invoices.js';
 
@@ -63,11 +64,6 @@ export function postgresDb(engine: StoreEngine<PgHandle>, channel?: ChangeChanne
   // reconnected channel calls these too.
   changes.subscribe('tenants', () => cache.forget());
   changes.subscribe('keys', () => cache.forget());
-  /** The repositories on `handle`, the cached reads through `cache` (read-cache.ts). */
-  const reposOn = (handle: PgHandle, inTransaction: boolean) => {
-    const publish = publisher(handle);
-    return { ...withReadCache(bindRepositories(engine.repos, handle), cache, { publish, inTransaction }), publish };
-  };
   /** Forgets what a transaction's writes left cached once it ended, committed or not. */
   const forgetAfter = async <T>(run: Promise<T>, scope: { wrote?: boolean }): Promise<T> => {
     try {
@@ -76,13 +72,17 @@ export function postgresDb(engine: StoreEngine<PgHandle>, channel?: ChangeChanne
       if (scope.wrote) cache.forget();
     }
   };
-  const pooled = reposOn(engine.db, false);
-  // An invoice read by id on the pool goes with the others asked meanwhile (read-batch.ts).
+  // The repositories on the pool: the cached reads through `cache` (read-cache.ts), an invoice read
+  // by id with the others asked meanwhile (read-batch.ts), a value PostgreSQL cannot hold found
+  // nowhere (nul-lookups.ts).
+  const publish = publisher(engine.db);
+  const pooled = withReadCache(bindRepositories(engine.repos, engine.db), cache, { publish, inTransaction: false });
   const invoiceReads = new ReadBatch((ids) => invoicesById(engine.db, ids));
   pooled.invoices = { ...pooled.invoices, findInvoice: (id) => invoiceReads.read(id) };
   return {
     handle: engine.db,
-    ...pooled,
+    ...nulMatchesNothing(pooled),
+    publish,
     instance,
     forgetCached: () => cache.forget(),
     kind: 'postgres',
@@ -94,7 +94,7 @@ export function postgresDb(engine: StoreEngine<PgHandle>, channel?: ChangeChanne
         forgetAfter(
           engine.transaction(async (trx) => {
             scope.publish = publisher(trx);
-            return body({ ...withReadCache(bindRepositories(engine.repos, trx), cache, scope), publish: scope.publish });
+            return body({ ...nulMatchesNothing(withReadCache(bindRepositories(engine.repos, trx), cache, scope)), publish: scope.publish });
           }),
           scope,
         ),

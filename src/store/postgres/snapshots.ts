@@ -155,7 +155,7 @@ async function copyTable(trx: PgHandle, lite: BetterSqlite3.Database, file: stri
 
 /**
  * A value of the file as PostgreSQL takes it. Integers are read as bigints so that one beyond 2^53
- * is refused rather than rounded (svc stores none); a blob is in no column svc writes.
+ * is refused rather than rounded (svc stores none); a blob is in no column svc writes; nor a NUL.
  */
 function portable(value: unknown, file: string, table: string, column: string): unknown {
   if (typeof value === 'bigint') {
@@ -163,6 +163,11 @@ function portable(value: unknown, file: string, table: string, column: string): 
       throw new Error(`snapshot ${file}: ${table}.${column} holds ${value}, beyond what svc stores exactly (2^53)`);
     }
     return Number(value);
+  }
+  // SQLite's text may hold U+0000 (a file from a version of svc before it refused one, or made by
+  // hand); PostgreSQL's cannot, and its own error would not say where.
+  if (typeof value === 'string' && value.includes('\0')) {
+    throw new Error(`snapshot ${file}: ${table}.${column} holds the character U+0000 (NUL), which PostgreSQL cannot store`);
   }
   if (value === null || typeof value === 'string' || typeof value === 'number') return value;
   throw new Error(`snapshot ${file}: ${table}.${column} holds a binary value, which svc never stores`);
