@@ -1,5 +1,5 @@
 import { unknownFieldsOf } from '../http/fields.js';
-import { refuseNul } from '../validation/nul.js';
+import { refuseUnstorableText } from '../validation/storable-text.js';
 import { parseWith } from '../validation/parse.js';
 import type { Stage } from './compose.js';
 import type { InputContext, RoutedContext } from './context.js';
@@ -30,13 +30,13 @@ export function query(routed: (ctx: InputContext) => void | Promise<void>): Stag
 
 /**
  * The body against the route's schema (400 `validation_failed` naming the field; a field holding
- * U+0000 too, validation/nul.ts); unknown fields get a `Warning`.
+ * U+0000 or a lone surrogate too, validation/storable-text.ts); unknown fields get a `Warning`.
  */
 export const validation: Stage<InputContext> = (ctx, next) => {
   const { route, body } = ctx;
   if (route.body && body !== undefined) {
     ctx.input.body = parseWith(route.body, body);
-    refuseNul(ctx.input.body);
+    refuseUnstorableText(ctx.input.body);
     warnUnknownFields(ctx, unknownFieldsOf(route.body, body));
   }
   return next();

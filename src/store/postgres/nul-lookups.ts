@@ -6,7 +6,7 @@ import type { Repos } from '../db.js';
  * (SQLSTATE 22021) and the request was a 500 where SQLite answers 404 (GET /v1/partner/invoices/%00).
  * No stored value holds one, so such a lookup finds nothing without asking; on the pool's batched
  * reads (read-batch.ts) it would also have failed every read sent with it. Bodies holding one are
- * refused before any of this (server/validation/nul.ts).
+ * refused before any of this (server/validation/storable-text.ts).
  */
 export const LOOKUPS = {
   invoices: ['findInvoice'],
