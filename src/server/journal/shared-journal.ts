@@ -79,7 +79,7 @@ export class SharedJournal implements RequestJournal {
   async page(query: JournalQuery): Promise<{ data: JournalEntry[]; hasMore: boolean } | null> {
     // Off (journalSize 0): nothing kept, as the ring answers.
     if (this.capacity === 0) return query.startingAfter === undefined ? { data: [], hasMore: false } : null;
-    // No entry's id holds U+0000, and PostgreSQL would fail the statement (store/postgres/nul-lookups.ts).
+    // No entry's id holds U+0000, and PostgreSQL would fail the statement (holdsNul, store/postgres/repos/handle.ts).
     if (query.startingAfter?.includes('\0')) return null;
     return this.run(() => journalPage(this.db.handle, this.capacity, query, query.limit, query.startingAfter));
   }

@@ -12,7 +12,6 @@ import { postgresRepositories } from './repos/index.js';
 import { clearPostgresData, HOLDING, ResetSharingDialect } from './reset.js';
 import { type ChangeChannel, publishOn } from './notify.js';
 import { type CacheScope, ReadCache, withReadCache } from './read-cache.js';
-import { nulMatchesNothing } from './nul-lookups.js';
 import { ReadBatch } from './read-batch.js';
 import { invoicesById } from './repos/invoices.js';
 
@@ -73,15 +72,14 @@ export function postgresDb(engine: StoreEngine<PgHandle>, channel?: ChangeChanne
     }
   };
   // The repositories on the pool: the cached reads through `cache` (read-cache.ts), an invoice read
-  // by id with the others asked meanwhile (read-batch.ts), a value PostgreSQL cannot hold found
-  // nowhere (nul-lookups.ts).
+  // by id with the others asked meanwhile (read-batch.ts).
   const publish = publisher(engine.db);
   const pooled = withReadCache(bindRepositories(engine.repos, engine.db), cache, { publish, inTransaction: false });
   const invoiceReads = new ReadBatch((ids) => invoicesById(engine.db, ids));
   pooled.invoices = { ...pooled.invoices, findInvoice: (id) => invoiceReads.read(id) };
   return {
     handle: engine.db,
-    ...nulMatchesNothing(pooled),
+    ...pooled,
     publish,
     instance,
     forgetCached: () => cache.forget(),
@@ -94,7 +92,7 @@ export function postgresDb(engine: StoreEngine<PgHandle>, channel?: ChangeChanne
         forgetAfter(
           engine.transaction(async (trx) => {
             scope.publish = publisher(trx);
-            return body({ ...nulMatchesNothing(withReadCache(bindRepositories(engine.repos, trx), cache, scope)), publish: scope.publish });
+            return body({ ...withReadCache(bindRepositories(engine.repos, trx), cache, scope), publish: scope.publish });
           }),
           scope,
         ),

@@ -14,7 +14,7 @@ import type {
 import type { ListPage } from '../../repos/merchants.js';
 import { DELIVERY_STATUSES, INVOICE_EVENT_TYPES } from '../../../contract/enums.js';
 import { deferWrite } from '../deferred-writes.js';
-import { type PgHandle, touched } from './handle.js';
+import { holdsNul, type PgHandle, touched } from './handle.js';
 
 // PostgreSQL's deliveries: the same functions as ../../repos/deliveries.ts. Claims lock the rows
 // they take with FOR UPDATE SKIP LOCKED, so concurrent claimers (the dispatcher's loops now, other
@@ -28,6 +28,7 @@ export async function insertDelivery(db: PgHandle, row: NewDelivery): Promise<vo
 }
 
 export async function findDelivery(db: PgHandle, id: string): Promise<DeliveryRow | undefined> {
+  if (holdsNul(id)) return undefined;
   return db.selectFrom('deliveries').selectAll().where('id', '=', id).executeTakeFirst();
 }
 

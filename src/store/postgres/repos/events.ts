@@ -2,7 +2,7 @@ import { type Insertable, sql } from 'kysely';
 import type { EventRow } from '../../repos/events.js';
 import type { EventsTable } from '../../schema.js';
 import { deferWrite } from '../deferred-writes.js';
-import type { PgHandle } from './handle.js';
+import { holdsNul, type PgHandle } from './handle.js';
 
 // PostgreSQL's events repository (the outbox): the same functions as ../../repos/events.ts. An event
 // is inserted on the caller's transaction handle, with the change that causes it (CONTRACT §4).
@@ -13,6 +13,7 @@ export async function insertEvent(db: PgHandle, row: Omit<Insertable<EventsTable
 }
 
 export async function findEvent(db: PgHandle, id: string): Promise<EventRow | undefined> {
+  if (holdsNul(id)) return undefined;
   return db.selectFrom('events').selectAll().where('id', '=', id).executeTakeFirst();
 }
 

@@ -3,7 +3,7 @@ import type { InvoiceFilter, InvoiceRow, InvoiceStateUpdate, NewInvoice } from '
 import type { ListPage } from '../../repos/merchants.js';
 import { sql } from 'kysely';
 import { deferWrite } from '../deferred-writes.js';
-import { oneOf, type PgHandle } from './handle.js';
+import { holdsNul, oneOf, type PgHandle } from './handle.js';
 
 // PostgreSQL's invoices: the same functions as ../../repos/invoices.ts.
 
@@ -20,16 +20,20 @@ export async function insertInvoice(db: PgHandle, row: NewInvoice): Promise<void
  * change would be lost (or refused by the events' unique id). Outside one, a plain read.
  */
 export async function findInvoice(db: PgHandle, id: string): Promise<InvoiceRow | undefined> {
+  if (holdsNul(id)) return undefined;
   const q = db.selectFrom('invoices').selectAll().where('id', '=', id);
   return (db.isTransaction ? q.forUpdate() : q).executeTakeFirst();
 }
 
 /**
  * Invoices by id, in any order, those that exist: the pool's batched reads (read-batch.ts). One text
- * for any number of ids (an array parameter), so the connection prepares it once.
+ * for any number of ids (an array parameter), so the connection prepares it once. An id holding
+ * U+0000 is left out (holdsNul): it would fail the statement, and with it every read sent together.
  */
 export async function invoicesById(db: PgHandle, ids: readonly string[]): Promise<InvoiceRow[]> {
-  const { rows } = await sql<InvoiceRow>`select * from invoices where id = any(${[...ids]}::text[])`.execute(db);
+  const asked = ids.filter((id) => !holdsNul(id));
+  if (!asked.length) return [];
+  const { rows } = await sql<InvoiceRow>`select * from invoices where id = any(${asked}::text[])`.execute(db);
   return rows;
 }
 

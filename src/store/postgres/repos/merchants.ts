@@ -2,7 +2,7 @@ import { INTEGRATION_STATUSES } from '../../../contract/enums.js';
 import type { Environment } from '../../../domain/environment.js';
 import { StoreConflictError } from '../../conflicts.js';
 import type { ListPage, MerchantRow, NewMerchant } from '../../repos/merchants.js';
-import { constraintOf, oneOf, type PgHandle, sqlState } from './handle.js';
+import { constraintOf, holdsNul, oneOf, type PgHandle, sqlState } from './handle.js';
 
 // PostgreSQL's merchants: the same functions as ../../repos/merchants.ts.
 
@@ -23,6 +23,7 @@ export async function insertMerchant(db: PgHandle, row: NewMerchant): Promise<vo
 
 /** Any merchant by id, whoever owns it: callers check ownership (and answer 404 if it differs). */
 export async function findMerchant(db: PgHandle, id: string): Promise<MerchantRow | undefined> {
+  if (holdsNul(id)) return undefined;
   return db.selectFrom('merchants').selectAll().where('id', '=', id).executeTakeFirst();
 }
 

@@ -1,7 +1,7 @@
 import { type Insertable, sql } from 'kysely';
 import type { PaymentRow } from '../../repos/payments.js';
 import type { PaymentsTable } from '../../schema.js';
-import { type PgHandle, touched } from './handle.js';
+import { holdsNul, type PgHandle, touched } from './handle.js';
 
 // PostgreSQL's payments: the same functions as ../../repos/payments.ts. Amounts are text as sent.
 
@@ -10,6 +10,7 @@ export async function insertPayment(db: PgHandle, row: Omit<Insertable<PaymentsT
 }
 
 export async function findPayment(db: PgHandle, id: string): Promise<PaymentRow | undefined> {
+  if (holdsNul(id)) return undefined;
   return db.selectFrom('payments').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
