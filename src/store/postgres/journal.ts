@@ -1,7 +1,7 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { JournalEntry } from '../../contract/testing-types.js';
 import { notifyExpression } from './notify.js';
-import type { PgHandle } from './repos/handle.js';
+import { holdsNul, type PgHandle } from './repos/handle.js';
 
 /**
  * The shared request journal's statements (migrations/0005-request-journal.ts; CONTRACT §9, §12).
@@ -91,6 +91,7 @@ export async function journalPage(
 ): Promise<{ data: JournalEntry[]; hasMore: boolean } | null> {
   const where = [newest(capacity), ...conditions(filter)];
   if (startingAfter !== undefined) {
+    if (holdsNul(startingAfter)) return null;
     const { rows } = await sql<{ seq: number }>`
       SELECT seq FROM request_journal WHERE id = ${startingAfter} AND ${sql.join(where, sql` AND `)} ORDER BY seq DESC LIMIT 1`.execute(db);
     if (!rows[0]) return null;
@@ -103,6 +104,7 @@ export async function journalPage(
 
 /** The newest entry with this Request-Id among the newest `capacity`, or null. */
 export async function journalEntry(db: PgHandle, capacity: number, id: string): Promise<JournalEntry | null> {
+  if (holdsNul(id)) return null;
   const { rows } = await sql<{ entry: JournalEntry }>`
     SELECT entry FROM request_journal WHERE id = ${id} AND ${newest(capacity)} ORDER BY seq DESC LIMIT 1`.execute(db);
   return rows[0]?.entry ?? null;

@@ -1,3 +1,11 @@
+/** Ids per statement: the array is one parameter, but a batch's answer is held in memory at once. */
+export const MAX_BATCH = 256;
+
+interface Waiting<R> {
+  resolve(row: R | undefined): void;
+  reject(error: unknown): void;
+}
+
 /**
  * Reads of one row by id on the pool, sent together: while one such statement is on its way to
  * PostgreSQL, the reads that arrive wait, and go as one `WHERE id = any($1)` statement when it has
@@ -10,18 +18,10 @@
  * in it was asked, so a read asked after a write was acknowledged sees it. Outside a transaction
  * only: a transaction's reads lock their rows (repos/invoices.ts) and stay its own.
  */
-export const MAX_IN_FLIGHT = 1;
-/** Ids per statement: the array is one parameter, but a batch's answer is held in memory at once. */
-export const MAX_BATCH = 256;
-
-interface Waiting<R> {
-  resolve(row: R | undefined): void;
-  reject(error: unknown): void;
-}
-
 export class ReadBatch<R extends { id: string }> {
   private readonly queue = new Map<string, Waiting<R>[]>();
-  private inFlight = 0;
+  /** A statement is on its way: reads asked meanwhile wait for it to answer (one at a time: above). */
+  private sending = false;
 
   constructor(private readonly load: (ids: string[]) => Promise<R[]>) {}
 
@@ -30,7 +30,7 @@ export class ReadBatch<R extends { id: string }> {
       const waiting = this.queue.get(id);
       if (waiting) waiting.push({ resolve, reject });
       else this.queue.set(id, [{ resolve, reject }]);
-      if (this.inFlight < MAX_IN_FLIGHT) this.send();
+      if (!this.sending) this.send();
     });
   }
 
@@ -41,7 +41,7 @@ export class ReadBatch<R extends { id: string }> {
       batch.set(id, waiting);
       this.queue.delete(id);
     }
-    this.inFlight++;
+    this.sending = true;
     let answer: Promise<R[]>;
     try {
       answer = this.load([...batch.keys()]);
@@ -67,7 +67,7 @@ export class ReadBatch<R extends { id: string }> {
   }
 
   private sent(): void {
-    this.inFlight--;
+    this.sending = false;
     if (this.queue.size) this.send();
   }
 }

@@ -6,7 +6,7 @@ import type { HeldBack } from '../snapshots.js';
 import { openSqlite } from '../sqlite.js';
 import { openStore } from '../store.js';
 import { HOLDING, holdResetLock } from './reset.js';
-import type { PgHandle } from './repos/handle.js';
+import { holdsNul, type PgHandle } from './repos/handle.js';
 import { IDENTITY_COLUMNS, SNAPSHOT_TABLES, type SnapshotTable } from './tables.js';
 
 /**
@@ -166,7 +166,7 @@ function portable(value: unknown, file: string, table: string, column: string): 
   }
   // SQLite's text may hold U+0000 (a file from a version of svc before it refused one, or made by
   // hand); PostgreSQL's cannot, and its own error would not say where.
-  if (typeof value === 'string' && value.includes('\0')) {
+  if (typeof value === 'string' && holdsNul(value)) {
     throw new Error(`snapshot ${file}: ${table}.${column} holds the character U+0000 (NUL), which PostgreSQL cannot store`);
   }
   if (value === null || typeof value === 'string' || typeof value === 'number') return value;

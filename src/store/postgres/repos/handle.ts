@@ -37,7 +37,7 @@ export function oneOf<const L extends readonly string[]>(list: L, value: string,
 /**
  * Whether `text` holds U+0000, which PostgreSQL's text cannot (a statement given one fails, SQLSTATE
  * 22021). No stored value holds one, so the lookups a request can reach (a path's id, a cursor) find
- * nothing by such a value without asking: the request is the 404 SQLite answers, not a 500
- * (GET /v1/partner/invoices/%00). Bodies holding one are refused before (server/validation/storable-text.ts).
+ * nothing by such a value without asking (the repositories, the journal's reads): the request is
+ * the 404 SQLite answers, not a 500 (GET /v1/partner/invoices/%00). Bodies holding one are refused before (server/validation/storable-text.ts).
  */
 export const holdsNul = (text: string): boolean => text.includes('\0');
