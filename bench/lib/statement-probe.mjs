@@ -19,6 +19,7 @@ function watch(socket) {
   let started = false;
   let ours = true;
   let parsed = '';
+  let trip = [];
   /** This connection's named statements: name → text. */
   const prepared = new Map();
   socket.on('data', (chunk) => {
@@ -50,9 +51,13 @@ function watch(socket) {
       // A prepared statement's later calls send no text: their Bind names it (store/postgres/named-statements.ts).
       if (type === 'B') {
         const name = body.toString('utf8').split('\0')[1];
-        if (name) parsed = prepared.get(name) ?? `(prepared ${name})`;
+        trip.push(name ? (prepared.get(name) ?? `(prepared ${name})`) : parsed);
       }
-      if (type === 'S' && log) log.push(parsed);
+      // One Sync ends a round trip, which may hold several statements (store/postgres/statement-batch.ts).
+      if (type === 'S') {
+        if (log) log.push(trip.join('; '));
+        trip = [];
+      }
     }
   });
 }

@@ -1,7 +1,7 @@
 /**
  * A TCP relay in front of a PostgreSQL server that reads what clients send (the frontend protocol)
  * and counts round trips: each simple Query ('Q') and each Sync ('S', the end of an extended query),
- * with the SQL. The change channel's connection (application_name svc-changes) is left out. For the
+ * with the SQL (a Sync's statements joined by `; `). The change channel's connection (application_name svc-changes) is left out. For the
  * round-trip tests (postgres-round-trips.test.ts); bench/lib/statement-probe.mjs does the same.
  */
 import net from 'node:net';
@@ -56,6 +56,8 @@ function watch(socket: net.Socket, onTrip: (sql: string) => void): void {
   let started = false;
   let ours = true;
   let parsed = '';
+  /** The statements bound since the last Sync. */
+  let trip: string[] = [];
   /** This connection's named statements (store/postgres/named-statements.ts): name → text. */
   const prepared = new Map<string, string>();
   socket.on('data', (chunk: Buffer) => {
@@ -84,9 +86,13 @@ function watch(socket: net.Socket, onTrip: (sql: string) => void): void {
       // A prepared statement's later calls send no text: their Bind names it.
       if (type === 'B') {
         const name = body.toString('utf8').split('\0')[1];
-        if (name) parsed = prepared.get(name) ?? `(prepared ${name})`;
+        trip.push(name ? (prepared.get(name) ?? `(prepared ${name})`) : parsed);
       }
-      if (type === 'S') onTrip(parsed);
+      // One Sync ends a round trip, which may hold several statements (store/postgres/statement-batch.ts).
+      if (type === 'S') {
+        onTrip(trip.join('; '));
+        trip = [];
+      }
     }
   });
 }

@@ -89,8 +89,10 @@ describe('deferred writes', async () => {
         await trx.insertInto('marks').values({ id: 100 }).execute();
       }),
     );
-    expect(sent).toHaveLength(3);
-    expect(sent[1]).toMatch(/^WITH d0 AS \(insert into "parents".*d1 AS \(insert into "children".*insert into "marks"/);
+    // The BEGIN goes with the first statement (statement-batch.ts): two round trips in all.
+    expect(sent).toHaveLength(2);
+    expect(sent[0]).toMatch(/^begin; WITH d0 AS \(insert into "parents".*d1 AS \(insert into "children".*insert into "marks"/);
+    expect(sent[1]).toBe('commit');
     expect([await rows('parents'), await rows('children'), await rows('marks')]).toEqual([[{ id: 1, state: 'new' }], [{ id: 10, parent: 1 }], [{ id: 100 }]]);
     // A child whose parent does not exist fails the transaction at the statement that carried it: nothing stays.
     await expect(
@@ -130,5 +132,75 @@ describe('deferred writes', async () => {
     const sent = await relay.count(() => deferWrite(conn, conn.insertInto('marks').values({ id: 301 })));
     expect(sent).toEqual(['insert into "marks" ("id") values ($1)']);
     expect(await rows('marks')).toEqual([{ id: 300 }, { id: 301 }]);
+  });
+});
+
+// A transaction's BEGIN waits for its first statement, and its last kept writes go with its COMMIT:
+// several statements, one round trip (statement-batch.ts).
+describe('statements sent together', async () => {
+  const relay = await startPgRelay(await server.createDatabase());
+  // One connection: what a failed round trip leaves on it, the next transaction meets.
+  const conn: Kysely<any> = openPostgres({ url: relay.url, maxConnections: 1 });
+  afterAll(() => conn.destroy());
+  await sql`CREATE TABLE pots (id integer PRIMARY KEY, label text)`.execute(conn);
+  const rows = async () => (await sql<Record<string, unknown>>`SELECT * FROM pots ORDER BY id`.execute(conn)).rows;
+
+  it('a transaction of kept writes is one round trip; an empty one sends nothing', async () => {
+    const sent = await relay.count(() =>
+      conn.transaction().execute(async (trx) => {
+        // Each names its row (deferred-writes.ts): they wait together, and go as one insert.
+        await deferWrite(trx, trx.insertInto('pots').values({ id: 1, label: 'a' }), '1');
+        await deferWrite(trx, trx.insertInto('pots').values({ id: 2, label: 'b' }), '2');
+      }),
+    );
+    expect(sent).toEqual(['begin; insert into "pots" ("id", "label") values ($1, $2), ($3, $4); commit']);
+    expect(await rows()).toEqual([
+      { id: 1, label: 'a' },
+      { id: 2, label: 'b' },
+    ]);
+    expect(await relay.count(() => conn.transaction().execute(async () => 'nothing'))).toEqual([]);
+  });
+
+  it('a failing statement fails its transaction, leaves nothing, and what it skipped is parsed again next time', async () => {
+    // A new text after the failing one: its Parse is skipped by the server, so the connection must not count it as prepared.
+    const failing = conn.transaction().execute(async (trx) => {
+      await deferWrite(trx, trx.insertInto('pots').values({ id: 1, label: 'twice' }));
+      await trx.selectFrom('pots').select('label').where('id', '>', 100).execute();
+    });
+    await expect(failing).rejects.toMatchObject({ code: '23505' });
+    const read = await conn.transaction().execute(async (trx) => trx.selectFrom('pots').select('label').where('id', '>', 1).execute());
+    expect(read).toEqual([{ label: 'b' }]);
+    // The same with the COMMIT as the statement skipped.
+    await expect(
+      conn.transaction().execute(async (trx) => {
+        await deferWrite(trx, trx.insertInto('pots').values({ id: 2, label: 'twice' }));
+      }),
+    ).rejects.toMatchObject({ code: '23505' });
+    await conn.transaction().execute(async (trx) => {
+      await deferWrite(trx, trx.insertInto('pots').values({ id: 3, label: 'c' }));
+    });
+    expect((await rows()).map((r) => r.label)).toEqual(['a', 'b', 'c']);
+  });
+
+  it('several commands in one text still go as a simple query, after what waits', async () => {
+    const sent = await relay.count(() =>
+      conn.transaction().execute(async (trx) => {
+        await deferWrite(trx, trx.insertInto('pots').values({ id: 4, label: 'd' }));
+        await sql`SAVEPOINT s; SELECT 1`.execute(trx);
+        await sql`SAVEPOINT t; SELECT 2`.execute(trx);
+      }),
+    );
+    expect(sent).toEqual(['begin; insert into "pots" ("id", "label") values ($1, $2)', 'SAVEPOINT s; SELECT 1', 'SAVEPOINT t; SELECT 2', 'commit']);
+    const alone = await relay.count(() => conn.transaction().execute(async (trx) => sql`SAVEPOINT u; SELECT 3`.execute(trx)));
+    expect(alone).toEqual(['begin; SAVEPOINT u; SELECT 3', 'commit']);
+    expect((await rows()).map((r) => r.id)).toEqual([1, 2, 3, 4]);
+  });
+
+  it("rows come back parsed as the pool's types say (int8 as a number; one beyond 2^53 refused)", async () => {
+    const read = (value: string) =>
+      conn.transaction().execute(async (trx) => (await sql<{ n: unknown }>`SELECT ${value}::int8 AS n, ${'x'}::text AS t`.execute(trx)).rows);
+    expect(await read('5')).toEqual([{ n: 5, t: 'x' }]);
+    await expect(read('9007199254740993')).rejects.toThrow(RangeError);
+    expect(await read('-7')).toEqual([{ n: -7, t: 'x' }]);
   });
 });

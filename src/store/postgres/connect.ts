@@ -67,5 +67,5 @@ export function createPostgresPool(options: PostgresConnectOptions): pg.Pool {
  * destroy() ends the pool.
  */
 export function openPostgres<DB>(options: PostgresConnectOptions, Dialect: typeof PostgresDialect = PostgresDialect): Kysely<DB> {
-  return new Kysely<DB>({ dialect: new Dialect({ pool: namingStatements(createPostgresPool(options)) }) });
+  return new Kysely<DB>({ dialect: new Dialect({ pool: namingStatements(createPostgresPool(options), types) }) });
 }

@@ -2,6 +2,7 @@ import type { PostgresCursor, PostgresPool, PostgresPoolClient, PostgresQueryRes
 import type pg from 'pg';
 import { alone, carrying, DEFERRED, type KeptWrite, keptWrite, MAX_KEPT, mayCarry, tablesOf, touchesAny } from './deferred-writes.js';
 import { sqlState } from './repos/handle.js';
+import { type BatchStatement, sendBatch } from './statement-batch.js';
 
 /**
  * kysely's pool, over pg's, with one change: a statement with parameters runs as a named prepared
@@ -16,20 +17,23 @@ import { sqlState } from './repos/handle.js';
  * parameters go unnamed: pg sends them as simple queries, which may hold several statements (the
  * BEGIN that takes the reset lock, reset.ts).
  *
- * The same wrapper keeps a transaction's deferred writes until its next statement (deferred-writes.ts).
+ * The same wrapper keeps a transaction's deferred writes until its next statement (deferred-writes.ts),
+ * and holds a transaction's BEGIN until its first statement: the BEGIN, the kept writes and that
+ * statement, or the kept writes and the COMMIT, then go in one round trip (statement-batch.ts). A
+ * create is BEGIN, the reset lock, its writes and COMMIT: one round trip instead of three.
  */
 export const MAX_NAMED = 256;
 
 /** kysely's PostgresPool over `pool`, naming each connection's statements (see above). */
-export function namingStatements(pool: pg.Pool): PostgresPool {
+export function namingStatements(pool: pg.Pool, types?: pg.CustomTypesConfig): PostgresPool {
   /** Per connection (pg's client, reused by the pool until it is dropped). */
   const named = new WeakMap<pg.PoolClient, Names>();
   return {
     async connect() {
       const client = await pool.connect();
       let names = named.get(client);
-      if (!names) named.set(client, (names = { byText: new Map(), given: 0, inTransaction: false, kept: [] }));
-      return new NamingClient(client, names);
+      if (!names) named.set(client, (names = { byText: new Map(), given: 0, inTransaction: false, begin: null, kept: [] }));
+      return new NamingClient(client, names, types);
     },
     end: () => pool.end(),
   };
@@ -41,6 +45,8 @@ interface Names {
   given: number;
   /** Between a BEGIN and its COMMIT or ROLLBACK on this connection. */
   inTransaction: boolean;
+  /** A BEGIN not sent yet (its statements): it goes with the transaction's first statement. */
+  begin: string[] | null;
   /** Deferred writes waiting for the transaction's next statement (deferred-writes.ts). */
   kept: KeptWrite[];
 }
@@ -56,10 +62,14 @@ const COMMANDS = ['UPDATE', 'DELETE', 'INSERT', 'SELECT', 'MERGE'] as const;
 /** A statement whose prepared plan PostgreSQL can no longer use: its tables changed shape (another svc's migration). */
 const STALE_PLAN = '0A000';
 
+/** What a statement that was not sent answers (a held BEGIN, an empty transaction's end). */
+const NOTHING_SENT = { command: 'SELECT', rowCount: 0, rows: [] } as const;
+
 class NamingClient implements PostgresPoolClient {
   constructor(
     private readonly client: pg.PoolClient,
     private readonly names: Names,
+    private readonly types: pg.CustomTypesConfig | undefined,
   ) {}
 
   query<R>(sql: string, parameters: ReadonlyArray<unknown>): Promise<PostgresQueryResult<R>>;
@@ -76,23 +86,41 @@ class NamingClient implements PostgresPoolClient {
 
   private async run<R>(statement: string, parameters: unknown[]): Promise<PostgresQueryResult<R>> {
     if (statement.startsWith(DEFERRED)) return this.keep(statement.slice(DEFERRED.length), parameters);
-    let [text, values] = [statement, parameters];
-    const kept = this.names.kept;
-    if (kept.length > 0) {
-      // Taken before anything runs: whatever happens next, they are not sent twice.
-      this.names.kept = [];
-      if (TRANSACTION_ENDS.test(text) && ROLLS_BACK.test(text)) {
-        // Rolled back unsent.
-      } else if (mayCarry(text) && !touchesAny(kept, tablesOf(text))) {
-        ({ text, values } = carrying(kept, text, values));
-      } else {
-        await this.sendAlone(kept);
-      }
+    // kysely's transactions are statements on this connection: BEGIN (reset.ts's, or kysely's own) to
+    // COMMIT or ROLLBACK. The BEGIN is held (a simple query's statements, split: none holds a `;` of
+    // its own) until the transaction's first statement, which it goes with.
+    if (parameters.length === 0 && TRANSACTION_STARTS.test(statement) && !this.names.inTransaction) {
+      this.names.begin = statement
+        .split(';')
+        .map((s) => s.trim())
+        .filter((s) => s !== '');
+      this.names.inTransaction = true;
+      return { ...NOTHING_SENT, rows: [] };
     }
-    // kysely's transactions are statements on this connection: BEGIN (reset.ts's, or kysely's own) to COMMIT or ROLLBACK.
-    if (TRANSACTION_STARTS.test(text)) this.names.inTransaction = true;
-    else if (TRANSACTION_ENDS.test(text)) this.names.inTransaction = false;
-    return this.execute<R>(text, values, true);
+    // Taken before anything runs: whatever happens next, they are not sent twice.
+    const { begin, kept } = this.names;
+    this.names.begin = null;
+    this.names.kept = [];
+    const ends = TRANSACTION_ENDS.test(statement);
+    if (ends) this.names.inTransaction = false;
+    // A transaction that sent nothing ends without a word (its kept writes go with a ROLLBACK, unsent).
+    if (begin && ends && (kept.length === 0 || ROLLS_BACK.test(statement))) return { ...NOTHING_SENT, rows: [] };
+    const batch: { text: string; values: unknown[] }[] = (begin ?? []).map((text) => ({ text, values: [] }));
+    let [text, values] = [statement, parameters];
+    // Several commands in one text (a claim's turn: SAVEPOINT; SET LOCAL; …) go only as a simple
+    // query, which no batch can hold: what waits goes first, the BEGIN joined to it when alone.
+    if (values.length === 0 && text.includes(';') && batch.length + kept.length > 0) {
+      if (kept.length === 0) return this.execute<R>([...(begin ?? []), text].join('; '), [], true);
+      if (!(ends && ROLLS_BACK.test(text))) await this.executeBatch([...batch, alone(kept)]);
+      return this.execute<R>(text, values, true);
+    }
+    if (kept.length > 0 && !(ends && ROLLS_BACK.test(text))) {
+      if (!ends && mayCarry(text) && !touchesAny(kept, tablesOf(text))) ({ text, values } = carrying(kept, text, values));
+      else batch.push(alone(kept));
+    }
+    if (batch.length === 0) return this.execute<R>(text, values, true);
+    batch.push({ text, values });
+    return this.executeBatch<R>(batch);
   }
 
   /** A deferred write (deferred-writes.ts): kept for the next statement inside a transaction, run at once outside one. */
@@ -108,10 +136,33 @@ class NamingClient implements PostgresPoolClient {
     return { command: 'INSERT', rowCount: 0, rows: [] };
   }
 
-  /** Kept writes sent before the statement that could not carry them, in one statement of their own. */
+  /** Kept writes sent before the write that could not wait with them, in one statement of their own (after a held BEGIN). */
   private async sendAlone(kept: readonly KeptWrite[]): Promise<void> {
+    const { begin } = this.names;
+    this.names.begin = null;
     const { text, values } = alone(kept);
-    await this.execute(text, values, false);
+    if (begin) await this.executeBatch([...begin.map((t) => ({ text: t, values: [] })), { text, values }]);
+    else await this.execute(text, values, false);
+  }
+
+  /**
+   * Statements of a transaction in one round trip (statement-batch.ts); the last one's result. Every
+   * text takes a name, parameters or not: a batch is extended-protocol, and the BEGIN, the reset lock
+   * and the COMMIT are then parsed once per connection too.
+   */
+  private async executeBatch<R>(batch: readonly { text: string; values: unknown[] }[]): Promise<PostgresQueryResult<R>> {
+    const statements: BatchStatement[] = batch.map((s) => ({ ...s, name: this.nameOf(s.text) }));
+    let results: pg.QueryResult[];
+    try {
+      results = await sendBatch(this.client, statements, this.types);
+    } catch (error) {
+      // Always inside a transaction, which has failed: its statements' plans are made afresh next time.
+      if (sqlState(error) === STALE_PLAN)
+        for (const s of statements) if (s.name !== undefined && this.names.byText.get(s.text) === s.name) this.names.byText.delete(s.text);
+      throw error;
+    }
+    const last = results.at(-1);
+    return { command: COMMANDS.find((c) => c === last?.command) ?? 'SELECT', rowCount: last?.rowCount ?? 0, rows: last?.rows ?? [] };
   }
 
   private async execute<R>(text: string, values: unknown[], mayRetry: boolean): Promise<PostgresQueryResult<R>> {
