@@ -15,6 +15,7 @@ import type { ListPage } from '../../repos/merchants.js';
 import { DELIVERY_STATUSES, INVOICE_EVENT_TYPES } from '../../../contract/enums.js';
 import { deferWrite } from '../deferred-writes.js';
 import { holdsNul, type PgHandle, touched } from './handle.js';
+import { insertOne } from './insert-one.js';
 
 // PostgreSQL's deliveries: the same functions as ../../repos/deliveries.ts. Claims lock the rows
 // they take with FOR UPDATE SKIP LOCKED, so concurrent claimers (the dispatcher's loops now, other
@@ -24,7 +25,7 @@ const DUE = ['pending', 'retrying'] as const;
 
 /** Deferred (deferred-writes.ts): it goes with the transaction's next statement. */
 export async function insertDelivery(db: PgHandle, row: NewDelivery): Promise<void> {
-  await deferWrite(db, db.insertInto('deliveries').values(row), row.id);
+  await deferWrite(db, insertOne('deliveries', row), row.id);
 }
 
 export async function findDelivery(db: PgHandle, id: string): Promise<DeliveryRow | undefined> {

@@ -3,13 +3,14 @@ import type { EventRow } from '../../repos/events.js';
 import type { EventsTable } from '../../schema.js';
 import { deferWrite } from '../deferred-writes.js';
 import { holdsNul, type PgHandle } from './handle.js';
+import { insertOne } from './insert-one.js';
 
 // PostgreSQL's events repository (the outbox): the same functions as ../../repos/events.ts. An event
 // is inserted on the caller's transaction handle, with the change that causes it (CONTRACT §4).
 
 /** Deferred (deferred-writes.ts): it goes with the transaction's next statement. */
 export async function insertEvent(db: PgHandle, row: Omit<Insertable<EventsTable>, 'seq'>): Promise<void> {
-  await deferWrite(db, db.insertInto('events').values(row), row.id);
+  await deferWrite(db, insertOne('events', row), row.id);
 }
 
 export async function findEvent(db: PgHandle, id: string): Promise<EventRow | undefined> {

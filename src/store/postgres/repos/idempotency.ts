@@ -1,6 +1,8 @@
 import { StoreConflictError } from '../../conflicts.js';
 import type { IdempotencyRow } from '../../repos/idempotency.js';
+import { CompiledQuery } from 'kysely';
 import { type PgHandle, touched } from './handle.js';
+import { insertOne } from './insert-one.js';
 
 // PostgreSQL's idempotency records: the same functions as ../../repos/idempotency.ts, with the race
 // decided by the primary key on `scope` instead of by SQLite's one writer at a time.
@@ -20,20 +22,18 @@ export async function findIdempotent(db: PgHandle, scope: string, now: number): 
  * here and leave two resources.
  */
 export async function rememberIdempotent(db: PgHandle, row: IdempotencyRow): Promise<void> {
-  const result = await db
-    .insertInto('idempotency_keys')
-    .values(row)
-    .onConflict((oc) =>
-      oc
-        .column('scope')
-        .doUpdateSet({ fingerprint: row.fingerprint, status: row.status, response: row.response, created_at: row.created_at, expires_at: row.expires_at })
-        .where('idempotency_keys.expires_at', '<=', row.created_at),
-    )
-    .executeTakeFirst();
-  // An insert answers numInsertedOrUpdatedRows; 0 when the conflict's WHERE kept the live row.
-  if (Number(result.numInsertedOrUpdatedRows ?? 0n) === 0) throw new StoreConflictError('idempotency_key');
+  // Compiled once (insert-one.ts): kysely built this upsert in ~15 µs on every create.
+  const insert = insertOne('idempotency_keys', row);
+  const result = await db.executeQuery(CompiledQuery.raw(`${insert.sql} ${REPLACING_EXPIRED}`, [...insert.parameters]));
+  // 0 rows when the conflict's WHERE kept the live row.
+  if (Number(result.numAffectedRows ?? 0n) === 0) throw new StoreConflictError('idempotency_key');
 }
 
 export async function sweepIdempotency(db: PgHandle, now: number): Promise<number> {
   return touched(await db.deleteFrom('idempotency_keys').where('expires_at', '<=', now).executeTakeFirst());
 }
+
+/** An expired record of the same scope is replaced by the new one; a live one stays (0 rows). */
+const REPLACING_EXPIRED =
+  'on conflict ("scope") do update set "fingerprint" = excluded."fingerprint", "status" = excluded."status", "response" = excluded."response", ' +
+  '"created_at" = excluded."created_at", "expires_at" = excluded."expires_at" where "idempotency_keys"."expires_at" <= excluded."created_at"';

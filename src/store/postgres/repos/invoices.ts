@@ -4,12 +4,13 @@ import type { ListPage } from '../../repos/merchants.js';
 import { sql } from 'kysely';
 import { deferWrite } from '../deferred-writes.js';
 import { holdsNul, oneOf, type PgHandle } from './handle.js';
+import { insertOne } from './insert-one.js';
 
 // PostgreSQL's invoices: the same functions as ../../repos/invoices.ts.
 
 /** Deferred (deferred-writes.ts): in a create it goes with the statement after it. */
 export async function insertInvoice(db: PgHandle, row: NewInvoice): Promise<void> {
-  await deferWrite(db, db.insertInto('invoices').values(row), row.id);
+  await deferWrite(db, insertOne('invoices', row), row.id);
 }
 
 /**
