@@ -1,6 +1,5 @@
 import type { Server } from 'node:http';
 import type { EmulatorConfig } from '../config/defaults.js';
-import type { Random } from '../domain/random.js';
 import type { StoreDb } from '../store/db.js';
 import { expireDue } from './actions/lifecycle.js';
 import { sqliteDb } from '../store/sqlite-db.js';
@@ -15,30 +14,29 @@ import type { EmulatorEvent } from './events.js';
 import { createClient, type Client } from '../client/typed.js';
 import { attachInternals } from './internals.js';
 import type { Imported } from './snapshots/files.js';
-import { createSnapshots, type Snapshots } from './snapshots/snapshots.js';
+import type { Snapshots } from './snapshots/snapshots.js';
 import type { SnapshotEngine } from './snapshots/engine.js';
 import { sqliteSnapshotEngine } from './snapshots/sqlite-snapshots.js';
 import { createWork, type Work } from './background.js';
 import { parseWith } from './validation/parse.js';
 import { loadSchemas, schemas } from './validation/schemas.js';
-import type { FaultTable } from './faults/table.js';
 import { SharedFaultTable } from './faults/shared.js';
 import { faultTableFor } from './faults/for-store.js';
 import { SharedWebhookChaos } from '../webhooks/shared-chaos.js';
 import { faultControl } from './faults/control.js';
-import { Journal, type RequestJournal } from './journal/journal.js';
+import { Journal } from './journal/journal.js';
 import type { SharedViews } from './shared-views.js';
 import type { DefaultKeys } from '../contract/default-keys.js';
-import type { AppDeps, Runtime } from './route.js';
+import type { AppDeps } from './route.js';
 import type { Emulator, StartEmulatorOptions } from './emulator-api.js';
 import { apiRoutes } from './routes/index.js';
-import { createStreams } from './streams.js';
 import { openApiRoute } from './routes/openapi.js';
 import { checkJournalSize, randomFor, resolveConfig } from './start-options.js';
+import { type Parts, runtimeOf, type Site } from './start-parts.js';
 import { close, createHttpServer, hostForUrl, listen } from './listen.js';
-import { deliveryAnnouncer, followReplicas, reportSync } from './replicas.js';
-import { type EmulatorClock, openClock } from './emulator-clock.js';
-import { type KeysHolder, keysHolder } from './keys-holder.js';
+import { followReplicas, reportSync } from './replicas.js';
+import { openClock } from './emulator-clock.js';
+import { keysHolder } from './keys-holder.js';
 import { sqliteQuery } from '../store/sqlite-query.js';
 import { errorMessage } from '../domain/caught.js';
 import type { PostgresStoreDb } from '../store/postgres/engine.js';
@@ -109,36 +107,6 @@ async function startOnPostgres(url: string, config: EmulatorConfig, options: Sta
     await db.close();
     throw error;
   }
-}
-
-/** Where the emulator is reached: its public base URL (set, or known once it listens) and its bound host. */
-interface Site {
-  baseUrl: string;
-  boundHost: string;
-}
-
-/** What start-up builds, handed from one step to the next. */
-interface Parts {
-  /** SQLite's own store: snapshots and the file claim only; null on PostgreSQL. */
-  store: OpenedStore | null;
-  /** The store everything else uses (src/store/db.ts). */
-  db: StoreDb;
-  /** Snapshots' engine part (server/snapshots/engine.ts), chosen with the store. */
-  snapshotEngine: SnapshotEngine;
-  /** One raw SQL statement on whichever engine: our tests' view (server/internals.ts). */
-  query(sqlText: string): Promise<Record<string, unknown>[]>;
-  config: EmulatorConfig;
-  options: StartEmulatorOptions;
-  time: EmulatorClock;
-  random: Random;
-  keys: KeysHolder;
-  hub: EventHub<EmulatorEvent>;
-  site: Site;
-  work: Work;
-  journal: RequestJournal;
-  faults: FaultTable;
-  /** Stops reacting to other replicas' changes (./replicas.ts): the first thing a stop does. */
-  unfollow: () => void;
 }
 
 /** Start-up in dependency order: store (opened) → clock → keys → background work → app → listen. */
@@ -245,78 +213,6 @@ function appDeps(parts: Parts): AppDeps {
     faults,
     runtime: runtimeOf(parts, keyCache),
   };
-}
-
-/** What the control plane drives beyond one request: reset, the clock, keys, listeners, streams, snapshots. */
-function runtimeOf(parts: Parts, keyCache: KeyCache): Runtime {
-  const { db, time, keys, hub, journal } = parts;
-  const { dispatcher, listeners, scheduler, chaos } = parts.work;
-  // Deliveries written here wake the other replicas' dispatchers too (nothing on SQLite).
-  const announce = deliveryAnnouncer(db, (error) => reportSync(hub, new Error(`replica sync: ${errorMessage(error)}`, { cause: error })));
-  return {
-    reset: async () => {
-      // The tables emptied and the defaults recreated in one transaction, so no request sees the
-      // state without its keys (writers under load keep getting 201), and on PostgreSQL the
-      // defaults cannot land before the TRUNCATE that would empty them (issue 27). A claim queued
-      // from here on runs after it, on the new state; one queued before has the old epoch, and the
-      // dispatcher hands its rows back unsent.
-      const cleared = db.clearData((tx) => keys.renewIn(tx));
-      // Bounded under any load (CONTRACT §8): attempts in flight, chaos holds included, are
-      // abandoned, not awaited; a listener holding a delivery without reporting is let go too.
-      dispatcher.discard();
-      listeners.abandonWaiting('the emulator was reset');
-      keyCache.clear();
-      await cleared;
-      // A key of the discarded state cached meanwhile (a request read it before the deletes) goes too.
-      keyCache.clear();
-      // The other replicas' caches still hold the keys the reset revoked.
-      await db.publish('keys');
-    },
-    advanceClock: async (ms) => {
-      const from = time.clock.now();
-      const report = await scheduler.advance(ms);
-      if (await time.persistAdvance(ms)) scheduler.rearm();
-      return { from, to: time.clock.now(), ...report };
-    },
-    defaultKeys: () => keys.current,
-    schedule: (at) => {
-      scheduler.schedule(at);
-      announce(at);
-    },
-    resend: (delivery) => dispatcher.resend(delivery),
-    extraTargets: (tx, partnerId, environment, type) => listeners.targets(tx, partnerId, environment, type),
-    listeners,
-    chaos,
-    subscribe: (listener) => hub.on(listener),
-    streams: createStreams(journal, hub),
-    snapshots: snapshotsOf(parts, keyCache),
-  };
-}
-
-function snapshotsOf(parts: Parts, keyCache: KeyCache): Snapshots {
-  const { db, time, keys } = parts;
-  const { dispatcher, listeners, scheduler } = parts.work;
-  return createSnapshots({
-    engine: parts.snapshotEngine,
-    clock: time.clock,
-    quiesce: () => {
-      dispatcher.discard();
-      listeners.abandonWaiting('a snapshot was restored');
-    },
-    restored: async () => {
-      keyCache.clear();
-      // Before anything awaits: the scheduler looks again at the new state's due work.
-      scheduler.rearm();
-      await keys.renew();
-      await time.persist();
-      // Attempts the snapshot caught in flight are due again, like after a crash.
-      await db.deliveries.releaseInFlight();
-      dispatcher.kick();
-      // The restored keys and due work, for the other replicas (the clock told them by persist).
-      await db.publish('keys');
-      await db.publish('deliveries');
-    },
-  });
 }
 
 /**

@@ -1,0 +1,124 @@
+import type { EmulatorConfig } from '../config/defaults.js';
+import { errorMessage } from '../domain/caught.js';
+import type { EventHub } from '../domain/event-hub.js';
+import type { Random } from '../domain/random.js';
+import type { StoreDb } from '../store/db.js';
+import type { OpenedStore } from '../store/store.js';
+import type { KeyCache } from './auth.js';
+import type { Work } from './background.js';
+import type { EmulatorClock } from './emulator-clock.js';
+import type { StartEmulatorOptions } from './emulator-api.js';
+import type { EmulatorEvent } from './events.js';
+import type { FaultTable } from './faults/table.js';
+import type { RequestJournal } from './journal/journal.js';
+import type { KeysHolder } from './keys-holder.js';
+import { deliveryAnnouncer, reportSync } from './replicas.js';
+import type { Runtime } from './route.js';
+import type { SnapshotEngine } from './snapshots/engine.js';
+import { createSnapshots, type Snapshots } from './snapshots/snapshots.js';
+import { createStreams } from './streams.js';
+
+// What start-up (start.ts) builds, and the control plane's runtime made from it: moved out of
+// start.ts, which had grown past 400 lines, unchanged.
+
+/** Where the emulator is reached: its public base URL (set, or known once it listens) and its bound host. */
+export interface Site {
+  baseUrl: string;
+  boundHost: string;
+}
+
+/** What start-up builds, handed from one step to the next. */
+export interface Parts {
+  /** SQLite's own store: snapshots and the file claim only; null on PostgreSQL. */
+  store: OpenedStore | null;
+  /** The store everything else uses (src/store/db.ts). */
+  db: StoreDb;
+  /** Snapshots' engine part (server/snapshots/engine.ts), chosen with the store. */
+  snapshotEngine: SnapshotEngine;
+  /** One raw SQL statement on whichever engine: our tests' view (server/internals.ts). */
+  query(sqlText: string): Promise<Record<string, unknown>[]>;
+  config: EmulatorConfig;
+  options: StartEmulatorOptions;
+  time: EmulatorClock;
+  random: Random;
+  keys: KeysHolder;
+  hub: EventHub<EmulatorEvent>;
+  site: Site;
+  work: Work;
+  journal: RequestJournal;
+  faults: FaultTable;
+  /** Stops reacting to other replicas' changes (./replicas.ts): the first thing a stop does. */
+  unfollow: () => void;
+}
+
+/** What the control plane drives beyond one request: reset, the clock, keys, listeners, streams, snapshots. */
+export function runtimeOf(parts: Parts, keyCache: KeyCache): Runtime {
+  const { db, time, keys, hub, journal } = parts;
+  const { dispatcher, listeners, scheduler, chaos } = parts.work;
+  // Deliveries written here wake the other replicas' dispatchers too (nothing on SQLite).
+  const announce = deliveryAnnouncer(db, (error) => reportSync(hub, new Error(`replica sync: ${errorMessage(error)}`, { cause: error })));
+  return {
+    reset: async () => {
+      // The tables emptied and the defaults recreated in one transaction, so no request sees the
+      // state without its keys (writers under load keep getting 201), and on PostgreSQL the
+      // defaults cannot land before the TRUNCATE that would empty them (issue 27). A claim queued
+      // from here on runs after it, on the new state; one queued before has the old epoch, and the
+      // dispatcher hands its rows back unsent.
+      const cleared = db.clearData((tx) => keys.renewIn(tx));
+      // Bounded under any load (CONTRACT §8): attempts in flight, chaos holds included, are
+      // abandoned, not awaited; a listener holding a delivery without reporting is let go too.
+      dispatcher.discard();
+      listeners.abandonWaiting('the emulator was reset');
+      keyCache.clear();
+      await cleared;
+      // A key of the discarded state cached meanwhile (a request read it before the deletes) goes too.
+      keyCache.clear();
+      // The other replicas' caches still hold the keys the reset revoked.
+      await db.publish('keys');
+    },
+    advanceClock: async (ms) => {
+      const from = time.clock.now();
+      const report = await scheduler.advance(ms);
+      if (await time.persistAdvance(ms)) scheduler.rearm();
+      return { from, to: time.clock.now(), ...report };
+    },
+    defaultKeys: () => keys.current,
+    schedule: (at) => {
+      scheduler.schedule(at);
+      announce(at);
+    },
+    resend: (delivery) => dispatcher.resend(delivery),
+    extraTargets: (tx, partnerId, environment, type) => listeners.targets(tx, partnerId, environment, type),
+    listeners,
+    chaos,
+    subscribe: (listener) => hub.on(listener),
+    streams: createStreams(journal, hub),
+    snapshots: snapshotsOf(parts, keyCache),
+  };
+}
+
+function snapshotsOf(parts: Parts, keyCache: KeyCache): Snapshots {
+  const { db, time, keys } = parts;
+  const { dispatcher, listeners, scheduler } = parts.work;
+  return createSnapshots({
+    engine: parts.snapshotEngine,
+    clock: time.clock,
+    quiesce: () => {
+      dispatcher.discard();
+      listeners.abandonWaiting('a snapshot was restored');
+    },
+    restored: async () => {
+      keyCache.clear();
+      // Before anything awaits: the scheduler looks again at the new state's due work.
+      scheduler.rearm();
+      await keys.renew();
+      await time.persist();
+      // Attempts the snapshot caught in flight are due again, like after a crash.
+      await db.deliveries.releaseInFlight();
+      dispatcher.kick();
+      // The restored keys and due work, for the other replicas (the clock told them by persist).
+      await db.publish('keys');
+      await db.publish('deliveries');
+    },
+  });
+}
