@@ -46,7 +46,7 @@ interface Names {
   /** Between a BEGIN and its COMMIT or ROLLBACK on this connection. */
   inTransaction: boolean;
   /** A BEGIN not sent yet (its statements): it goes with the transaction's first statement. */
-  begin: string[] | null;
+  begin: Statement[] | null;
   /** Deferred writes waiting for the transaction's next statement (deferred-writes.ts). */
   kept: KeptWrite[];
 }
@@ -61,6 +61,12 @@ const COMMANDS = ['UPDATE', 'DELETE', 'INSERT', 'SELECT', 'MERGE'] as const;
 
 /** A statement whose prepared plan PostgreSQL can no longer use: its tables changed shape (another svc's migration). */
 const STALE_PLAN = '0A000';
+
+/** A statement's text and its parameters, as kysely hands them over. */
+interface Statement {
+  text: string;
+  values: unknown[];
+}
 
 /** What a statement that was not sent answers (a held BEGIN, an empty transaction's end). */
 const NOTHING_SENT = { command: 'SELECT', rowCount: 0, rows: [] } as const;
@@ -92,8 +98,8 @@ class NamingClient implements PostgresPoolClient {
     if (parameters.length === 0 && TRANSACTION_STARTS.test(statement) && !this.names.inTransaction) {
       this.names.begin = statement
         .split(';')
-        .map((s) => s.trim())
-        .filter((s) => s !== '');
+        .map((text) => ({ text: text.trim(), values: [] }))
+        .filter((s) => s.text !== '');
       this.names.inTransaction = true;
       return { ...NOTHING_SENT, rows: [] };
     }
@@ -102,19 +108,20 @@ class NamingClient implements PostgresPoolClient {
     this.names.begin = null;
     this.names.kept = [];
     const ends = TRANSACTION_ENDS.test(statement);
+    const rollsBack = ends && ROLLS_BACK.test(statement);
     if (ends) this.names.inTransaction = false;
     // A transaction that sent nothing ends without a word (its kept writes go with a ROLLBACK, unsent).
-    if (begin && ends && (kept.length === 0 || ROLLS_BACK.test(statement))) return { ...NOTHING_SENT, rows: [] };
-    const batch: { text: string; values: unknown[] }[] = (begin ?? []).map((text) => ({ text, values: [] }));
+    if (begin && ends && (kept.length === 0 || rollsBack)) return { ...NOTHING_SENT, rows: [] };
+    const batch: Statement[] = [...(begin ?? [])];
     let [text, values] = [statement, parameters];
     // Several commands in one text (a claim's turn: SAVEPOINT; SET LOCAL; …) go only as a simple
     // query, which no batch can hold: what waits goes first, the BEGIN joined to it when alone.
     if (values.length === 0 && text.includes(';') && batch.length + kept.length > 0) {
-      if (kept.length === 0) return this.execute<R>([...(begin ?? []), text].join('; '), [], true);
-      if (!(ends && ROLLS_BACK.test(text))) await this.executeBatch([...batch, alone(kept)]);
+      if (kept.length === 0) return this.execute<R>([...batch.map((s) => s.text), text].join('; '), [], true);
+      if (!rollsBack) await this.executeBatch([...batch, alone(kept)]);
       return this.execute<R>(text, values, true);
     }
-    if (kept.length > 0 && !(ends && ROLLS_BACK.test(text))) {
+    if (kept.length > 0 && !rollsBack) {
       if (!ends && mayCarry(text) && !touchesAny(kept, tablesOf(text))) ({ text, values } = carrying(kept, text, values));
       else batch.push(alone(kept));
     }
@@ -141,7 +148,7 @@ class NamingClient implements PostgresPoolClient {
     const { begin } = this.names;
     this.names.begin = null;
     const { text, values } = alone(kept);
-    if (begin) await this.executeBatch([...begin.map((t) => ({ text: t, values: [] })), { text, values }]);
+    if (begin) await this.executeBatch([...begin, { text, values }]);
     else await this.execute(text, values, false);
   }
 
@@ -150,7 +157,7 @@ class NamingClient implements PostgresPoolClient {
    * text takes a name, parameters or not: a batch is extended-protocol, and the BEGIN, the reset lock
    * and the COMMIT are then parsed once per connection too.
    */
-  private async executeBatch<R>(batch: readonly { text: string; values: unknown[] }[]): Promise<PostgresQueryResult<R>> {
+  private async executeBatch<R>(batch: readonly Statement[]): Promise<PostgresQueryResult<R>> {
     const statements: BatchStatement[] = batch.map((s) => ({ ...s, name: this.nameOf(s.text) }));
     let results: pg.QueryResult[];
     try {
