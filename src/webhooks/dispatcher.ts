@@ -1,17 +1,10 @@
-import type { Clock } from '../clock/clock.js';
-import { wallClockSeconds } from '../clock/clock.js';
-import type { EmulatorConfig } from '../config/defaults.js';
 import { RetryLater } from '../store/backoff.js';
-import type { StoreDb } from '../store/db.js';
-import type { DeliveryRow, ListenerScope } from '../store/repos/deliveries.js';
+import type { DeliveryRow } from '../store/repos/deliveries.js';
 import { ClaimLeases } from './leases.js';
-import type { Attempter, AttemptResult } from './attempt.js';
-import type { DeliveryEvent } from './delivery-events.js';
-import { STALE_SECONDS, type WebhookChaos } from './chaos.js';
 import { type Completion, deliveryIdsOf, recordCompletions, type Trigger } from './completion.js';
-import { deliveryHeaders } from './delivery-headers.js';
+import type { DispatcherDeps } from './dispatcher-deps.js';
 import { EventLoader } from './event-loader.js';
-import { parseCustomHeaders } from '../store/json-columns.js';
+import { abortableDelay, sendAttempt } from './send-attempt.js';
 
 /** Attempts running at once, in all; and per receiver URL, so a dead one cannot take every slot. */
 const MAX_IN_FLIGHT = 1024;
@@ -19,26 +12,6 @@ const MAX_IN_FLIGHT_PER_URL = 64;
 /** Claim again after this many attempts finished, or after this long, whichever comes first. */
 const CLAIM_BATCH = 16;
 const CLAIM_DELAY_MS = 2;
-export interface DispatcherDeps {
-  db: StoreDb;
-  clock: Clock;
-  config: EmulatorConfig;
-  attempter: Attempter;
-  version: string;
-  emit(event: DeliveryEvent): void;
-  /** A retry falls due at `at`: the scheduler must wake by then (the clock flows on its own). */
-  schedule?: (at: number) => void;
-  /** Sends a listener delivery (`svc webhook listen`); without one, listener deliveries fail and retry. */
-  sendToListener?: (delivery: DeliveryRow, body: string, timeoutMs: number) => Promise<AttemptResult>;
-  /** Background work failed on the database (a lock held elsewhere, a full disk); it is tried again. */
-  onError?: (error: unknown) => void;
-  /** Webhook chaos in force (CONTRACT §9), consulted as each attempt starts. */
-  chaos?: WebhookChaos;
-  /** A claim's lease in wall-clock ms (default LEASE_MS); tests of dying replicas shorten it. */
-  leaseMs?: number;
-  /** Which listener deliveries this replica's claims may take (PostgreSQL: where their streams are). */
-  listenerScope?: () => ListenerScope | undefined;
-}
 
 /**
  * A claimed delivery handed back unattempted, with the claim's token (only that claim's hold is let
@@ -334,7 +307,6 @@ export class Dispatcher {
   }
 
   private async attemptNow(delivery: DeliveryRow, trigger: Trigger, lease: string | null): Promise<void> {
-    const { db, clock, config, attempter, version } = this.deps;
     const epoch = this.epoch;
     const signal = this.abandon.signal;
     /** Whether the state this attempt belongs to was discarded: then nothing more is sent or written. */
@@ -348,59 +320,12 @@ export class Dispatcher {
     // Gone with its delivery: a reset or restore emptied the tables between the claim (one statement,
     // which does not wait for the reset lock) and this read. Nothing to send, nothing to write.
     if (!event) return;
-    const startedAt = clock.now();
-    const attempt = delivery.attempt_count + 1;
-    let url = delivery.url;
-    let result: AttemptResult;
+    const startedAt = this.deps.clock.now();
     if (chaos && chaos.holdMs > 0) await abortableDelay(chaos.holdMs, signal);
     if (discarded()) return;
-
-    const sent = (to: string) =>
-      this.deps.emit({
-        type: 'delivery.sent',
-        partnerId: delivery.partner_id,
-        environment: delivery.environment,
-        invoiceId: delivery.invoice_id,
-        deliveryId: delivery.id,
-        eventId: event.id,
-        eventType: event.type,
-        url: to,
-        target: delivery.target,
-        attempt,
-        trigger,
-      });
-    if (delivery.target === 'listener') {
-      const send = this.deps.sendToListener;
-      sent(url);
-      result = send ? await send(delivery, event.payload, config.webhooks.timeoutMs) : failure('listener_unavailable: no listener is connected');
-      // The listener signs what it forwards itself: only a duplicate can be played on it.
-      if (chaos?.duplicate && send && !discarded()) await send(delivery, event.payload, config.webhooks.timeoutMs);
-    } else {
-      const webhook = await db.webhookConfigs.findWebhookConfig(delivery.partner_id, delivery.environment);
-      // The read awaited the store: a reset or restore may have come meanwhile.
-      if (discarded()) return;
-      if (webhook?.enabled !== 1) {
-        result = failure('webhook_disabled: the webhook configuration is disabled or was removed');
-      } else {
-        url = webhook.url;
-        const secret = chaos?.badSignature ? `${webhook.secret}-chaos` : webhook.secret;
-        const at = wallClockSeconds() - (chaos?.staleTimestamp ? STALE_SECONDS : 0);
-        const headers = deliveryHeaders(event.payload, secret, parseCustomHeaders(webhook.custom_headers), version, at);
-        sent(url);
-        const request = {
-          url,
-          body: event.payload,
-          headers,
-          timeoutMs: config.webhooks.timeoutMs,
-          guard: delivery.environment === 'live' ? ('public-only' as const) : ('none' as const),
-          signal,
-        };
-        result = await attempter.attempt(request);
-        // A duplicate is the same envelope again, right after: what a receiver must process once.
-        if (chaos?.duplicate && !discarded()) await attempter.attempt(request);
-      }
-    }
-    if (discarded()) return;
+    const sent = await sendAttempt(this.deps, { delivery, event, chaos, trigger, attempt: delivery.attempt_count + 1, signal, discarded });
+    if (!sent || discarded()) return;
+    const { url, result } = sent;
     this.completions.push({ deliveryId: delivery.id, trigger, url, startedAt, result, chaos: chaos?.kinds.length ? chaos.kinds.join(',') : null, lease });
     this.scheduleFlush();
   }
@@ -471,22 +396,4 @@ export class Dispatcher {
     this.wakeIdle();
     return null;
   }
-}
-
-/** Waits `ms` of real time, or less when `signal` aborts. */
-function abortableDelay(ms: number, signal: AbortSignal): Promise<void> {
-  if (signal.aborted) return Promise.resolve();
-  return new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms).unref();
-    signal.addEventListener('abort', done, { once: true });
-  });
-}
-
-function failure(error: string): AttemptResult {
-  return { ok: false, responseStatus: null, responseBody: null, error, errorKind: null, durationMs: 0 };
 }

@@ -1,0 +1,29 @@
+import type { Clock } from '../clock/clock.js';
+import type { EmulatorConfig } from '../config/defaults.js';
+import type { StoreDb } from '../store/db.js';
+import type { DeliveryRow, ListenerScope } from '../store/repos/deliveries.js';
+import type { Attempter, AttemptResult } from './attempt.js';
+import type { WebhookChaos } from './chaos.js';
+import type { DeliveryEvent } from './delivery-events.js';
+
+/** What the dispatcher (dispatcher.ts) is built with. */
+export interface DispatcherDeps {
+  db: StoreDb;
+  clock: Clock;
+  config: EmulatorConfig;
+  attempter: Attempter;
+  version: string;
+  emit(event: DeliveryEvent): void;
+  /** A retry falls due at `at`: the scheduler must wake by then (the clock flows on its own). */
+  schedule?: (at: number) => void;
+  /** Sends a listener delivery (`svc webhook listen`); without one, listener deliveries fail and retry. */
+  sendToListener?: (delivery: DeliveryRow, body: string, timeoutMs: number) => Promise<AttemptResult>;
+  /** Background work failed on the database (a lock held elsewhere, a full disk); it is tried again. */
+  onError?: (error: unknown) => void;
+  /** Webhook chaos in force (CONTRACT §9), consulted as each attempt starts. */
+  chaos?: WebhookChaos;
+  /** A claim's lease in wall-clock ms (default LEASE_MS); tests of dying replicas shorten it. */
+  leaseMs?: number;
+  /** Which listener deliveries this replica's claims may take (PostgreSQL: where their streams are). */
+  listenerScope?: () => ListenerScope | undefined;
+}
