@@ -14,13 +14,14 @@ import { type BatchStatement, sendBatch } from './statement-batch.js';
  * Bounded: a connection names at most MAX_NAMED texts (first come), and runs the others unnamed
  * as before; texts that vary with their inputs (a multi-row INSERT) stop taking names once the
  * bound is reached, and the server keeps at most that many plans per connection. Statements without
- * parameters go unnamed: pg sends them as simple queries, which may hold several statements (the
- * BEGIN that takes the reset lock, reset.ts).
+ * parameters go unnamed when sent alone: pg sends them as simple queries, which may hold several
+ * statements (a claim's turn, deliveries.ts); in a batch (below) every statement takes a name.
  *
  * The same wrapper keeps a transaction's deferred writes until its next statement (deferred-writes.ts),
- * and holds a transaction's BEGIN until its first statement: the BEGIN, the kept writes and that
- * statement, or the kept writes and the COMMIT, then go in one round trip (statement-batch.ts). A
- * create is BEGIN, the reset lock, its writes and COMMIT: one round trip instead of three.
+ * and holds a transaction's BEGIN until its first statement: the BEGIN and that statement (with the
+ * kept writes it carries or that go before it), or the kept writes and the COMMIT, then go in one
+ * round trip (statement-batch.ts). A create is two round trips instead of three: BEGIN, the reset
+ * lock and the idempotency record's statement carrying the invoice and its event; then COMMIT.
  */
 export const MAX_NAMED = 256;
 
