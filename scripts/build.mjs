@@ -37,7 +37,7 @@ const ENTRIES = {
   index: 'src/entry/index.ts',
   'cli/main': 'src/entry/cli.ts',
   'cli/reference': 'src/cli/reference.ts', // scripts/cli-reference.mjs
-  'store/store': 'src/store/store.ts', // test/reliability/lib/open-store-child.mjs
+  'store/store': 'src/store/sqlite/store.ts', // test/reliability/lib/open-store-child.mjs
 };
 /** The oldest Node the output must run on (CONTRACT §11). */
 const TARGET = 'node22.12';

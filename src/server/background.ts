@@ -7,7 +7,7 @@ import { WebhookChaos } from '../webhooks/chaos.js';
 import { SharedWebhookChaos } from '../webhooks/shared-chaos.js';
 import { Dispatcher } from '../webhooks/dispatcher.js';
 import { ListenerHub } from '../webhooks/listener-hub.js';
-import type { ListenerPresence } from '../webhooks/listener-presence.js';
+import type { ListenerPresence } from '../store/listener-presence.js';
 import { VERSION } from '../version.js';
 import type { StartEmulatorOptions } from './emulator-api.js';
 import type { EventHub } from '../domain/event-hub.js';

@@ -5,7 +5,7 @@ import type { Clock } from '../clock/clock.js';
 import type { EmulatorConfig } from '../config/defaults.js';
 import type { Environment } from '../domain/environment.js';
 import type { DeliveryRow } from '../store/repos/deliveries.js';
-import type { Store } from '../store/store.js';
+import type { Store } from '../store/sqlite/store.js';
 import type { StoreDb } from '../store/db.js';
 import type { ExtraTargets } from '../webhooks/outbox.js';
 import type { KeyCache } from './auth.js';

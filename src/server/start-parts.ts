@@ -3,7 +3,7 @@ import { errorMessage } from '../domain/caught.js';
 import type { EventHub } from '../domain/event-hub.js';
 import type { Random } from '../domain/random.js';
 import type { StoreDb } from '../store/db.js';
-import type { OpenedStore } from '../store/store.js';
+import type { OpenedStore } from '../store/sqlite/store.js';
 import type { KeyCache } from './auth.js';
 import type { Work } from './background.js';
 import type { EmulatorClock } from './emulator-clock.js';
@@ -14,7 +14,7 @@ import type { RequestJournal } from './journal/journal.js';
 import type { KeysHolder } from './keys-holder.js';
 import { deliveryAnnouncer, reportSync } from './replicas.js';
 import type { Runtime } from './route.js';
-import type { SnapshotEngine } from './snapshots/engine.js';
+import type { SnapshotEngine } from '../store/snapshot-engine.js';
 import { createSnapshots, type Snapshots } from './snapshots/snapshots.js';
 import { createStreams } from './streams.js';
 

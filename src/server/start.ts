@@ -2,8 +2,8 @@ import type { Server } from 'node:http';
 import type { EmulatorConfig } from '../config/defaults.js';
 import type { StoreDb } from '../store/db.js';
 import { expireDue } from './actions/lifecycle.js';
-import { sqliteDb } from '../store/sqlite-db.js';
-import { openStore, type OpenedStore } from '../store/store.js';
+import { sqliteDb } from '../store/sqlite/db.js';
+import { openStore, type OpenedStore } from '../store/sqlite/store.js';
 import { DatabaseFileError, sqliteCode } from '../store/errors.js';
 import { describeSqliteFailure } from '../store/file-check.js';
 import { VERSION } from '../version.js';
@@ -15,8 +15,8 @@ import { createClient, type Client } from '../client/typed.js';
 import { attachInternals } from './internals.js';
 import type { Imported } from './snapshots/files.js';
 import type { Snapshots } from './snapshots/snapshots.js';
-import type { SnapshotEngine } from './snapshots/engine.js';
-import { sqliteSnapshotEngine } from './snapshots/sqlite-snapshots.js';
+import type { SnapshotEngine } from '../store/snapshot-engine.js';
+import { sqliteSnapshotEngine } from '../store/sqlite/snapshot-engine.js';
 import { createWork, type Work } from './background.js';
 import { parseWith } from './validation/parse.js';
 import { loadSchemas, schemas } from './validation/schemas.js';
@@ -37,11 +37,11 @@ import { close, createHttpServer, hostForUrl, listen } from './listen.js';
 import { followReplicas, reportSync } from './replicas.js';
 import { openClock } from './emulator-clock.js';
 import { keysHolder } from './keys-holder.js';
-import { sqliteQuery } from '../store/sqlite-query.js';
+import { sqliteQuery } from '../store/sqlite/raw-query.js';
 import { errorMessage } from '../domain/caught.js';
 import type { PostgresStoreDb } from '../store/postgres/engine.js';
-import { LEASE_MS } from '../webhooks/leases.js';
-import type { ListenerPresence } from '../webhooks/listener-presence.js';
+import { LEASE_MS } from '../store/leases.js';
+import type { ListenerPresence } from '../store/listener-presence.js';
 
 export type { Emulator, EmulatorConfigInput, StartEmulatorOptions } from './emulator-api.js';
 
@@ -84,7 +84,7 @@ async function startOnPostgres(url: string, config: EmulatorConfig, options: Sta
   // Loaded only here: a SQLite emulator never loads the driver.
   const [{ openPostgresDb, postgresQuery }, { postgresSnapshotEngine }, { sharedViews }] = await Promise.all([
     import('../store/postgres/open.js'),
-    import('./snapshots/postgres-snapshots.js'),
+    import('../store/postgres/snapshot-engine.js'),
     import('./shared-views.js'),
   ]);
   // An idle connection the server dropped (a restart): reported once the emulator's events exist;
@@ -221,7 +221,7 @@ function appDeps(parts: Parts): AppDeps {
  */
 async function listenerPresence(db: StoreDb, options: StartEmulatorOptions): Promise<ListenerPresence | undefined> {
   if (!isPostgresStoreDb(db)) return undefined;
-  const { SharedListenerPresence } = await import('../webhooks/shared-listener-presence.js');
+  const { SharedListenerPresence } = await import('../store/postgres/listener-presence.js');
   return new SharedListenerPresence(db, options.leaseMs ?? LEASE_MS);
 }
 

@@ -1,7 +1,7 @@
 /**
  * The one asynchronous store the emulator uses (issue 27, ARCHITECTURE "src/store/"): repositories
  * bound to a handle, and transactions. The server, the webhooks and the control plane see only
- * this; which engine answers (SQLite: ./sqlite-db.ts, PostgreSQL: ./postgres/engine.ts) is decided
+ * this; which engine answers (SQLite: ./sqlite/db.ts, PostgreSQL: ./postgres/engine.ts) is decided
  * once, when the store opens.
  *
  *     const invoice = await db.invoices.findInvoice(id);

@@ -18,7 +18,7 @@ import type * as meta from './repos/meta.js';
 import type * as partners from './repos/partners.js';
 import type * as payments from './repos/payments.js';
 import type * as webhookConfigs from './repos/webhook-configs.js';
-import type { Store } from './store.js';
+import type { Store } from './sqlite/store.js';
 
 /** A SQLite repo function made asynchronous: `(store, ...args) => R` becomes `(handle, ...args) => Promise<R>`. */
 export type AsyncRepoFunction<F, H> = F extends (store: Store, ...args: infer A) => infer R ? (handle: H, ...args: A) => Promise<R> : never;

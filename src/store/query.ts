@@ -2,7 +2,7 @@ import type BetterSqlite3 from 'better-sqlite3';
 import type { Compilable, Expression, Kysely } from 'kysely';
 import { COMPILED, type CompiledStatement, type Slot } from './compiled.js';
 import type { Database } from './schema.js';
-import type { Store } from './store.js';
+import type { Store } from './sqlite/store.js';
 
 /**
  * Kysely as a typed query builder only, and only before run time: each statement is written as a

@@ -1,6 +1,6 @@
 import { RetryLater } from '../store/backoff.js';
 import type { DeliveryRow } from '../store/repos/deliveries.js';
-import { ClaimLeases } from './leases.js';
+import { ClaimLeases } from '../store/leases.js';
 import { type Completion, deliveryIdsOf, recordCompletions, type Trigger } from './completion.js';
 import type { DispatcherDeps } from './dispatcher-deps.js';
 import { EventLoader } from './event-loader.js';

@@ -3,7 +3,7 @@ import type { ChaosSpec } from '../contract/testing-types.js';
 import { seededRandom } from '../domain/random.js';
 import type { StoreDb } from '../store/db.js';
 import { WebhookChaos } from './chaos.js';
-import { WriteBehindMeta } from '../store/write-behind-meta.js';
+import { WriteBehindMeta } from '../store/shared-value.js';
 
 /** Where the chaos in force lives on a shared database (meta, JSON by `partner:environment`). */
 const META_KEY = 'webhook_chaos';

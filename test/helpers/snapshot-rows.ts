@@ -6,7 +6,7 @@
  */
 import type BetterSqlite3 from 'better-sqlite3';
 import { setMeta } from '../../src/store/repos/meta.js';
-import type { Store } from '../../src/store/store.js';
+import type { Store } from '../../src/store/sqlite/store.js';
 import { SNAPSHOT_TABLES } from '../../src/store/postgres/tables.js';
 import { deliveryRow, eventRow, invoiceRow, merchantRow, T0 } from './store-rows.js';
 

@@ -11,9 +11,9 @@ import { exportPostgresSnapshot, importPostgresSnapshot } from '../../src/store/
 import { SNAPSHOT_TABLES } from '../../src/store/postgres/tables.js';
 import { readSchema } from '../../src/store/expected-schema.js';
 import { MIGRATION_TABLE } from '../../src/store/migrate.js';
-import { backupTo, replaceAllRows } from '../../src/store/snapshots.js';
+import { backupTo, replaceAllRows } from '../../src/store/sqlite/snapshots.js';
 import { openSqlite } from '../../src/store/sqlite.js';
-import { openStore, type Store } from '../../src/store/store.js';
+import { openStore, type Store } from '../../src/store/sqlite/store.js';
 import { type PostgresServer, startPostgres } from '../helpers/postgres.js';
 import { seedEveryTable, sqliteRows } from '../helpers/snapshot-rows.js';
 import { seedInvoice, seedMerchant, T0 } from '../helpers/store-rows.js';

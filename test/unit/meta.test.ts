@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { getMeta, isFiniteNumber, setMeta } from '../../src/store/repos/meta.js';
-import { type OpenedStore, openStore } from '../../src/store/store.js';
+import { type OpenedStore, openStore } from '../../src/store/sqlite/store.js';
 
 let store: OpenedStore | undefined;
 afterEach(() => store?.close());

@@ -1,6 +1,6 @@
 import type { FaultMatch } from '../../contract/testing-types.js';
 import type { StoreDb } from '../../store/db.js';
-import { WriteBehindMeta } from '../../store/write-behind-meta.js';
+import { WriteBehindMeta } from '../../store/shared-value.js';
 import { type ActiveFault, FaultTable, split } from './table.js';
 
 /** Where the faults in force live on a shared database (meta, JSON): one list for every replica. */
@@ -15,7 +15,7 @@ const isStoredFaults = (value: unknown): value is StoredFault[] =>
  * The fault table of a replica on PostgreSQL (CONTRACT §12: faults are shared). Memory stays the
  * cache every request reads (matching costs what it does on SQLite); the list itself is in the
  * store, and a replica reloads it when another publishes `faults`. add and clear stay synchronous
- * (the in-process API's promise): the change is written behind (src/store/write-behind-meta.ts). A fault with `times` is used up in the store, one
+ * (the in-process API's promise): the change is written behind (src/store/shared-value.ts). A fault with `times` is used up in the store, one
  * use per request under a row lock, so N uses hold across replicas; an unlimited one never writes.
  */
 export class SharedFaultTable extends FaultTable {

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { SNAPSHOT_NAME } from '../../contract/snapshot-name.js';
 import type { SnapshotInfo } from '../../contract/testing-types.js';
-import { removePartials, removeTempFolders } from './leftovers.js';
+import { removePartials, removeTempFolders } from '../../store/leftovers.js';
 
 const SUFFIX = '.sqlite';
 

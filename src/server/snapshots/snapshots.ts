@@ -3,13 +3,13 @@ import path from 'node:path';
 import type { Clock } from '../../clock/clock.js';
 import { DatabaseFileError } from '../../store/errors.js';
 import type { Imported } from './files.js';
-import { openStore } from '../../store/store.js';
+import { openStore } from '../../store/sqlite/store.js';
 import { ApiError } from '../api-error.js';
-import { removeTempFolders } from './leftovers.js';
+import { removeTempFolders } from '../../store/leftovers.js';
 import { SNAPSHOT_NAME, SNAPSHOT_NAME_MESSAGE } from '../../contract/snapshot-name.js';
 import type { SnapshotInfo } from '../../contract/testing-types.js';
-import type { SnapshotEngine, SnapshotFile } from './engine.js';
-import { tempFolder } from './temp-folder.js';
+import type { SnapshotEngine, SnapshotFile } from '../../store/snapshot-engine.js';
+import { tempFolder } from '../../store/temp-folder.js';
 import { checkSnapshotFile, checkSnapshotSchema, SnapshotRefused } from './untrusted.js';
 
 /** The emulator time a snapshot was taken at: a restore puts the clock back there (CONTRACT §9). */

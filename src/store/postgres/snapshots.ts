@@ -2,16 +2,16 @@ import fs from 'node:fs';
 import type BetterSqlite3 from 'better-sqlite3';
 import { type RawBuilder, sql } from 'kysely';
 import { setMeta } from '../repos/meta.js';
-import type { HeldBack } from '../snapshots.js';
+import type { HeldBack } from '../sqlite/snapshots.js';
 import { openSqlite } from '../sqlite.js';
-import { openStore } from '../store.js';
+import { openStore } from '../sqlite/store.js';
 import { HOLDING, holdResetLock } from './reset.js';
 import { holdsNul, type PgHandle } from './repos/handle.js';
 import { IDENTITY_COLUMNS, SNAPSHOT_TABLES, type SnapshotTable } from './tables.js';
 
 /**
  * Snapshots on PostgreSQL (CONTRACT §12 "Snapshots move between backends"). The portable file is
- * SQLite's on both engines: what SQLite's `backupTo` writes (src/store/snapshots.ts). An export here
+ * SQLite's on both engines: what SQLite's `backupTo` writes (src/store/sqlite/snapshots.ts). An export here
  * builds that file with svc's own SQLite migrations and PostgreSQL's rows; an import is the twin of
  * SQLite's `replaceAllRows`. The file's checks (untrusted.ts) and migrating an older file to this
  * release's schema are the caller's, as on SQLite.

@@ -3,7 +3,7 @@ import type { Insertable, Selectable } from 'kysely';
 import type { Environment } from '../../domain/environment.js';
 import { DUE_DELIVERY, LEASED_DELIVERY, param, prepared, preparedByShape } from '../query.js';
 import type { DeliveriesTable, DeliveryAttemptsTable } from '../schema.js';
-import type { Store } from '../store.js';
+import type { Store } from '../sqlite/store.js';
 import type { ListPage } from './merchants.js';
 
 export type DeliveryRow = Selectable<DeliveriesTable>;

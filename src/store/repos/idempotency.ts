@@ -1,6 +1,6 @@
 import { param, prepared } from '../query.js';
 import type { IdempotencyKeysTable } from '../schema.js';
-import type { Store } from '../store.js';
+import type { Store } from '../sqlite/store.js';
 
 export type IdempotencyRow = IdempotencyKeysTable;
 

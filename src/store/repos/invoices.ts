@@ -2,7 +2,7 @@ import type { Environment } from '../../domain/environment.js';
 import { OPEN_INVOICE, param, prepared, preparedByShape } from '../query.js';
 import type { Insertable, Selectable } from 'kysely';
 import type { InvoicesTable } from '../schema.js';
-import type { Store } from '../store.js';
+import type { Store } from '../sqlite/store.js';
 import type { ListPage } from './merchants.js';
 
 export type InvoiceRow = Selectable<InvoicesTable>;

@@ -2,7 +2,7 @@ import type { Environment } from '../../domain/environment.js';
 import { hashKey, keyHint, parseKey } from '../../domain/keys.js';
 import { param, prepared } from '../query.js';
 import type { ApiKeysTable, KeyKind } from '../schema.js';
-import type { Store } from '../store.js';
+import type { Store } from '../sqlite/store.js';
 
 export type KeyRow = ApiKeysTable;
 

@@ -2,7 +2,7 @@ import type { Selectable } from 'kysely';
 import type { Environment } from '../../domain/environment.js';
 import { DUE_DELIVERY, param, prepared } from '../query.js';
 import type { ListenersTable } from '../schema.js';
-import type { Store } from '../store.js';
+import type { Store } from '../sqlite/store.js';
 
 export type ListenerRow = Selectable<ListenersTable>;
 

@@ -2,7 +2,7 @@ import type { Environment } from '../../domain/environment.js';
 import { param, prepared, preparedByShape } from '../query.js';
 import type { Insertable, Selectable } from 'kysely';
 import type { MerchantsTable } from '../schema.js';
-import type { Store } from '../store.js';
+import type { Store } from '../sqlite/store.js';
 
 export type MerchantRow = Selectable<MerchantsTable>;
 export type NewMerchant = Omit<Insertable<MerchantsTable>, 'seq'>;

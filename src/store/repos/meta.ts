@@ -1,5 +1,5 @@
 import { param, prepared } from '../query.js';
-import type { Store } from '../store.js';
+import type { Store } from '../sqlite/store.js';
 
 const get = prepared((qb) => qb.selectFrom('meta').select('value').where('key', '=', param('key')));
 const put = prepared((qb) =>

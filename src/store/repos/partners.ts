@@ -1,6 +1,6 @@
 import { param, prepared } from '../query.js';
 import type { PartnersTable } from '../schema.js';
-import type { Store } from '../store.js';
+import type { Store } from '../sqlite/store.js';
 
 export type PartnerRow = PartnersTable;
 

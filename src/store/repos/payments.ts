@@ -1,7 +1,7 @@
 import type { Insertable, Selectable } from 'kysely';
 import { param, prepared } from '../query.js';
 import type { PaymentsTable } from '../schema.js';
-import type { Store } from '../store.js';
+import type { Store } from '../sqlite/store.js';
 
 export type PaymentRow = Selectable<PaymentsTable>;
 

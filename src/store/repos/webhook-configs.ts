@@ -1,7 +1,7 @@
 import type { Environment } from '../../domain/environment.js';
 import { param, prepared } from '../query.js';
 import type { WebhookConfigsTable } from '../schema.js';
-import type { Store } from '../store.js';
+import type { Store } from '../sqlite/store.js';
 
 export type WebhookConfigRow = WebhookConfigsTable;
 

@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import type BetterSqlite3 from 'better-sqlite3';
-import { isBusy } from './errors.js';
+import { isBusy } from '../errors.js';
 import type { StorageHealth } from './health.js';
 
 interface Queued {

@@ -1,5 +1,5 @@
-import { isStorageFull } from './errors.js';
-import { errorCode, errorMessage } from '../domain/caught.js';
+import { isStorageFull } from '../errors.js';
+import { errorCode, errorMessage } from '../../domain/caught.js';
 
 /**
  * Whether writes are being stored. A disk that fills up makes every write fail while reads still

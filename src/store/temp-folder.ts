@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { TEMP_PREFIX } from './files.js';
+import { TEMP_PREFIX } from '../server/snapshots/files.js';
 import { removeTempFolders } from './leftovers.js';
 
 /** A private temporary folder and how to remove it. */

@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
-import { DatabaseFileError, DatabaseInUseError, isBusy, shownPath } from './errors.js';
-import { openSqlite } from './sqlite.js';
-import { errorCode, errorMessage } from '../domain/caught.js';
-import { isAlive } from '../pid.js';
+import { DatabaseFileError, DatabaseInUseError, isBusy, shownPath } from '../errors.js';
+import { openSqlite } from '../sqlite.js';
+import { errorCode, errorMessage } from '../../domain/caught.js';
+import { isAlive } from '../../pid.js';
 
 /** Who holds a database, as a second emulator reads it to say so. */
 export interface ClaimOwner {

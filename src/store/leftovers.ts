@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { isAlive } from '../../pid.js';
+import { isAlive } from '../pid.js';
 
 /**
  * What a killed svc leaves behind, removed at the next start: `.partial-<pid>-…` files of a save in

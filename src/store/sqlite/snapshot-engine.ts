@@ -1,13 +1,13 @@
 import fs from 'node:fs';
-import { getMeta, isFiniteNumber } from '../../store/repos/meta.js';
-import { backupTo, outsideTransaction, recordedMigrations, replaceAllRows } from '../../store/snapshots.js';
-import type { Store } from '../../store/store.js';
-import type { NamedSnapshots, SnapshotEngine } from './engine.js';
-import { SnapshotFiles } from './files.js';
+import { getMeta, isFiniteNumber } from '../repos/meta.js';
+import { backupTo, outsideTransaction, recordedMigrations, replaceAllRows } from './snapshots.js';
+import type { Store } from './store.js';
+import type { NamedSnapshots, SnapshotEngine } from '../snapshot-engine.js';
+import { SnapshotFiles } from '../../server/snapshots/files.js';
 
 /**
  * Snapshots on SQLite: the online backup API for a copy, a restore in one transaction on the
- * emulator's own connection (src/store/snapshots.ts), named snapshots as files beside the database.
+ * emulator's own connection (src/store/sqlite/snapshots.ts), named snapshots as files beside the database.
  */
 export function sqliteSnapshotEngine(store: Store): SnapshotEngine {
   const files = SnapshotFiles.for(store.file);

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { Environment } from '../domain/environment.js';
-import type { PostgresStoreDb } from '../store/postgres/engine.js';
+import type { Environment } from '../../domain/environment.js';
+import type { PostgresStoreDb } from './engine.js';
 import {
   dropReplicaStreams,
   dropStream,
@@ -12,9 +12,9 @@ import {
   sweepExpiredStreams,
   sweepOldResults,
   takeResults,
-} from '../store/postgres/listener-streams.js';
-import type { ListenerScope } from '../store/repos/deliveries.js';
-import type { ListenerPresence, PresenceHooks } from './listener-presence.js';
+} from './listener-streams.js';
+import type { ListenerScope } from '../repos/deliveries.js';
+import type { ListenerPresence, PresenceHooks } from '../listener-presence.js';
 
 /** Results waiting longer than this were a dead replica's (an attempt waits 70 s at most by default). */
 const RESULT_ROWS_KEPT_MS = 10 * 60_000;

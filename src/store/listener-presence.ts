@@ -1,5 +1,5 @@
 import type { Environment } from '../domain/environment.js';
-import type { ListenerScope } from '../store/repos/deliveries.js';
+import type { ListenerScope } from './repos/deliveries.js';
 
 /**
  * Where the streams of `svc webhook listen` are, beyond this process (CONTRACT §12: a listener

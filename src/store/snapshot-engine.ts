@@ -1,5 +1,5 @@
-import type { SnapshotInfo } from '../../contract/testing-types.js';
-import type { HeldBack } from '../../store/snapshots.js';
+import type { SnapshotInfo } from '../contract/testing-types.js';
+import type { HeldBack } from './sqlite/snapshots.js';
 
 /** What a restore does around the replacement of the rows (snapshots.ts). */
 export interface ReplaceHooks {

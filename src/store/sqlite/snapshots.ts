@@ -1,7 +1,7 @@
-import { readSchema } from './expected-schema.js';
-import { MIGRATION_TABLE, recorded } from './migrate.js';
-import { setMeta } from './repos/meta.js';
-import { openSqlite } from './sqlite.js';
+import { readSchema } from '../expected-schema.js';
+import { MIGRATION_TABLE, recorded } from '../migrate.js';
+import { setMeta } from '../repos/meta.js';
+import { openSqlite } from '../sqlite.js';
 import type { Store } from './store.js';
 
 /**

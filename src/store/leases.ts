@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { StoreDb } from '../store/db.js';
-import type { Lease } from '../store/repos/deliveries.js';
+import type { StoreDb } from './db.js';
+import type { Lease } from './repos/deliveries.js';
 
 /**
  * A claim's lease (CONTRACT §12, issue 28), in wall-clock ms: a replica that dies holding claims

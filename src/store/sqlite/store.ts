@@ -2,14 +2,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
 import { claimDatabase, type Claim } from './claim.js';
-import { DatabaseFileError } from './errors.js';
-import { checkDatabaseFile, describeSqliteFailure } from './file-check.js';
+import { DatabaseFileError } from '../errors.js';
+import { checkDatabaseFile, describeSqliteFailure } from '../file-check.js';
 import { groupCommit } from './group-commit.js';
 import { StorageHealth } from './health.js';
-import { openSqlite } from './sqlite.js';
-import { migrate, MigrationError, UnknownMigrationsError } from './migrate.js';
-import { loadQueryBuilder } from './query.js';
-import { errorCode } from '../domain/caught.js';
+import { openSqlite } from '../sqlite.js';
+import { migrate, MigrationError, UnknownMigrationsError } from '../migrate.js';
+import { loadQueryBuilder } from '../query.js';
+import { errorCode } from '../../domain/caught.js';
 
 /** How long a write waits for another connection's lock before it answers 503 (CONTRACT §8). */
 export const LOCK_WAIT_MS = 5000;

@@ -1,13 +1,13 @@
 import path from 'node:path';
 import type { SnapshotInfo } from '../../contract/testing-types.js';
-import { isFiniteNumber } from '../../store/db.js';
-import { migrations } from '../../store/migrations/index.js';
-import type { PostgresStoreDb } from '../../store/postgres/engine.js';
-import { deleteNamedSnapshot, fetchNamedSnapshot, listNamedSnapshots, saveNamedSnapshot } from '../../store/postgres/named-snapshots.js';
-import { exportPostgresSnapshot, importPostgresSnapshot } from '../../store/postgres/snapshots.js';
-import { openSqlite } from '../../store/sqlite.js';
-import type { NamedSnapshots, SnapshotEngine } from './engine.js';
-import { tempFolder } from './temp-folder.js';
+import { isFiniteNumber } from '../db.js';
+import { migrations } from '../migrations/index.js';
+import type { PostgresStoreDb } from './engine.js';
+import { deleteNamedSnapshot, fetchNamedSnapshot, listNamedSnapshots, saveNamedSnapshot } from './named-snapshots.js';
+import { exportPostgresSnapshot, importPostgresSnapshot } from './snapshots.js';
+import { openSqlite } from '../sqlite.js';
+import type { NamedSnapshots, SnapshotEngine } from '../snapshot-engine.js';
+import { tempFolder } from '../temp-folder.js';
 
 /**
  * Snapshots on PostgreSQL (CONTRACT §12): the portable SQLite file written from and imported into

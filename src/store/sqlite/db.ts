@@ -1,17 +1,17 @@
-import type { Repositories } from './engine.js';
-import { noChanges, publishNothing } from './changes.js';
-import { DATA_TABLES, immediately, type Repos, type StoreDb, withAfterCommit } from './db.js';
-import * as deliveries from './repos/deliveries.js';
-import * as events from './repos/events.js';
-import * as idempotency from './repos/idempotency.js';
-import * as invoices from './repos/invoices.js';
-import * as keys from './repos/keys.js';
-import * as listeners from './repos/listeners.js';
-import * as merchants from './repos/merchants.js';
-import * as meta from './repos/meta.js';
-import * as partners from './repos/partners.js';
-import * as payments from './repos/payments.js';
-import * as webhookConfigs from './repos/webhook-configs.js';
+import type { Repositories } from '../engine.js';
+import { noChanges, publishNothing } from '../changes.js';
+import { DATA_TABLES, immediately, type Repos, type StoreDb, withAfterCommit } from '../db.js';
+import * as deliveries from '../repos/deliveries.js';
+import * as events from '../repos/events.js';
+import * as idempotency from '../repos/idempotency.js';
+import * as invoices from '../repos/invoices.js';
+import * as keys from '../repos/keys.js';
+import * as listeners from '../repos/listeners.js';
+import * as merchants from '../repos/merchants.js';
+import * as meta from '../repos/meta.js';
+import * as partners from '../repos/partners.js';
+import * as payments from '../repos/payments.js';
+import * as webhookConfigs from '../repos/webhook-configs.js';
 import type { Store } from './store.js';
 
 /** SQLite's repositories, synchronous, by the names of the store interface (engine.ts). */
