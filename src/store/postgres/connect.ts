@@ -2,7 +2,7 @@ import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { namingStatements } from './named-statements.js';
 
-export { describePostgresUrl } from './describe-url.js';
+export { describePostgresUrl } from '../describe-url.js';
 
 export interface PostgresConnectOptions {
   /** `postgres://user:password@host:port/name`; its password is never shown (describePostgresUrl). */

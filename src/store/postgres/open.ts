@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { UserError } from '../../errors.js';
 import { errorMessage } from '../../domain/caught.js';
 import { MigrationError, UnknownMigrationsError } from '../migrate.js';
-import { describePostgresUrl } from './describe-url.js';
+import { describePostgresUrl } from '../describe-url.js';
 import { openPostgresEngine, type PostgresStoreDb, postgresDb } from './engine.js';
 import { ForeignDatabaseError } from './migrate.js';
 import { isDatabaseUnavailable } from './unavailable.js';
