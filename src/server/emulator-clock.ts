@@ -29,8 +29,6 @@ export async function openClock(db: StoreDb, config: EmulatorConfig, options: St
   const start = clockStartOf(options.clockStart ?? config.clockStart);
   const persisted = !options.clock && start === null;
   const stored = persisted ? await db.meta.getMeta(CLOCK_OFFSET, isFiniteNumber) : undefined;
-  // On a shared database the row must exist for an advance to lock it (persistAdvance).
-  if (persisted && stored === undefined && db.kind === 'postgres') await db.meta.setMeta(CLOCK_OFFSET, 0);
   const clock = options.clock ?? (start !== null ? manualClock(start) : systemClock(stored ?? 0));
   return {
     clock,

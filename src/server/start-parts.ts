@@ -3,7 +3,7 @@ import { errorMessage } from '../domain/caught.js';
 import type { EventHub } from '../domain/event-hub.js';
 import type { Random } from '../domain/random.js';
 import type { StoreDb } from '../store/db.js';
-import type { OpenedStore } from '../store/sqlite/store.js';
+import type { StoreKit } from '../store/kit.js';
 import type { KeyCache } from './auth.js';
 import type { Work } from './background.js';
 import type { EmulatorClock } from './emulator-clock.js';
@@ -29,14 +29,12 @@ export interface Site {
 
 /** What start-up builds, handed from one step to the next. */
 export interface Parts {
-  /** SQLite's own store: snapshots and the file claim only; null on PostgreSQL. */
-  store: OpenedStore | null;
-  /** The store everything else uses (src/store/db.ts). */
+  /** The store's kit, built by its engine where it opened (store/kit.ts). */
+  kit: StoreKit;
+  /** The store everything uses (src/store/db.ts): the kit's. */
   db: StoreDb;
-  /** Snapshots' engine part (server/snapshots/engine.ts), chosen with the store. */
+  /** Snapshots' engine half (store/snapshot-engine.ts), the kit's. */
   snapshotEngine: SnapshotEngine;
-  /** One raw SQL statement on whichever engine: our tests' view (server/internals.ts). */
-  query(sqlText: string): Promise<Record<string, unknown>[]>;
   config: EmulatorConfig;
   options: StartEmulatorOptions;
   time: EmulatorClock;
@@ -55,8 +53,10 @@ export interface Parts {
 export function runtimeOf(parts: Parts, keyCache: KeyCache): Runtime {
   const { db, time, keys, hub, journal } = parts;
   const { dispatcher, listeners, scheduler, chaos } = parts.work;
-  // Deliveries written here wake the other replicas' dispatchers too (nothing on SQLite).
-  const announce = deliveryAnnouncer(db, (error) => reportSync(hub, new Error(`replica sync: ${errorMessage(error)}`, { cause: error })));
+  // Deliveries written here wake the other replicas' dispatchers too (none where no other process shares the store).
+  const announce = parts.kit.feeds
+    ? deliveryAnnouncer(db, (error) => reportSync(hub, db, new Error(`replica sync: ${errorMessage(error)}`, { cause: error })))
+    : () => {};
   return {
     reset: async () => {
       // The tables emptied and the defaults recreated in one transaction, so no request sees the

@@ -6,7 +6,7 @@ import type { ListenerScope } from './repos/deliveries.js';
  * connected to one replica receives the deliveries of events created through any replica). The
  * listener hub holds its own streams in memory; this is what it tells and asks the other replicas.
  * SQLite has none (one process holds every stream): the hub then behaves as it always did.
- * PostgreSQL's is SharedListenerPresence (./shared-listener-presence.ts).
+ * PostgreSQL's is SharedListenerPresence (./postgres/listener-presence.ts); the store kit gives it.
  */
 export interface ListenerPresence {
   /** The first stream of this listener opened here: other replicas stop claiming its deliveries. */

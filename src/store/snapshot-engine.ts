@@ -19,7 +19,7 @@ export interface SnapshotFile {
 }
 
 /**
- * What differs between the engines (sqlite-snapshots.ts, postgres-snapshots.ts); names, the queue,
+ * What differs between the engines (sqlite/snapshot-engine.ts, postgres/snapshot-engine.ts); names, the queue,
  * the untrusted-file checks and the quiet around a restore are snapshots.ts's, shared. The portable
  * file is SQLite's on both engines.
  */
@@ -34,8 +34,11 @@ export interface SnapshotEngine {
    * turn it ends; answers what it held back.
    */
   replaceAll(file: string, hold: boolean, clockKey: string, around: ReplaceHooks): Promise<HeldBack>;
-  /** Named snapshots: SQLite's files beside the database, PostgreSQL's rows shared by every replica. */
-  named: NamedSnapshots;
+  /**
+   * Named snapshots: the engine's own (PostgreSQL's rows, shared by every replica), or the database
+   * file they are kept beside as files (SQLite's; ':memory:' for a temporary folder of their own).
+   */
+  named: NamedSnapshots | { besideFile: string };
 }
 
 export interface NamedSnapshots {

@@ -1,8 +1,10 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { TEMP_PREFIX } from '../server/snapshots/files.js';
 import { removeTempFolders } from './leftovers.js';
+
+/** Our temporary folders are `svc-snapshot-<pid>-…` (the copy of a file being imported) and `svc-snapshots-<pid>-…`: the pid says whose. */
+export const TEMP_PREFIX = 'svc-snapshot-';
 
 /** A private temporary folder and how to remove it. */
 export interface TempFolder {

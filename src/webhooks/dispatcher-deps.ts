@@ -4,6 +4,7 @@ import type { StoreDb } from '../store/db.js';
 import type { DeliveryRow, ListenerScope } from '../store/repos/deliveries.js';
 import type { Attempter, AttemptResult } from './attempt.js';
 import type { WebhookChaos } from './chaos.js';
+import type { ClaimLeases, LeaseHooks } from '../store/leases.js';
 import type { DeliveryEvent } from './delivery-events.js';
 
 /** What the dispatcher (dispatcher.ts) is built with. */
@@ -22,8 +23,8 @@ export interface DispatcherDeps {
   onError?: (error: unknown) => void;
   /** Webhook chaos in force (CONTRACT §9), consulted as each attempt starts. */
   chaos?: WebhookChaos;
-  /** A claim's lease in wall-clock ms (default LEASE_MS); tests of dying replicas shorten it. */
-  leaseMs?: number;
+  /** The claims' leases, as the store's engine keeps them (store/leases.ts); none by default. */
+  leases?: (hooks: LeaseHooks) => ClaimLeases;
   /** Which listener deliveries this replica's claims may take (PostgreSQL: where their streams are). */
   listenerScope?: () => ListenerScope | undefined;
 }

@@ -1,6 +1,6 @@
 import { RetryLater } from '../store/backoff.js';
 import type { DeliveryRow } from '../store/repos/deliveries.js';
-import { ClaimLeases } from '../store/leases.js';
+import { type ClaimLeases, noLeases } from '../store/leases.js';
 import { type Completion, deliveryIdsOf, recordCompletions, type Trigger } from './completion.js';
 import type { DispatcherDeps } from './dispatcher-deps.js';
 import { EventLoader } from './event-loader.js';
@@ -62,7 +62,7 @@ export class Dispatcher {
   private globallyShort = false;
   /** Claimed deliveries whose attempt could not start: handed back (in_flight = 0) by the next flush. */
   private toRelease: Release[] = [];
-  /** Claims' leases on PostgreSQL (./leases.ts); none on SQLite. */
+  /** Claims' leases, as the store's engine keeps them (store/leases.ts). */
   private readonly leases: ClaimLeases;
   /**
    * The generation of the state being delivered: a reset or restore (discard) moves it on, and an
@@ -103,7 +103,7 @@ export class Dispatcher {
 
   constructor(private readonly deps: DispatcherDeps) {
     this.events = new EventLoader((ids) => deps.db.events.findEvents(ids));
-    this.leases = new ClaimLeases({ db: deps.db, leaseMs: deps.leaseMs, onReleased: () => this.kick(), onError: (error) => deps.onError?.(error) });
+    this.leases = deps.leases?.({ onReleased: () => this.kick(), onError: (error) => deps.onError?.(error) }) ?? noLeases;
   }
 
   /** Claims and starts what is due now; cheap to call often (coalesced into one pass per tick). */

@@ -5,7 +5,7 @@
  * values with gaps (lists keep their order only if seq is kept), nulls beside empty strings.
  */
 import type BetterSqlite3 from 'better-sqlite3';
-import { setMeta } from '../../src/store/repos/meta.js';
+import { setMetaNow } from '../../src/store/sqlite/meta-now.js';
 import type { Store } from '../../src/store/sqlite/store.js';
 import { SNAPSHOT_TABLES } from '../../src/store/postgres/tables.js';
 import { deliveryRow, eventRow, invoiceRow, merchantRow, T0 } from './store-rows.js';
@@ -152,7 +152,7 @@ export function seedEveryTable(store: Store): void {
       created_at: T0,
       updated_at: T0,
     });
-    setMeta(store, 'test_entry', { b: 1, a: [1, 2], s: 'é' });
+    setMetaNow(store.sqlite, 'test_entry', { b: 1, a: [1, 2], s: 'é' });
   });
 }
 

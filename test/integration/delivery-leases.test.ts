@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { StoreDb } from '../../src/store/db.js';
-import { openPostgresEngine, postgresDb } from '../../src/store/postgres/engine.js';
+import { openPostgresHandle, postgresDb } from '../../src/store/postgres/engine.js';
 import type { Lease } from '../../src/store/repos/deliveries.js';
 import { sqliteDb } from '../../src/store/sqlite/db.js';
 import { openStore, type OpenedStore } from '../../src/store/sqlite/store.js';
@@ -30,7 +30,7 @@ const engines: [string, () => Promise<StoreDb>][] = [
       return sqliteDb(sqliteStore);
     },
   ],
-  ['PostgreSQL', async () => postgresDb(await openPostgresEngine({ url: await server.createDatabase() }))],
+  ['PostgreSQL', async () => postgresDb(await openPostgresHandle({ url: await server.createDatabase() }))],
 ];
 
 const OWNER_A = '00000000-0000-4000-8000-00000000000a';

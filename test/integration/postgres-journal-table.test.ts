@@ -3,9 +3,9 @@ import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { JournalEntry } from '../../src/contract/testing-types.js';
 import { SharedJournal } from '../../src/server/journal/shared-journal.js';
-import { openPostgresEngine } from '../../src/store/postgres/engine.js';
-import { insertJournalEntries, journalPage, trimJournal } from '../../src/store/postgres/journal.js';
-import type { PgHandle } from '../../src/store/postgres/repos/handle.js';
+import { openPostgresEngine } from '../helpers/pg-engine.js';
+import { insertJournalEntries, journalPage, postgresJournalTable, trimJournal } from '../../src/store/postgres/journal.js';
+import type { PgHandle } from '../../src/store/postgres/handle.js';
 import { type PostgresServer, startPostgres } from '../helpers/postgres.js';
 
 // The shared request journal's table on PostgreSQL (issue 28; made cheaper in issue 27): a batch
@@ -99,7 +99,7 @@ describe('the request journal table', () => {
 
   it('a replica writing many batches keeps the table near its capacity', async () => {
     await sql`DELETE FROM request_journal`.execute(db);
-    const journal = new SharedJournal({ handle: db, publish: async () => {}, instance: 'instance' }, 20, (error) => {
+    const journal = new SharedJournal(postgresJournalTable(db, 'instance'), { publish: async () => {} }, 20, (error) => {
       throw error;
     });
     let n = 0;

@@ -7,9 +7,6 @@ import { removePartials, removeTempFolders } from '../../store/leftovers.js';
 
 const SUFFIX = '.sqlite';
 
-/** Our temporary folders are `svc-snapshot-<pid>-…` (the copy of a file being imported) and `svc-snapshots-<pid>-…`: the pid says whose. */
-export const TEMP_PREFIX = 'svc-snapshot-';
-
 /**
  * Where snapshots live: beside a file database in `<file>-snapshots/` (they outlive the process, like
  * the database they copy), or for an in-memory emulator in a private temporary folder removed at stop.

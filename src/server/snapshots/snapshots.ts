@@ -10,13 +10,14 @@ import { SNAPSHOT_NAME, SNAPSHOT_NAME_MESSAGE } from '../../contract/snapshot-na
 import type { SnapshotInfo } from '../../contract/testing-types.js';
 import type { SnapshotEngine, SnapshotFile } from '../../store/snapshot-engine.js';
 import { tempFolder } from '../../store/temp-folder.js';
+import { namedFiles } from './named-files.js';
 import { checkSnapshotFile, checkSnapshotSchema, SnapshotRefused } from './untrusted.js';
 
 /** The emulator time a snapshot was taken at: a restore puts the clock back there (CONTRACT §9). */
 const CLOCK_AT_SAVE = 'snapshot_clock_ms';
 
 export interface SnapshotDeps {
-  /** What differs between SQLite and PostgreSQL (sqlite-snapshots.ts, postgres-snapshots.ts). */
+  /** What differs between the engines: the store kit's half (store/snapshot-engine.ts). */
   engine: SnapshotEngine;
   clock: Clock;
   /**
@@ -71,7 +72,7 @@ function notFound(name: string): ApiError {
  */
 export function createSnapshots(deps: SnapshotDeps): Snapshots {
   const { engine } = deps;
-  const named = engine.named;
+  const named = 'besideFile' in engine.named ? namedFiles(engine.named.besideFile) : engine.named;
   let queue: Promise<unknown> = Promise.resolve();
   // One save or restore at a time: a restore must not copy a snapshot still being written.
   const serial = <T>(fn: () => Promise<T>): Promise<T> => {

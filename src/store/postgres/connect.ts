@@ -1,6 +1,6 @@
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
-import { namingStatements } from './named-statements.js';
+import { namingPool } from './named-pool.js';
 
 export { describePostgresUrl } from '../describe-url.js';
 
@@ -63,9 +63,9 @@ export function createPostgresPool(options: PostgresConnectOptions): pg.Pool {
 
 /**
  * Kysely on PostgreSQL through kysely's own dialect (or `Dialect`, one derived from it) and `pg`
- * (docs/decisions.md), each connection preparing its statements once (named-statements.ts).
- * destroy() ends the pool.
+ * (docs/decisions.md), each connection preparing svc's statements once (named-pool.ts). destroy()
+ * ends the pool.
  */
 export function openPostgres<DB>(options: PostgresConnectOptions, Dialect: typeof PostgresDialect = PostgresDialect): Kysely<DB> {
-  return new Kysely<DB>({ dialect: new Dialect({ pool: namingStatements(createPostgresPool(options), types) }) });
+  return new Kysely<DB>({ dialect: new Dialect({ pool: namingPool(createPostgresPool(options)) }) });
 }

@@ -1,20 +1,25 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { JournalEntry } from '../../contract/testing-types.js';
 import { notifyExpression } from './notify.js';
-import { holdsNul, type PgHandle } from './repos/handle.js';
+import { holdsNul } from '../repos/lookups.js';
+import type { PgHandle } from './handle.js';
+import type { JournalRowFilter, JournalTable } from '../journal-table.js';
 
 /**
  * The shared request journal's statements (migrations/0005-request-journal.ts; CONTRACT §9, §12).
  * Rows hold entries as presented (masked); the server's side is server/journal/shared-journal.ts.
  */
 
-/** What `GET /__emulator/requests` filters by; the same meaning as the ring's matcher (journal.ts). */
-export interface JournalRowFilter {
-  method?: string | undefined;
-  path?: string | undefined;
-  status?: number | undefined;
-  invoiceId?: string | undefined;
-  fromDashboard?: boolean | undefined;
+/** The journal table on `db`, notifying as `instance` (notify.ts). */
+export function postgresJournalTable(db: PgHandle, instance: string): JournalTable {
+  return {
+    insert: (replica, entries) => insertJournalEntries(db, instance, replica, entries),
+    trim: (capacity, from) => trimJournal(db, capacity, from),
+    entriesOf: (replica, from, to) => journalEntriesOf(db, replica, from, to),
+    page: (capacity, filter, limit, startingAfter) => journalPage(db, capacity, filter, limit, startingAfter),
+    entry: (capacity, id) => journalEntry(db, capacity, id),
+    clear: () => clearJournal(db),
+  };
 }
 
 /**

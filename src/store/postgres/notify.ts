@@ -4,7 +4,7 @@ import pg from 'pg';
 import { errorMessage } from '../../domain/caught.js';
 import { Backoff } from '../backoff.js';
 import type { Change, ChangeData, Changes, ChangeTopic } from '../changes.js';
-import type { PgHandle } from './repos/handle.js';
+import type { PgHandle } from './handle.js';
 
 /** The one channel every replica of a database listens on; the topic is in the payload. */
 export const CHANNEL = 'svc_changes';

@@ -3,7 +3,8 @@ import { UserError } from '../../errors.js';
 import { errorMessage } from '../../domain/caught.js';
 import { MigrationError, UnknownMigrationsError } from '../migrate.js';
 import { describePostgresUrl } from '../describe-url.js';
-import { openPostgresEngine, type PostgresStoreDb, postgresDb } from './engine.js';
+import { openPostgresHandle, type PostgresStoreDb, postgresDb } from './engine.js';
+import type { PgHandle } from './handle.js';
 import { ForeignDatabaseError } from './migrate.js';
 import { isDatabaseUnavailable } from './unavailable.js';
 import { ChangeChannel } from './notify.js';
@@ -31,9 +32,9 @@ export interface OpenPostgresOptions {
  * unchanged, another application's database or a newer svc's; an unreachable server is one line.
  */
 export async function openPostgresDb(options: OpenPostgresOptions): Promise<PostgresStoreDb> {
-  let engine: Awaited<ReturnType<typeof openPostgresEngine>>;
+  let handle: PgHandle;
   try {
-    engine = await openPostgresEngine({ url: options.url, ...(options.onIdleError ? { onIdleError: options.onIdleError } : {}) });
+    handle = await openPostgresHandle({ url: options.url, ...(options.onIdleError ? { onIdleError: options.onIdleError } : {}) });
   } catch (error) {
     throw refusal(options.url, error);
   }
@@ -42,10 +43,10 @@ export async function openPostgresDb(options: OpenPostgresOptions): Promise<Post
   try {
     await changes.open();
   } catch (error) {
-    await engine.close();
+    await handle.destroy();
     throw refusal(options.url, error);
   }
-  return postgresDb(engine, changes);
+  return postgresDb(handle, changes);
 }
 
 function refusal(url: string, error: unknown): Error {

@@ -25,9 +25,6 @@ export async function postgresSnapshotEngine(db: PostgresStoreDb, onError: (mess
       const clockAt = clockOf(file, clockKey);
       around.before();
       const held = await importPostgresSnapshot(handle, file, hold);
-      // Its rows replaced ours past the store: what the store kept in memory is stale (the other
-      // replicas forget theirs when `restored()` tells them the keys changed).
-      db.forgetCached();
       // The import spans many turns: an attempt claimed from the old rows before its TRUNCATE locked
       // them is abandoned too (`restored()` then releases what is in flight, so nothing is lost).
       around.before();

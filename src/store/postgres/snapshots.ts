@@ -1,12 +1,13 @@
 import fs from 'node:fs';
 import type BetterSqlite3 from 'better-sqlite3';
 import { type RawBuilder, sql } from 'kysely';
-import { setMeta } from '../repos/meta.js';
+import { setMetaNow } from '../sqlite/meta-now.js';
 import type { HeldBack } from '../sqlite/snapshots.js';
 import { openSqlite } from '../sqlite.js';
 import { openStore } from '../sqlite/store.js';
 import { HOLDING, holdResetLock } from './reset.js';
-import { holdsNul, type PgHandle } from './repos/handle.js';
+import { holdsNul } from '../repos/lookups.js';
+import type { PgHandle } from './handle.js';
 import { IDENTITY_COLUMNS, SNAPSHOT_TABLES, type SnapshotTable } from './tables.js';
 
 /**
@@ -64,7 +65,7 @@ export async function exportPostgresSnapshot(db: PgHandle, file: string, clockKe
           const insert = lite.prepare(`INSERT INTO ${quote(table.name)} (${cols.map(quote).join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`);
           for (const row of rows) insert.run(cols.map((c) => row[c]));
         }
-        setMeta(store, clockKey, clockAt);
+        setMetaNow(store.sqlite, clockKey, clockAt);
         lite.exec('COMMIT');
       });
     store.close();

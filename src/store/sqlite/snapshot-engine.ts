@@ -1,16 +1,13 @@
-import fs from 'node:fs';
-import { getMeta, isFiniteNumber } from '../repos/meta.js';
+import { numberInMeta } from './meta-now.js';
 import { backupTo, outsideTransaction, recordedMigrations, replaceAllRows } from './snapshots.js';
 import type { Store } from './store.js';
-import type { NamedSnapshots, SnapshotEngine } from '../snapshot-engine.js';
-import { SnapshotFiles } from '../../server/snapshots/files.js';
+import type { SnapshotEngine } from '../snapshot-engine.js';
 
 /**
  * Snapshots on SQLite: the online backup API for a copy, a restore in one transaction on the
- * emulator's own connection (src/store/sqlite/snapshots.ts), named snapshots as files beside the database.
+ * emulator's own connection (./snapshots.ts); named snapshots are files beside the database.
  */
 export function sqliteSnapshotEngine(store: Store): SnapshotEngine {
-  const files = SnapshotFiles.for(store.file);
   return {
     copyTo: (file, clockKey, now) => backupTo(store, file, clockKey, now),
     migrations: () => recordedMigrations(store),
@@ -20,34 +17,10 @@ export function sqliteSnapshotEngine(store: Store): SnapshotEngine {
       // clock is put back in that turn too, so no request sees the new rows at the old time.
       around.before();
       const held = replaceAllRows(store, file, hold);
-      around.after(getMeta(store, clockKey, isFiniteNumber));
+      around.after(numberInMeta(store.sqlite, clockKey));
       return held;
     },
-    named: namedFiles(files),
-  };
-}
-
-function namedFiles(files: SnapshotFiles): NamedSnapshots {
-  return {
-    save: async (name, write) => {
-      const scratch = files.scratch();
-      const now = await write(scratch);
-      try {
-        return files.commit(scratch, name, now);
-      } catch (error) {
-        fs.rmSync(scratch, { force: true });
-        throw error;
-      }
-    },
-    open: async (name) => {
-      const info = files.info(name);
-      const file = files.file(name);
-      return info && { info, file, shownAs: file, dispose: () => {} };
-    },
-    list: async () => files.list(),
-    listNow: () => files.list(),
-    delete: async (name) => files.delete(name),
-    deleteNow: (name) => files.delete(name),
-    close: () => files.close(),
+    // Named snapshots are files beside the database (server/snapshots/named-files.ts).
+    named: { besideFile: store.file },
   };
 }

@@ -1,6 +1,6 @@
 import { readSchema } from '../expected-schema.js';
 import { MIGRATION_TABLE, recorded } from '../migrate.js';
-import { setMeta } from '../repos/meta.js';
+import { setMetaNow } from './meta-now.js';
 import { openSqlite } from '../sqlite.js';
 import type { Store } from './store.js';
 
@@ -31,7 +31,7 @@ export function recordedMigrations(store: Store): string[] {
  * -wal file.
  */
 export async function backupTo(store: Store, file: string, clockKey: string, now: number): Promise<void> {
-  store.tx(() => setMeta(store, clockKey, now));
+  store.tx(() => setMetaNow(store.sqlite, clockKey, now));
   await store.sqlite.backup(file);
   const db = openSqlite(file, { fileMustExist: true });
   try {
