@@ -1,4 +1,5 @@
 import type { SnapshotInfo } from '../contract/testing-types.js';
+import { UserError } from '../errors.js';
 import type { HeldBack } from './sqlite/snapshots.js';
 
 /** What a restore does around the replacement of the rows (snapshots.ts). */
@@ -55,4 +56,16 @@ export interface NamedSnapshots {
   /** The synchronous in-process delete: whether there was one (on PostgreSQL, known to this process). */
   deleteNow(name: string): boolean;
   close(): void;
+}
+
+/**
+ * A value of an imported file the engine cannot store as svc would have (CONTRACT §8: a stranger's
+ * file): refused with one line naming the table and column (exit 1 at `svc dev --snapshot`, 422
+ * `snapshot_invalid` through the API), and nothing is changed. PostgreSQL's text cannot hold U+0000,
+ * nor its bigint a number beyond 2^53 exactly.
+ */
+export class SnapshotValueRefused extends UserError {
+  constructor(file: string, detail: string) {
+    super(`snapshot ${file} ${detail}; nothing was changed`, 'snapshot_invalid');
+  }
 }

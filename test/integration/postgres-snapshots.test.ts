@@ -165,16 +165,19 @@ describe('snapshots across engines', () => {
     const db2 = openSqlite(huge);
     db2.prepare('UPDATE invoices SET expires_at = 9007199254740993 WHERE seq = 12').run();
     db2.close();
-    await expect(importPostgresSnapshot(engine.db, huge, false)).rejects.toThrow(/invoices\.expires_at holds 9007199254740993/);
+    await expect(importPostgresSnapshot(engine.db, huge, false)).rejects.toThrow(/holds 9007199254740993 in invoices\.expires_at/);
     expect(await pgRows(engine.db)).toEqual(before);
 
     // SQLite's text may hold U+0000 (svc refuses one in a body now; an older file or one made by hand
-    // may still have it); PostgreSQL's cannot, and the refusal names the column.
+    // may still have it); PostgreSQL's cannot. The refusal names the column, and is the user's one
+    // line (issue 40: it ended `svc dev --snapshot` with exit 4, a bug's).
     const nul = (await seededExport()).file;
     const db3 = openSqlite(nul);
     db3.prepare("UPDATE invoices SET reference_id = 'order' || char(0) || '1' WHERE seq = 12").run();
     db3.close();
-    await expect(importPostgresSnapshot(engine.db, nul, false)).rejects.toThrow(/invoices\.reference_id holds the character U\+0000/);
+    const refused = importPostgresSnapshot(engine.db, nul, false);
+    await expect(refused).rejects.toThrow(/holds the character U\+0000 \(NUL\) in invoices\.reference_id, which svc never stores; nothing was changed$/);
+    await expect(refused).rejects.toMatchObject({ name: 'UserError', code: 'snapshot_invalid' });
     expect(await pgRows(engine.db)).toEqual(before);
   });
 

@@ -8,7 +8,7 @@ import { ApiError } from '../api-error.js';
 import { removeTempFolders } from '../../store/leftovers.js';
 import { SNAPSHOT_NAME, SNAPSHOT_NAME_MESSAGE } from '../../contract/snapshot-name.js';
 import type { SnapshotInfo } from '../../contract/testing-types.js';
-import type { SnapshotEngine, SnapshotFile } from '../../store/snapshot-engine.js';
+import { type SnapshotEngine, type SnapshotFile, SnapshotValueRefused } from '../../store/snapshot-engine.js';
 import { tempFolder } from '../../store/temp-folder.js';
 import { namedFiles } from './named-files.js';
 import { checkSnapshotFile, checkSnapshotSchema, SnapshotRefused } from './untrusted.js';
@@ -145,7 +145,7 @@ export function createSnapshots(deps: SnapshotDeps): Snapshots {
           await replaceWith(snapshot.file, false);
         } catch (error) {
           // A stored file is checked like an import; the API answers in its shape.
-          if (error instanceof SnapshotRefused || error instanceof DatabaseFileError) {
+          if (error instanceof SnapshotRefused || error instanceof SnapshotValueRefused || error instanceof DatabaseFileError) {
             throw new ApiError(422, 'snapshot_invalid', error.message.replaceAll(snapshot.file, snapshot.shownAs));
           }
           throw error;

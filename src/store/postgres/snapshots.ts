@@ -7,6 +7,7 @@ import { openSqlite } from '../sqlite.js';
 import { openStore } from '../sqlite/store.js';
 import { HOLDING, holdResetLock } from './reset.js';
 import { holdsNul } from '../repos/lookups.js';
+import { SnapshotValueRefused } from '../snapshot-engine.js';
 import type { PgHandle } from './handle.js';
 import { IDENTITY_COLUMNS, SNAPSHOT_TABLES, type SnapshotTable } from './tables.js';
 
@@ -161,15 +162,15 @@ async function copyTable(trx: PgHandle, lite: BetterSqlite3.Database, file: stri
 function portable(value: unknown, file: string, table: string, column: string): unknown {
   if (typeof value === 'bigint') {
     if (value > BigInt(Number.MAX_SAFE_INTEGER) || value < BigInt(Number.MIN_SAFE_INTEGER)) {
-      throw new Error(`snapshot ${file}: ${table}.${column} holds ${value}, beyond what svc stores exactly (2^53)`);
+      throw new SnapshotValueRefused(file, `holds ${value} in ${table}.${column}, beyond what svc stores exactly (2^53)`);
     }
     return Number(value);
   }
   // SQLite's text may hold U+0000 (a file from a version of svc before it refused one, or made by
   // hand); PostgreSQL's cannot, and its own error would not say where.
   if (typeof value === 'string' && holdsNul(value)) {
-    throw new Error(`snapshot ${file}: ${table}.${column} holds the character U+0000 (NUL), which PostgreSQL cannot store`);
+    throw new SnapshotValueRefused(file, `holds the character U+0000 (NUL) in ${table}.${column}, which svc never stores`);
   }
   if (value === null || typeof value === 'string' || typeof value === 'number') return value;
-  throw new Error(`snapshot ${file}: ${table}.${column} holds a binary value, which svc never stores`);
+  throw new SnapshotValueRefused(file, `holds a binary value in ${table}.${column}, which svc never stores`);
 }
