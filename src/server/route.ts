@@ -31,6 +31,11 @@ export interface Principal {
 export interface AppDeps {
   /** The store, on whichever engine (src/store/db.ts). */
   db: StoreDb;
+  /**
+   * Resolves once this replica's caches hold what other replicas acknowledged (./freshness.ts);
+   * null where this process is the only one (nothing to wait for).
+   */
+  sync(): Promise<void> | null;
   clock: Clock;
   config: EmulatorConfig;
   /** The emulator's public base URL (known once it listens). */

@@ -10,6 +10,7 @@ import type { EmulatorClock } from './emulator-clock.js';
 import type { StartEmulatorOptions } from './emulator-api.js';
 import type { EmulatorEvent } from './events.js';
 import type { FaultTable } from './faults/table.js';
+import type { Freshness } from './freshness.js';
 import type { RequestJournal } from './journal/journal.js';
 import type { KeysHolder } from './keys-holder.js';
 import { deliveryAnnouncer, reportSync } from './replicas.js';
@@ -45,6 +46,8 @@ export interface Parts {
   work: Work;
   journal: RequestJournal;
   faults: FaultTable;
+  /** Read your writes across replicas (./freshness.ts); null where this process is the only one. */
+  freshness: Freshness | null;
   /** Stops reacting to other replicas' changes (./replicas.ts): the first thing a stop does. */
   unfollow: () => void;
 }

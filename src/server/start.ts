@@ -29,6 +29,8 @@ import { type Parts, runtimeOf, type Site } from './start-parts.js';
 import { close, createHttpServer, hostForUrl, listen } from './listen.js';
 import { followReplicas, reportSync } from './replicas.js';
 import { openClock } from './emulator-clock.js';
+import { Freshness } from './freshness.js';
+import { LEASE_MS } from '../store/leases.js';
 import { keysHolder } from './keys-holder.js';
 import { errorMessage } from '../domain/caught.js';
 
@@ -70,7 +72,7 @@ export async function startWithoutSchemas(options: StartEmulatorOptions = {}): P
 /** Start-up in dependency order: store (opened) → clock → keys → background work → app → listen. */
 async function serve(kit: StoreKit, config: EmulatorConfig, options: StartEmulatorOptions, hub: EventHub<EmulatorEvent>): Promise<Emulator> {
   const { db } = kit;
-  const time = await openClock(db, config, options);
+  const time = await openClock(kit.clock, config, options);
   const random = await randomFor(db, options.seed ?? config.seed);
   if (options.reset) await db.clearData();
   const keys = await keysHolder(db, config, time.clock, random);
@@ -99,8 +101,22 @@ async function serve(kit: StoreKit, config: EmulatorConfig, options: StartEmulat
   );
   await faults.reload();
   await work.chaos.reload();
+  // Where replicas share the store: each request (and each claim) first takes in what the others
+  // acknowledged (./freshness.ts). The clock, faults, chaos and keys were just loaded.
+  const freshness = kit.sandboxVersion
+    ? new Freshness(kit.sandboxVersion, async () => {
+        deps.keyCache.clear();
+        const moved = await time.reload();
+        await faults.reload();
+        await work.chaos.reload();
+        await keys.reload();
+        if (moved) work.scheduler.rearm();
+      })
+    : null;
+  await freshness?.loaded();
+  work.dispatcher.synced(() => freshness?.sync() ?? null);
   const snapshotEngine = await kit.snapshots((message) => hub.emit({ type: 'warning', message }));
-  const parts: Parts = { kit, db, snapshotEngine, config, options, time, random, keys, hub, site, work, journal, faults, unfollow: () => {} };
+  const parts: Parts = { kit, db, snapshotEngine, config, options, time, random, keys, hub, site, work, journal, faults, freshness, unfollow: () => {} };
   const deps = appDeps(parts);
   const unfollow = followOtherReplicas(parts, deps);
   const unshare = shared?.follow(deps.runtime.streams, hub);
@@ -121,7 +137,7 @@ async function serve(kit: StoreKit, config: EmulatorConfig, options: StartEmulat
   // Attempts cut short by a crash are due again; expiries and retries that fell due while the
   // emulator was stopped run now.
   try {
-    await kit.recoverClaims();
+    await kit.recoverClaims(options.leaseMs ?? LEASE_MS);
   } catch (error) {
     await stopWork(work, deps.runtime.snapshots);
     await close(server);
@@ -152,10 +168,11 @@ function followOtherReplicas(parts: Parts, deps: AppDeps): () => void {
 
 /** What every route and action can use (`AppDeps`). */
 function appDeps(parts: Parts): AppDeps {
-  const { db, config, time, random, hub, site, journal, faults } = parts;
+  const { db, config, time, random, hub, site, journal, faults, freshness } = parts;
   const keyCache: KeyCache = new Map();
   return {
     db,
+    sync: () => freshness?.sync() ?? null,
     clock: time.clock,
     config,
     baseUrl: () => site.baseUrl,

@@ -53,6 +53,9 @@ export interface EngineStatements {
   claimDue(now: number, limit: number, perUrl: number, busy: ReadonlyMap<string, number>, lease?: Lease, listeners?: ListenerScope): Promise<DeliveryRow[]>;
   claimDueForUrl(url: string, now: number, limit: number, lease?: Lease, perUrl?: number, listeners?: ListenerScope): Promise<DeliveryRow[]>;
   lockMeta(key: string): Promise<void>;
+  /** Leases on the store's clock (repos/deliveries.ts releaseExpiredLeases, renewLeases). */
+  releaseExpiredLeases(leaseMs: number): Promise<number>;
+  renewLeases(owner: string, leaseMs: number): Promise<number>;
   /**
    * A batch in one statement, where a statement costs a round trip (PostgreSQL): the dispatcher's
    * reads and writes of a batch of attempts, an expiry's tokens. Without one, the repository runs

@@ -10,6 +10,7 @@
  * replica reads, LISTEN/NOTIFY for what must wake, leases on claims.
  */
 import type { AttemptTrigger, DeliveryTarget, Environment } from '../contract/enums.js';
+import type { ClockStore } from './clock-store.js';
 import type { StoreDb } from './db.js';
 import type { JournalTable } from './journal-table.js';
 import type { ClaimLeases, LeaseHooks } from './leases.js';
@@ -21,6 +22,15 @@ import type { OpenedStore } from './sqlite/store.js';
 export interface StoreKit {
   /** Repositories and transactions (./db.ts). */
   readonly db: StoreDb;
+  /** The emulator clock's write (./clock-store.ts): one process's, or the sandbox's. */
+  readonly clock: ClockStore;
+  /**
+   * Where other processes share the database: the version of what every process caches (clock,
+   * faults, chaos, keys), which each change of it replaces in the same transaction. A process reads
+   * it before serving a request and reloads its caches when it moved (CONTRACT §12: read your
+   * writes, across replicas). Null where this process is the only one: nothing can change unseen.
+   */
+  readonly sandboxVersion: (() => Promise<string | null>) | null;
   /** A value the sandbox shares (faults, chaos): memory of the one process, or a row of the shared database. */
   sharedValue<T>(options: SharedValueOptions<T>): SharedValue<T>;
   /**
@@ -38,7 +48,7 @@ export interface StoreKit {
    * At start: attempts a crash cut short are due again. One process per database owned every claim
    * (SQLite); where replicas share it, only claims whose lease ended.
    */
-  recoverClaims(): Promise<void>;
+  recoverClaims(leaseMs: number): Promise<void>;
   /** The emulator listens at `url`: the file claim records it (SQLite; CONTRACT §8 "one emulator per database"). */
   listening(url: string): void;
   /** An error of the start after the store opened, as the user should read it (a file's one line). */

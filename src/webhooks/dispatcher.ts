@@ -54,6 +54,9 @@ export class Dispatcher {
   /** After close: late results are not written (the database may be closed). */
   private abandoned = false;
   private idleWaiters: (() => void)[] = [];
+  private started = 0;
+  /** Takes in what other replicas changed before a claim (server/freshness.ts): chaos decided at the attempt must be the sandbox's. */
+  private sync: () => Promise<void> | null = () => null;
   /** Slots freed per receiver URL since the last claim for it. */
   private readonly freed = new Map<string, number>();
   private freedCount = 0;
@@ -153,6 +156,7 @@ export class Dispatcher {
     void this.serially(async () => {
       // On a failure the freed slots are recorded again, and the retry claims for them.
       const claimed = await this.inBackground(async () => {
+        await this.sync();
         const now = this.deps.clock.now();
         for (const url of freed) {
           const room = Math.min(MAX_IN_FLIGHT - this.running.size, MAX_IN_FLIGHT_PER_URL - (this.perUrl.get(url) ?? 0));
@@ -176,6 +180,11 @@ export class Dispatcher {
         this.freedCount += freed.length;
       }
     });
+  }
+
+  /** How to take in other replicas' changes before each claim (server/freshness.ts). */
+  synced(sync: () => Promise<void> | null): void {
+    this.sync = sync;
   }
 
   /** When the next delivery is due, for the scheduler's timer. */
@@ -202,6 +211,7 @@ export class Dispatcher {
     if (this.closed) return 0;
     const room = MAX_IN_FLIGHT - this.running.size;
     if (room <= 0) return 0;
+    await this.sync();
     const epoch = this.epoch;
     const lease = this.leases.next();
     const claimed = await this.deps.db.transaction(
@@ -282,7 +292,13 @@ export class Dispatcher {
     this.retry.cancel();
   }
 
+  /** Scheduled attempts this dispatcher started, in all: an advance reports how many it made (scheduler.ts). */
+  get startedTotal(): number {
+    return this.started;
+  }
+
   private start(delivery: DeliveryRow, trigger: Trigger, lease: string | null): void {
+    this.started += 1;
     // Counted by the URL the claim partitioned by (the delivery's), so the per-URL cap agrees with it.
     const url = delivery.url;
     this.perUrl.set(url, (this.perUrl.get(url) ?? 0) + 1);

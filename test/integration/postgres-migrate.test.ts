@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { MIGRATION_TABLE, migrate, UnknownMigrationsError } from '../../src/store/migrate.js';
 import { ForeignDatabaseError, migratePostgres, SVC_MARKER } from '../../src/store/postgres/migrate.js';
 import { postgresMigrations } from '../../src/store/postgres/migrations/index.js';
+import { openPostgresDb } from '../../src/store/postgres/open.js';
 import { openSqlite } from '../../src/store/sqlite.js';
 import { type PostgresServer, startPostgres } from '../helpers/postgres.js';
 
@@ -124,6 +125,12 @@ describe('PostgreSQL migrations', () => {
     delete actual.tables.request_journal;
     actual.unique = actual.unique.filter((u) => u !== 'request_journal(seq)');
     actual.indexes = actual.indexes.filter((i) => i !== 'request_journal_id');
+    // `notify_key` (0007-notify-key): the key replicas sign their change notifications with; one row,
+    // which no snapshot copies (a key leaves the database with no file).
+    expect(actual.tables.notify_key).toEqual(['key', 'one']);
+    expect(actual.unique).toContain('notify_key(one)');
+    delete actual.tables.notify_key;
+    actual.unique = actual.unique.filter((u) => u !== 'notify_key(one)');
     expect(actual.tables).toEqual(expected.tables);
     expect(actual.unique).toEqual(expected.unique);
     expect(actual.indexes).toEqual(expected.indexes);
@@ -205,5 +212,31 @@ describe('PostgreSQL migrations', () => {
     expect(error).toBeInstanceOf(UnknownMigrationsError);
     expect(error.names).toEqual(['0099-from-the-future']);
     expect(await catalog(db)).toEqual(before);
+  });
+
+  it('refuse, at start, an svc database that lost a table or a column (one line naming it)', async () => {
+    // CONTRACT §12 "trust only its own" (issue 40): before, such a database started and answered 500s.
+    for (const [damage, named] of [
+      ['DROP TABLE payments', /the table "payments" is missing/],
+      ['ALTER TABLE invoices DROP COLUMN reference_id', /the table "invoices" lacks the column "reference_id"/],
+      ['DROP TABLE request_journal', /the table "request_journal" is missing/],
+    ] as const) {
+      const url = await server.createDatabase();
+      const db = await openPostgresDb({ url });
+      await db.close();
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      await client.query(damage);
+      await client.end();
+      const refused = openPostgresDb({ url }).then(
+        async (opened) => {
+          await opened.close();
+          return null;
+        },
+        (error: unknown) => error,
+      );
+      expect(await refused, damage).toMatchObject({ name: 'UserError', code: 'database_damaged', message: expect.stringMatching(named) });
+      expect(String(((await refused) as Error).message).split('\n')).toHaveLength(1);
+    }
   });
 });

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { EngineStatements } from '../engine.js';
 import type { DeliveryRow, Lease, ListenerScope } from '../repos/deliveries.js';
 import { postgresBatches } from './batches.js';
-import type { PgHandle } from './handle.js';
+import { type PgHandle, touched } from './handle.js';
 
 // PostgreSQL's own statements (../engine.ts EngineStatements): the claims of due deliveries, which
 // lock the rows they take with FOR UPDATE SKIP LOCKED (concurrent claimers, of this replica or
@@ -11,12 +11,40 @@ import type { PgHandle } from './handle.js';
 
 const DUE = ['pending', 'retrying'] as const;
 
+/**
+ * Now on the database's clock, in ms: leases are measured there (CONTRACT §12), so that a replica
+ * whose clock runs ahead neither takes live claims nor leaves ones that outlast it for hours.
+ */
+const DB_NOW = sql<number>`(extract(epoch from clock_timestamp()) * 1000)::bigint`;
+
+/** When a lease taken now ends, on the database's clock; null for a claim without one. */
+const leaseEnd = (lease: Lease | undefined) => (lease ? sql<number>`${DB_NOW} + ${lease.ms}` : null);
+
 /** PostgreSQL's statements on `db` (the pool's kysely, or one transaction's). */
 export function postgresStatements(db: PgHandle): EngineStatements {
   return {
     claimDue: (...args) => claimDue(db, ...args),
     claimDueForUrl: (...args) => claimDueForUrl(db, ...args),
     lockMeta: (key) => lockMeta(db, key),
+    releaseExpiredLeases: async (leaseMs) =>
+      touched(
+        await db
+          .updateTable('deliveries')
+          .set({ in_flight: 0, lease_token: null, lease_until: null })
+          .where('in_flight', '=', 1)
+          // A claim of this release always has a lease: one without (or another program's) is let go too.
+          .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<=', DB_NOW), eb('lease_until', '>', sql<number>`${DB_NOW} + ${leaseMs}`)]))
+          .executeTakeFirst(),
+      ),
+    renewLeases: async (owner, leaseMs) =>
+      touched(
+        await db
+          .updateTable('deliveries')
+          .set({ lease_until: sql<number>`${DB_NOW} + ${leaseMs}` })
+          .where('in_flight', '=', 1)
+          .where('lease_token', 'like', `${owner}.%`)
+          .executeTakeFirst(),
+      ),
     batch: postgresBatches(db),
   };
 }
@@ -40,13 +68,14 @@ const CLAIM_TURN_WAIT = '1s';
 
 /**
  * The turn, in a savepoint with its own lock timeout (one round trip): when the wait runs out, the
- * savepoint is rolled back (its lock timeout with it) and the transaction goes on. Outside a
+ * savepoint is rolled back (its lock timeout with it) and the transaction goes on; once taken, the
+ * connection's own timeout is back (connect.ts: writes give up after 5 s). Outside a
  * transaction a turn would end with its own statement: none is taken.
  */
 async function takeClaimTurn(db: PgHandle): Promise<void> {
   if (!db.isTransaction) return;
   try {
-    await sql`SAVEPOINT claim_turn; SET LOCAL lock_timeout = ${sql.lit(CLAIM_TURN_WAIT)}; SELECT pg_advisory_xact_lock(${sql.lit(CLAIM_LOCK)}); SET LOCAL lock_timeout = 0`.execute(
+    await sql`SAVEPOINT claim_turn; SET LOCAL lock_timeout = ${sql.lit(CLAIM_TURN_WAIT)}; SELECT pg_advisory_xact_lock(${sql.lit(CLAIM_LOCK)}); SET LOCAL lock_timeout = DEFAULT`.execute(
       db,
     );
   } catch (error) {
@@ -105,7 +134,7 @@ async function claimDue(
       ORDER BY d.next_attempt_at, d.seq LIMIT ${limit}
       FOR UPDATE OF d SKIP LOCKED
     )
-    UPDATE deliveries d SET in_flight = 1, lease_token = ${lease?.token ?? null}, lease_until = ${lease?.until ?? null}
+    UPDATE deliveries d SET in_flight = 1, lease_token = ${lease?.token ?? null}, lease_until = ${leaseEnd(lease)}
     FROM taken WHERE d.id = taken.id
     RETURNING d.*`.execute(db);
   return inQueueOrder(rows);
@@ -161,7 +190,7 @@ async function claimDueForUrl(
   if (room <= 0) return [];
   return db
     .updateTable('deliveries')
-    .set({ in_flight: 1, lease_token: lease?.token ?? null, lease_until: lease?.until ?? null })
+    .set({ in_flight: 1, lease_token: lease?.token ?? null, lease_until: leaseEnd(lease) })
     .where('id', 'in', (eb) =>
       eb
         .selectFrom('deliveries')

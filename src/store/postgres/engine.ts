@@ -5,10 +5,12 @@ import { type ChangeData, type Changes, type ChangeTopic, noChanges } from '../c
 import { bindRepositories, immediately, type StoreDb, withAfterCommit } from '../db.js';
 import type { Database } from '../schema.js';
 import { storageCondition } from './conditions.js';
-import { openPostgres, type PostgresConnectOptions } from './connect.js';
+import { LOCK_WAIT_MS, openPostgres, type PostgresConnectOptions } from './connect.js';
+import { TransactionGate } from './gate.js';
 import type { PgHandle } from './handle.js';
 import { migratePostgres } from './migrate.js';
-import { type ChangeChannel, publishOn } from './notify.js';
+import { checkPostgresSchema } from './schema-check.js';
+import { type ChangeChannel, publishOn, type Sender } from './notify.js';
 import { clearPostgresData, HOLDING, ResetSharingDialect } from './reset.js';
 import { postgresRunner } from './runner.js';
 
@@ -22,6 +24,7 @@ export async function openPostgresHandle(options: PostgresConnectOptions): Promi
   const db = openPostgres<Database>(options, ResetSharingDialect);
   try {
     await migratePostgres(db);
+    await checkPostgresSchema(db);
   } catch (error) {
     await db.destroy();
     throw error;
@@ -38,26 +41,36 @@ export interface PostgresStoreDb extends StoreDb {
   readonly handle: PgHandle;
   /** This process's id in the change notifications it sends (notify.ts): a statement may NOTIFY itself. */
   readonly instance: string;
+  /** Who signs this process's notifications (notify.ts). */
+  readonly sender: Sender;
 }
 
-export function postgresDb(handle: PgHandle, channel?: ChangeChannel): PostgresStoreDb {
+/** Pooled connections kept for reads and health, beside the transactions' (gate.ts). */
+const KEPT_FOR_READS = 3;
+
+export function postgresDb(handle: PgHandle, channel?: ChangeChannel, key: string = randomUUID(), poolSize = 10): PostgresStoreDb {
+  const gate = new TransactionGate(Math.max(1, poolSize - KEPT_FOR_READS), LOCK_WAIT_MS);
   // Without a channel (a test of the repositories alone) nothing is heard, but publishing still works.
   const changes: Changes = channel ?? noChanges;
   const instance = channel?.instance ?? randomUUID();
   // Each NOTIFY carries this process's id, so that its own channel can ignore it (notify.ts).
-  const publisher = (on: PgHandle) => (topic: ChangeTopic, data?: ChangeData) => publishOn(on, instance, topic, data);
+  const sender: Sender = { instance, key };
+  const publisher = (on: PgHandle) => (topic: ChangeTopic, data?: ChangeData) => publishOn(on, sender, topic, data);
   const publish = publisher(handle);
   return {
     handle,
     ...bindRepositories(postgresRunner(handle)),
     publish,
     instance,
+    sender,
     changes,
     checkHealth: () => reachable(handle),
     condition: storageCondition,
     // Each transaction shares the reset lock from its BEGIN (ResetSharingDialect).
     transaction: (fn) =>
-      withAfterCommit(fn, (body) => handle.transaction().execute(async (trx) => body({ ...bindRepositories(postgresRunner(trx)), publish: publisher(trx) }))),
+      withAfterCommit(fn, (body) =>
+        gate.run(() => handle.transaction().execute(async (trx) => body({ ...bindRepositories(postgresRunner(trx)), publish: publisher(trx) }))),
+      ),
     afterCommit: immediately,
     // One transaction: the TRUNCATE and what refills (a reset's defaults) on two connections
     // could run in either order, and the defaults written first were emptied by it (issue 27).
@@ -69,13 +82,15 @@ export function postgresDb(handle: PgHandle, channel?: ChangeChannel): PostgresS
         // Not sharing the reset lock (reset.ts): two resets each sharing it while waiting to hold it
         // alone would deadlock.
         (body) =>
-          handle
-            .transaction()
-            .setIsolationLevel(HOLDING)
-            .execute(async (trx) => {
-              await clearPostgresData(trx);
-              return body({ ...bindRepositories(postgresRunner(trx)), publish: publisher(trx) });
-            }),
+          gate.run(() =>
+            handle
+              .transaction()
+              .setIsolationLevel(HOLDING)
+              .execute(async (trx) => {
+                await clearPostgresData(trx);
+                return body({ ...bindRepositories(postgresRunner(trx)), publish: publisher(trx) });
+              }),
+          ),
       ),
     // The channel first: a notification arriving while the pool closes would reload from a closed store.
     close: async () => {

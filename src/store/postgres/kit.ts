@@ -1,4 +1,6 @@
 import type { StoreKit } from '../kit.js';
+import { sharedClock } from './clock-store.js';
+import { sandboxVersion } from './notify.js';
 import { StoredValue } from '../shared-value.js';
 import { attemptsOf } from './attempt-feed.js';
 import { postgresJournalTable } from './journal.js';
@@ -32,15 +34,17 @@ export async function openPostgresKit(options: PostgresKitOptions): Promise<Stor
   });
   return {
     db,
+    clock: sharedClock(db),
+    sandboxVersion: () => sandboxVersion(db.handle),
     sharedValue: (value) => new StoredValue(db, value),
-    feeds: { journal: postgresJournalTable(db.handle, db.instance), attemptsOf: (ids) => attemptsOf(db.handle, ids) },
+    feeds: { journal: postgresJournalTable(db.handle, db.sender), attemptsOf: (ids) => attemptsOf(db.handle, ids) },
     presence: (leaseMs) => new SharedListenerPresence(db, leaseMs),
     leases: (leaseMs, hooks) => new PostgresLeases(db, leaseMs, hooks),
     snapshots: (onError) => postgresSnapshotEngine(db, onError),
-    // Other replicas hold live claims (§12): only those whose lease ended go (a lease is in
-    // wall-clock time, never the emulator clock).
-    recoverClaims: async () => {
-      await db.deliveries.releaseExpiredLeases(Date.now());
+    // Other replicas hold live claims (§12): only those whose lease ended go (a lease is measured
+    // on the database's clock, never the emulator clock).
+    recoverClaims: async (leaseMs) => {
+      await db.deliveries.releaseExpiredLeases(leaseMs);
     },
     listening: () => {},
     explain: (error) => error,

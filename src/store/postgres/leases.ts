@@ -31,12 +31,12 @@ export class PostgresLeases implements ClaimLeases {
   }
 
   /**
-   * A new claim's lease: its token, and when it ends unless renewed (wall-clock ms, never the
-   * emulator clock, which tests move by hours).
+   * A new claim's lease: its token, and how long it lasts unless renewed (measured on the database's
+   * clock, never the emulator clock, which tests move by hours).
    */
   next(): Lease {
     this.claimCount += 1;
-    return { token: `${this.owner}.${this.claimCount}`, until: Date.now() + this.leaseMs };
+    return { token: `${this.owner}.${this.claimCount}`, ms: this.leaseMs };
   }
 
   close(): void {
@@ -53,9 +53,8 @@ export class PostgresLeases implements ClaimLeases {
     if (this.sweeping || this.closed) return;
     this.sweeping = true;
     try {
-      const wallNow = Date.now();
-      await this.db.deliveries.renewLeases(this.owner, wallNow + this.leaseMs);
-      const released = await this.db.deliveries.releaseExpiredLeases(wallNow);
+      await this.db.deliveries.renewLeases(this.owner, this.leaseMs);
+      const released = await this.db.deliveries.releaseExpiredLeases(this.leaseMs);
       if (released > 0) this.hooks.onReleased();
     } catch (error) {
       if (!this.closed) this.hooks.onError(error);

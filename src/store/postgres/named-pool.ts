@@ -16,11 +16,11 @@ const STALE_PLAN = '0A000';
  * without parameters run as simple queries, which may hold several commands (a transaction's BEGIN
  * and its reset lock: reset.ts).
  */
-export function namingPool(pool: pg.Pool): PostgresPool {
+export function namingPool(pool: pg.Pool, waitMs = CONNECT_WAIT_MS): PostgresPool {
   const names = new WeakMap<pg.PoolClient, Map<string, string>>();
   return {
     async connect() {
-      const client = await pool.connect();
+      const client = await connectPatiently(pool, waitMs);
       let own = names.get(client);
       if (!own) names.set(client, (own = new Map()));
       return new NamingClient(client, own);
@@ -30,6 +30,32 @@ export function namingPool(pool: pg.Pool): PostgresPool {
 }
 
 let given = 0;
+
+/** How long a request waits for a connection while PostgreSQL is at its connection limit (CONTRACT §12). */
+const CONNECT_WAIT_MS = 5000;
+
+/**
+ * SQLSTATEs of a server that will take a connection a moment later: 53300 too_many_connections (its
+ * `max_connections` reached, other clients hold them), 57P03 cannot_connect_now (starting up).
+ */
+const COME_BACK_LATER = new Set(['53300', '57P03']);
+
+/**
+ * A pooled connection; while the server refuses new ones for now, tried again (50 ms, then up to
+ * 500 ms apart) for up to `waitMs` before the refusal is passed on (503 database_unavailable). At
+ * PostgreSQL's connection limit, half of a burst's requests answered 503 at once.
+ */
+async function connectPatiently(pool: pg.Pool, waitMs: number): Promise<pg.PoolClient> {
+  const started = performance.now();
+  for (let delay = 50; ; delay = Math.min(500, delay * 2)) {
+    try {
+      return await pool.connect();
+    } catch (error) {
+      if (!COME_BACK_LATER.has(sqlState(error) ?? '') || performance.now() - started + delay > waitMs) throw error;
+      await new Promise((resolve) => setTimeout(resolve, delay));
+    }
+  }
+}
 
 class NamingClient implements PostgresPoolClient {
   constructor(

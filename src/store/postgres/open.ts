@@ -7,7 +7,8 @@ import { openPostgresHandle, type PostgresStoreDb, postgresDb } from './engine.j
 import type { PgHandle } from './handle.js';
 import { ForeignDatabaseError } from './migrate.js';
 import { isDatabaseUnavailable } from './unavailable.js';
-import { ChangeChannel } from './notify.js';
+import { DamagedSchemaError } from './schema-check.js';
+import { ChangeChannel, notifyKey } from './notify.js';
 
 /**
  * Why a PostgreSQL database cannot be used (CONTRACT §12): one line naming it without its password,
@@ -39,18 +40,22 @@ export async function openPostgresDb(options: OpenPostgresOptions): Promise<Post
     throw refusal(options.url, error);
   }
   // After the migration: LISTEN needs nothing of the schema, but a refused database needs no channel.
-  const changes = new ChangeChannel({ url: options.url, ...(options.onChannelWarning ? { onWarning: options.onChannelWarning } : {}) });
+  let changes: ChangeChannel;
+  let key: string;
   try {
+    key = await notifyKey(handle);
+    changes = new ChangeChannel({ url: options.url, key, ...(options.onChannelWarning ? { onWarning: options.onChannelWarning } : {}) });
     await changes.open();
   } catch (error) {
     await handle.destroy();
     throw refusal(options.url, error);
   }
-  return postgresDb(handle, changes);
+  return postgresDb(handle, changes, key);
 }
 
 function refusal(url: string, error: unknown): Error {
   if (error instanceof ForeignDatabaseError) return new PostgresDatabaseError(url, error.message, 'database_foreign');
+  if (error instanceof DamagedSchemaError) return new PostgresDatabaseError(url, error.message, 'database_damaged');
   if (error instanceof UnknownMigrationsError) {
     return new PostgresDatabaseError(url, `was made by a newer version of svc (${error.message}); it was left unchanged`, 'database_unusable');
   }

@@ -1,6 +1,6 @@
 import type { Insertable, Selectable } from 'kysely';
 import type { Environment } from '../../domain/environment.js';
-import { DUE_DELIVERY, LEASED_DELIVERY, param, prepared, preparedByShape } from '../query.js';
+import { DUE_DELIVERY, param, prepared, preparedByShape } from '../query.js';
 import type { DeliveriesTable, DeliveryAttemptsTable } from '../schema.js';
 import type { Runner } from '../engine.js';
 import { holdsNul } from './lookups.js';
@@ -121,10 +121,14 @@ export async function releaseDelivery(db: Runner, id: string, token?: string): P
   else await db.run(releaseOneHeld, { id, token });
 }
 
-/** A claim: its token (one per claim statement) and when its lease ends (wall-clock ms). */
+/**
+ * A claim's lease: its token (one per claim statement) and how long it lasts (ms). Its end is
+ * measured on the store's clock when the claim is taken or renewed (PostgreSQL's, whatever each
+ * replica's clock says: CONTRACT §12 "bounded claims"), never on the emulator clock.
+ */
 export interface Lease {
   token: string;
-  until: number;
+  ms: number;
 }
 
 /**
@@ -141,34 +145,24 @@ export interface ListenerScope {
   wallNow: number;
 }
 
-const releaseExpired = prepared((qb) => qb.updateTable('deliveries').set(unleased).where(LEASED_DELIVERY).where('lease_until', '<=', param('now')));
-
 /**
- * Claims whose lease ended by `wallNow` (wall-clock ms) are let go: due again, attempt count
- * unchanged (the attempt was never recorded). The holder died, or lost its way to the database.
- * Reads only the claimed rows (the partial index deliveries_leased). Rows claimed without a lease
- * (tests of the repository alone) never expire.
+ * Claims whose lease ended on the store's clock are let go: due again, attempt count unchanged (the
+ * attempt was never recorded); the holder died, or lost its way to the database. So is a lease that
+ * ends more than `leaseMs` from now, which no claim or renewal makes (a row from elsewhere): a lease
+ * never lasts longer than one lease length after it was taken or renewed.
  */
-export async function releaseExpiredLeases(db: Runner, wallNow: number): Promise<number> {
-  return db.run(releaseExpired, { now: wallNow });
+export async function releaseExpiredLeases(db: Runner, leaseMs: number): Promise<number> {
+  return db.own.releaseExpiredLeases(leaseMs);
 }
 
-const renew = prepared((qb) =>
-  qb
-    .updateTable('deliveries')
-    .set({ lease_until: param('until') })
-    .where(LEASED_DELIVERY)
-    .where('lease_token', 'like', param('pattern')),
-);
-
 /**
- * Extends to `until` every lease the claimer `owner` holds (its tokens are `<owner>.<n>`; the
- * owner a UUID, free of LIKE's wildcards): an attempt may outlast a lease (a timeout of up to 60 s, chaos holds of up to 60 s,
- * a database that refuses the result for a while). A claim already released and re-claimed carries
- * another token, and is not touched. Reads only the claimed rows (deliveries_leased).
+ * Extends by `leaseMs` from now (the store's clock) every lease the claimer `owner` holds (its tokens
+ * are `<owner>.<n>`; the owner a UUID, free of LIKE's wildcards): an attempt may outlast a lease (a
+ * timeout of up to 60 s, chaos holds of up to 60 s, a database that refuses the result for a while).
+ * A claim already released and re-claimed carries another token, and is not touched.
  */
-export async function renewLeases(db: Runner, owner: string, until: number): Promise<number> {
-  return db.run(renew, { pattern: `${owner}.%`, until });
+export async function renewLeases(db: Runner, owner: string, leaseMs: number): Promise<number> {
+  return db.own.renewLeases(owner, leaseMs);
 }
 
 const endOne = prepared((qb) =>

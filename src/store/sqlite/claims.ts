@@ -1,6 +1,6 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { EngineStatements } from '../engine.js';
-import { DUE_DELIVERY, param, prepared } from '../query.js';
+import { DUE_DELIVERY, LEASED_DELIVERY, param, prepared } from '../query.js';
 import type { DeliveryRow } from '../repos/deliveries.js';
 import type { Store } from './store.js';
 
@@ -48,6 +48,21 @@ const claimForUrl = prepared((qb) =>
     .returningAll(),
 );
 
+const releaseExpired = prepared((qb) =>
+  qb
+    .updateTable('deliveries')
+    .set({ in_flight: 0, lease_token: null, lease_until: null })
+    .where(LEASED_DELIVERY)
+    .where((eb) => eb.or([eb('lease_until', '<=', param('now')), eb('lease_until', '>', param('latest'))])),
+);
+const renew = prepared((qb) =>
+  qb
+    .updateTable('deliveries')
+    .set({ lease_until: param('until') })
+    .where(LEASED_DELIVERY)
+    .where('lease_token', 'like', param('pattern')),
+);
+
 type ClaimArgs = { now: number; limit: number; perUrl: number; scan: number; busy: string; saturated: string; token: string | null; until: number | null };
 
 export function sqliteStatements(store: Store): EngineStatements {
@@ -71,12 +86,22 @@ export function sqliteStatements(store: Store): EngineStatements {
         busy: JSON.stringify(Object.fromEntries(busy)),
         saturated: JSON.stringify(saturated),
         token: lease?.token ?? null,
-        until: lease?.until ?? null,
+        until: lease ? Date.now() + lease.ms : null,
       });
     },
     /** One process holds every claim: the caller's `limit` already counts the receiver's. */
     claimDueForUrl: async (url, now, limit, lease) =>
-      claimForUrl.preparedOn(store.sqlite).all(...claimForUrl.forSqlite.bind({ url, now, limit, token: lease?.token ?? null, until: lease?.until ?? null })),
+      claimForUrl
+        .preparedOn(store.sqlite)
+        .all(...claimForUrl.forSqlite.bind({ url, now, limit, token: lease?.token ?? null, until: lease ? Date.now() + lease.ms : null })),
     lockMeta: async () => {},
+    // The store's clock is this machine's: the one process that owns the database (CONTRACT §8).
+    // Its claims carry no lease (it releases every claim at start); these serve the store alone.
+    releaseExpiredLeases: async (leaseMs) => {
+      const now = Date.now();
+      return releaseExpired.preparedOn(store.sqlite).run(...releaseExpired.forSqlite.bind({ now, latest: now + leaseMs })).changes;
+    },
+    renewLeases: async (owner, leaseMs) =>
+      renew.preparedOn(store.sqlite).run(...renew.forSqlite.bind({ pattern: `${owner}.%`, until: Date.now() + leaseMs })).changes,
   };
 }

@@ -1,5 +1,6 @@
 import { DatabaseFileError, sqliteCode } from '../errors.js';
 import { describeSqliteFailure } from '../file-check.js';
+import { processClock } from '../clock-store.js';
 import type { StoreKit } from '../kit.js';
 import { noLeases } from '../leases.js';
 import { MemoryValue } from '../shared-value.js';
@@ -26,6 +27,8 @@ export async function openSqliteKit(options: SqliteKitOptions): Promise<StoreKit
   const db = sqliteDb(store);
   return {
     db,
+    clock: processClock(db),
+    sandboxVersion: null,
     sharedValue: (value) => new MemoryValue(value),
     feeds: null,
     presence: () => null,
