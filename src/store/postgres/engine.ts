@@ -7,6 +7,7 @@ import type { Database } from '../schema.js';
 import { storageCondition } from './conditions.js';
 import { LOCK_WAIT_MS, openPostgres, type PostgresConnectOptions } from './connect.js';
 import { TransactionGate } from './gate.js';
+import { type CacheScope, TenantCache, withTenantCache } from './tenant-cache.js';
 import type { PgHandle } from './handle.js';
 import { migratePostgres } from './migrate.js';
 import { checkPostgresSchema } from './schema-check.js';
@@ -43,6 +44,8 @@ export interface PostgresStoreDb extends StoreDb {
   readonly instance: string;
   /** Who signs this process's notifications (notify.ts). */
   readonly sender: Sender;
+  /** The tenants' rows kept in memory (tenant-cache.ts). */
+  readonly cache: TenantCache;
 }
 
 /** Pooled connections kept for reads and health, beside the transactions' (gate.ts). */
@@ -57,20 +60,38 @@ export function postgresDb(handle: PgHandle, channel?: ChangeChannel, key: strin
   const sender: Sender = { instance, key };
   const publisher = (on: PgHandle) => (topic: ChangeTopic, data?: ChangeData) => publishOn(on, sender, topic, data);
   const publish = publisher(handle);
+  const cache = new TenantCache();
+  /** Forgets what a transaction's writes left cached once it ended, committed or not. */
+  const forgetAfter = async <T>(run: Promise<T>, scope: { wrote?: boolean }): Promise<T> => {
+    try {
+      return await run;
+    } finally {
+      if (scope.wrote) cache.forget();
+    }
+  };
+  const inTransaction = (trx: PgHandle, scope: CacheScope) => {
+    scope.publish = publisher(trx);
+    return { ...withTenantCache(bindRepositories(postgresRunner(trx)), cache, scope), publish: scope.publish };
+  };
   return {
     handle,
-    ...bindRepositories(postgresRunner(handle)),
+    ...withTenantCache(bindRepositories(postgresRunner(handle)), cache, { publish, inTransaction: false }),
     publish,
     instance,
     sender,
+    cache,
     changes,
     checkHealth: () => reachable(handle),
     condition: storageCondition,
     // Each transaction shares the reset lock from its BEGIN (ResetSharingDialect).
     transaction: (fn) =>
-      withAfterCommit(fn, (body) =>
-        gate.run(() => handle.transaction().execute(async (trx) => body({ ...bindRepositories(postgresRunner(trx)), publish: publisher(trx) }))),
-      ),
+      withAfterCommit(fn, (body) => {
+        const scope: CacheScope = { publish, inTransaction: true };
+        return forgetAfter(
+          gate.run(() => handle.transaction().execute(async (trx) => body(inTransaction(trx, scope)))),
+          scope,
+        );
+      }),
     afterCommit: immediately,
     // One transaction: the TRUNCATE and what refills (a reset's defaults) on two connections
     // could run in either order, and the defaults written first were emptied by it (issue 27).
@@ -88,10 +109,13 @@ export function postgresDb(handle: PgHandle, channel?: ChangeChannel, key: strin
               .setIsolationLevel(HOLDING)
               .execute(async (trx) => {
                 await clearPostgresData(trx);
-                return body({ ...bindRepositories(postgresRunner(trx)), publish: publisher(trx) });
+                // Emptied past the repositories: what is cached is gone, and this transaction's
+                // reads (a reset's defaults) must see the empty tables.
+                cache.forget();
+                return body(inTransaction(trx, { publish, inTransaction: true, wrote: true }));
               }),
           ),
-      ),
+      ).finally(() => cache.forget()),
     // The channel first: a notification arriving while the pool closes would reload from a closed store.
     close: async () => {
       await changes.close();

@@ -35,7 +35,12 @@ export async function openPostgresKit(options: PostgresKitOptions): Promise<Stor
   return {
     db,
     clock: sharedClock(db),
-    sandboxVersion: () => sandboxVersion(db.handle),
+    // Read before every request and claim: the tenants' rows cached at another version are forgotten.
+    sandboxVersion: async () => {
+      const version = await sandboxVersion(db.handle);
+      db.cache.seen(version);
+      return version;
+    },
     sharedValue: (value) => new StoredValue(db, value),
     feeds: { journal: postgresJournalTable(db.handle, db.sender), attemptsOf: (ids) => attemptsOf(db.handle, ids) },
     presence: (leaseMs) => new SharedListenerPresence(db, leaseMs),
@@ -48,7 +53,8 @@ export async function openPostgresKit(options: PostgresKitOptions): Promise<Stor
     },
     listening: () => {},
     explain: (error) => error,
-    query: (text) => postgresQuery(db, text),
+    // A test's raw statement may write what the cache holds: forgotten after each.
+    query: (text) => postgresQuery(db, text).finally(() => db.cache.forget()),
     sqlite: null,
     close: () => db.close(),
   };

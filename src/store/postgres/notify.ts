@@ -54,11 +54,12 @@ export async function notifyKey(handle: PgHandle): Promise<string> {
 }
 
 /**
- * The topics whose changes replace what every replica caches (the clock, faults, chaos, keys): each
- * such change also replaces the sandbox's version (`meta`), in the same transaction, which a replica
- * reads before it serves a request (server/replicas.ts Freshness). The notification only wakes.
+ * The topics whose changes replace what every replica caches (the clock, faults, chaos, keys, the
+ * tenants' rows of tenant-cache.ts): each such change also replaces the sandbox's version (`meta`),
+ * in the same transaction, which a replica reads before it serves a request (server/freshness.ts).
+ * The notification only wakes.
  */
-const CACHED: ReadonlySet<ChangeTopic> = new Set(['clock', 'faults', 'chaos', 'keys']);
+const CACHED: ReadonlySet<ChangeTopic> = new Set(['clock', 'faults', 'chaos', 'keys', 'tenants']);
 
 /** The `meta` entry every change of a cached topic replaces: a fresh random value, never a count a restore could bring back. */
 const SANDBOX_VERSION = 'sandbox_version';

@@ -25,6 +25,9 @@ export async function postgresSnapshotEngine(db: PostgresStoreDb, onError: (mess
       const clockAt = clockOf(file, clockKey);
       around.before();
       const held = await importPostgresSnapshot(handle, file, hold);
+      // Its rows replaced ours past the repositories: what this replica cached is stale (the others
+      // forget theirs at the version `restored()` replaces).
+      db.cache.forget();
       // The import spans many turns: an attempt claimed from the old rows before its TRUNCATE locked
       // them is abandoned too (`restored()` then releases what is in flight, so nothing is lost).
       around.before();
