@@ -34,6 +34,8 @@ export function createWork(
   hub: EventHub<EmulatorEvent>,
   options: StartEmulatorOptions,
   expire: (now: number, wait: boolean) => Promise<number>,
+  /** Read your writes across replicas before each claim (./freshness.ts); known once start-up built it. */
+  sync: () => Promise<void> | null = () => null,
 ): Work {
   const { db } = kit;
   const reportError = (error: unknown) => hub.emit({ type: 'error', message: error instanceof Error ? error.message : String(error) });
@@ -54,6 +56,7 @@ export function createWork(
     onError: reportError,
     chaos,
     leases: (hooks) => kit.leases(options.leaseMs, hooks),
+    sync,
     listenerScope: () => listeners.claimScope(),
   });
   const listeners: ListenerHub = new ListenerHub({

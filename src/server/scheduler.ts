@@ -78,7 +78,7 @@ export class Scheduler {
     const before = this.expiredTotal;
     // Every attempt this advance made due, started by its own claims or by the wake-ups its writes
     // sent (which its steps wait for: runDueNow).
-    const startedBefore = this.deps.dispatcher.startedTotal;
+    const startedBefore = this.deps.dispatcher.started;
     await this.settle();
     for (let step = 0; step < MAX_STEPS; step++) {
       const next = await this.nextDueAt();
@@ -92,7 +92,7 @@ export class Scheduler {
     advanceBy(clock, target - at);
     await this.runDueNow();
     this.arm((await this.nextDueAt()) ?? Infinity);
-    return { expired: this.expiredTotal - before, attempts: this.deps.dispatcher.startedTotal - startedBefore };
+    return { expired: this.expiredTotal - before, attempts: this.deps.dispatcher.started - startedBefore };
   }
 
   /** The data changed under it (a snapshot restore): look again at what falls due, and when. */

@@ -81,7 +81,16 @@ async function serve(kit: StoreKit, config: EmulatorConfig, options: StartEmulat
   const publicUrl = options.publicUrl ?? config.publicUrl ?? undefined;
   const site: Site = { baseUrl: publicUrl ?? '', boundHost: '' };
   // The scheduler expires invoices through the app's deps, built just below; it runs once started.
-  const work = createWork(kit, time.clock, config, random, hub, options, (now, wait) => expireDue(deps, now, wait));
+  const work = createWork(
+    kit,
+    time.clock,
+    config,
+    random,
+    hub,
+    options,
+    (now, wait) => expireDue(deps, now, wait),
+    () => freshness?.sync() ?? null,
+  );
   checkJournalSize(config);
   const onSyncError = (what: string) => (error: unknown) => reportSync(hub, db, new Error(`${what}: ${errorMessage(error)}`, { cause: error }));
   // The journal: a ring in memory, or with the table the processes sharing the store write (and
@@ -114,7 +123,6 @@ async function serve(kit: StoreKit, config: EmulatorConfig, options: StartEmulat
       })
     : null;
   await freshness?.loaded();
-  work.dispatcher.synced(() => freshness?.sync() ?? null);
   const snapshotEngine = await kit.snapshots((message) => hub.emit({ type: 'warning', message }));
   const parts: Parts = { kit, db, snapshotEngine, config, options, time, random, keys, hub, site, work, journal, faults, freshness, unfollow: () => {} };
   const deps = appDeps(parts);

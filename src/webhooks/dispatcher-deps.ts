@@ -23,6 +23,11 @@ export interface DispatcherDeps {
   onError?: (error: unknown) => void;
   /** Webhook chaos in force (CONTRACT §9), consulted as each attempt starts. */
   chaos?: WebhookChaos;
+  /**
+   * Takes in what other replicas changed before each claim (server/freshness.ts): the chaos an
+   * attempt is decided with must be the sandbox's. Null where nothing can change unseen.
+   */
+  sync?: () => Promise<void> | null;
   /** The claims' leases, as the store's engine keeps them (store/leases.ts); none by default. */
   leases?: (hooks: LeaseHooks) => ClaimLeases;
   /** Which listener deliveries this replica's claims may take (PostgreSQL: where their streams are). */

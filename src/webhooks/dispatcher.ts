@@ -22,7 +22,7 @@ interface Release {
   token: string | null;
 }
 
-/** A result to write, and the token of the claim it belongs to (null: a manual attempt, or a claim on SQLite). */
+/** A result to write, and the token of the claim it belongs to (null: a manual attempt, or a claim without a lease). */
 type HeldCompletion = Completion & { lease: string | null };
 
 /**
@@ -31,11 +31,10 @@ type HeldCompletion = Completion & { lease: string | null };
  * nothing: a claimed delivery is still due after a restart (`releaseInFlight`), so delivery is at
  * least once, and receivers deduplicate on the envelope id.
  *
- * On PostgreSQL, where several replicas share the queue (CONTRACT §12), every claim carries a lease
- * (a token `<owner>.<n>` and an end in wall-clock ms): a timer renews this dispatcher's leases and
- * releases other replicas' expired ones, and a result is written only while its claim still holds
- * the delivery (`endLeases`), so a replica that lost a claim cannot overwrite the new holder's state.
- * SQLite's one owner (CONTRACT §8) claims without leases: no statement more per delivery there.
+ * Where replicas share the queue (CONTRACT §12) each claim carries a lease (the store kit's, renewed
+ * and swept there), and a result is written only while its claim still holds the delivery
+ * (`endLeases`): a replica that lost a claim cannot overwrite the new holder's state. One owner per
+ * database (SQLite, CONTRACT §8) claims without leases.
  */
 export class Dispatcher {
   private readonly running = new Map<string, Promise<void>>();
@@ -45,18 +44,14 @@ export class Dispatcher {
   /** Flushes whose transaction has not settled yet: their results are taken out of `completions`. */
   private flushing = 0;
   private pumpScheduled = false;
-  /**
-   * Claims run one at a time: each computes its room from the attempts running when it starts, so
-   * two claims awaiting the store at once could not both fill the same free slots.
-   */
+  /** Claims run one at a time: each computes its room from what runs when it starts (no slot filled twice). */
   private claims: Promise<unknown> = Promise.resolve();
   private closed = false;
   /** After close: late results are not written (the database may be closed). */
   private abandoned = false;
   private idleWaiters: (() => void)[] = [];
-  private started = 0;
-  /** Takes in what other replicas changed before a claim (server/freshness.ts): chaos decided at the attempt must be the sandbox's. */
-  private sync: () => Promise<void> | null = () => null;
+  /** Scheduled attempts started, in all: an advance reports how many it made (server/scheduler.ts). */
+  started = 0;
   /** Slots freed per receiver URL since the last claim for it. */
   private readonly freed = new Map<string, number>();
   private freedCount = 0;
@@ -67,10 +62,7 @@ export class Dispatcher {
   private toRelease: Release[] = [];
   /** Claims' leases, as the store's engine keeps them (store/leases.ts). */
   private readonly leases: ClaimLeases;
-  /**
-   * The generation of the state being delivered: a reset or restore (discard) moves it on, and an
-   * attempt of an earlier generation is never sent, nor its result recorded (CONTRACT §8).
-   */
+  /** The state's generation: a reset or restore moves it on; an earlier one's attempt is never sent nor recorded (§8). */
   private epoch = 0;
   /** Aborts the current generation's chaos holds and requests on discard. */
   private abandon = new AbortController();
@@ -156,7 +148,7 @@ export class Dispatcher {
     void this.serially(async () => {
       // On a failure the freed slots are recorded again, and the retry claims for them.
       const claimed = await this.inBackground(async () => {
-        await this.sync();
+        await this.deps.sync?.();
         const now = this.deps.clock.now();
         for (const url of freed) {
           const room = Math.min(MAX_IN_FLIGHT - this.running.size, MAX_IN_FLIGHT_PER_URL - (this.perUrl.get(url) ?? 0));
@@ -180,11 +172,6 @@ export class Dispatcher {
         this.freedCount += freed.length;
       }
     });
-  }
-
-  /** How to take in other replicas' changes before each claim (server/freshness.ts). */
-  synced(sync: () => Promise<void> | null): void {
-    this.sync = sync;
   }
 
   /** When the next delivery is due, for the scheduler's timer. */
@@ -211,7 +198,7 @@ export class Dispatcher {
     if (this.closed) return 0;
     const room = MAX_IN_FLIGHT - this.running.size;
     if (room <= 0) return 0;
-    await this.sync();
+    await this.deps.sync?.();
     const epoch = this.epoch;
     const lease = this.leases.next();
     const claimed = await this.deps.db.transaction(
@@ -290,11 +277,6 @@ export class Dispatcher {
     this.completions = [];
     this.abandoned = true;
     this.retry.cancel();
-  }
-
-  /** Scheduled attempts this dispatcher started, in all: an advance reports how many it made (scheduler.ts). */
-  get startedTotal(): number {
-    return this.started;
   }
 
   private start(delivery: DeliveryRow, trigger: Trigger, lease: string | null): void {
