@@ -33,11 +33,24 @@ async function testInvoice(deps: AppDeps, id: string) {
   return invoice;
 }
 
+const JS = 'text/javascript; charset=utf-8';
+/** The dashboard's modules (plain ES modules, no build): ui.js and what it imports, each named for what it holds. */
+const DASHBOARD_MODULES = [
+  'ui.js',
+  'api.js',
+  'dom.js',
+  'live.js',
+  'view-invoices.js',
+  'view-deliveries.js',
+  'view-requests.js',
+  'view-clock.js',
+  'view-sandbox.js',
+];
 /** Served at /assets/<name>: its content type, and its file under the package root. */
 const ASSETS: Record<string, { type: string; file: string }> = {
-  'checkout.js': { type: 'text/javascript; charset=utf-8', file: 'assets/checkout.js' },
+  'checkout.js': { type: JS, file: 'assets/checkout.js' },
   'pages.css': { type: 'text/css; charset=utf-8', file: 'assets/pages.css' },
-  'ui.js': { type: 'text/javascript; charset=utf-8', file: 'assets/ui.js' },
+  ...Object.fromEntries(DASHBOARD_MODULES.map((name) => [name, { type: JS, file: `assets/${name}` }])),
   // The typed client the package exports (`svc-emulator/client`), built as one ES module: the
   // dashboard calls the API through it, by operation id, so ui.js holds no path (issue 26).
   'client.js': { type: 'text/javascript; charset=utf-8', file: 'dist/client.js' },
