@@ -5,8 +5,8 @@ import { createClient } from './client.js';
 import { h } from './dom.js';
 
 const main = document.getElementById('main');
-// Payments made unconfirmed from this page, by invoice: the confirm helper needs their ids.
-export const state = { env: 'test', unconfirmed: new Map(), keys: null };
+// The environment shown, and its default keys (GET /__emulator/keys).
+export const state = { env: 'test', keys: null };
 // The control token of a remote control plane (CONTRACT §12: replicas behind a load balancer).
 // `svc open` passes it in the fragment (#token=…), which never reaches a server or its logs; it moves
 // to sessionStorage (this tab only, gone when it closes) and leaves the address bar, so it is not in
@@ -46,6 +46,34 @@ export async function api(operationId, input) {
   return result.data ?? null;
 }
 
+/**
+ * The items of a list operation, newest first, page after page (100 each) until one older than
+ * `since` (ms, by `timeOf`) or `max` items: what a chart of the last minutes needs, and no more.
+ */
+export async function newest(operationId, query, { since, timeOf, max = 1000 }) {
+  const items = [];
+  let after;
+  for (;;) {
+    const page = await api(operationId, { query: { ...query, limit: 100, startingAfter: after } });
+    items.push(...page.data);
+    if (!page.hasMore || items.length >= max || page.data.length === 0 || Date.parse(timeOf(page.data.at(-1))) < since) return items;
+    after = page.data.at(-1).id;
+  }
+}
+
+// A delivery's attempts, read again only when it changed: a live refresh re-reads what moved, so
+// the dashboard's own calls do not crowd the request journal (they are API calls, journaled).
+const details = new Map();
+export async function deliveryDetail(d) {
+  const key = `${state.env}:${d.id}`;
+  const known = details.get(key);
+  if (known && known.updatedAt === d.updatedAt && known.attemptCount === d.attemptCount) return known;
+  const detail = await api('getDelivery', { params: { id: d.id } });
+  if (details.size > 500) details.clear();
+  details.set(key, detail);
+  return detail;
+}
+
 // One form at a time: the calls refused meanwhile all wait for the same answer.
 let asking = null;
 /** Asks for the control token in a small form (not `prompt()`: it can be styled, labelled and tested). */
@@ -55,7 +83,7 @@ function askToken(refused) {
     const form = h(
       'form',
       {
-        class: 'token',
+        class: 'token card',
         onsubmit: (e) => {
           e.preventDefault();
           sessionStorage.setItem(TOKEN_KEY, input.value.trim());

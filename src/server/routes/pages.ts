@@ -38,8 +38,13 @@ const JS = 'text/javascript; charset=utf-8';
 const DASHBOARD_MODULES = [
   'ui.js',
   'api.js',
-  'dom.js',
   'live.js',
+  'dom.js',
+  'svg.js',
+  'marks.js',
+  'chart-minutes.js',
+  'chart-latency.js',
+  'chart-lanes.js',
   'view-invoices.js',
   'view-deliveries.js',
   'view-requests.js',
@@ -49,11 +54,15 @@ const DASHBOARD_MODULES = [
 /** Served at /assets/<name>: its content type, and its file under the package root. */
 const ASSETS: Record<string, { type: string; file: string }> = {
   'checkout.js': { type: JS, file: 'assets/checkout.js' },
+  // svc's one design (theme.css), then each page's own: checkout and bind (pages.css), the dashboard (ui.css).
+  'theme.css': { type: 'text/css; charset=utf-8', file: 'assets/theme.css' },
   'pages.css': { type: 'text/css; charset=utf-8', file: 'assets/pages.css' },
   ...Object.fromEntries(DASHBOARD_MODULES.map((name) => [name, { type: JS, file: `assets/${name}` }])),
   // The typed client the package exports (`svc-emulator/client`), built as one ES module: the
   // dashboard calls the API through it, by operation id, so ui.js holds no path (issue 26).
   'client.js': { type: 'text/javascript; charset=utf-8', file: 'dist/client.js' },
+  // The rules the dashboard shares with the checkout page and the CLI (src/entry/page-rules.ts).
+  'page-rules.js': { type: JS, file: 'dist/page-rules.js' },
   'ui.css': { type: 'text/css; charset=utf-8', file: 'assets/ui.css' },
   'favicon.svg': { type: 'image/svg+xml', file: 'assets/favicon.svg' },
 };
