@@ -20,8 +20,10 @@ export const time = (iso) => (iso ? iso.replace('T', ' ').replace(/\.\d+Z$/, 'Z'
 export const clockTime = (ms) => new Date(ms).toISOString().slice(11, 19);
 
 /** A titled section: h2, optional tools on its right, then the content. */
+let cards = 0;
 export function card(title, content, { tools = null, id, className = '' } = {}) {
-  const headingId = id ? `${id}-title` : undefined;
+  // Titled, it is a region named by its heading (a landmark to jump to).
+  const headingId = title ? `${id ?? `card-${++cards}`}-title` : undefined;
   return h(
     'section',
     { class: `card ${className}`.trim(), id, 'aria-labelledby': headingId },

@@ -38,10 +38,10 @@ export const icon = (name) =>
 /** A linear map from a domain to a range. */
 export const linear = (d0, d1, r0, r1) => (v) => (d1 === d0 ? (r0 + r1) / 2 : r0 + ((v - d0) / (d1 - d0)) * (r1 - r0));
 
-/** Round tick values from 0 to at least `max` (about `count` of them). */
+/** Round tick values from 0 to at least `max` (about `count` of them); whole numbers, for counts. */
 export function ticks(max, count = 4) {
   if (max <= 0) return [0, 1];
-  const raw = max / count;
+  const raw = Math.max(1, max / count);
   const mag = 10 ** Math.floor(Math.log10(raw));
   const step = [1, 2, 5, 10].map((m) => m * mag).find((x) => x >= raw) ?? raw;
   const out = [];

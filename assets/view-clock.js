@@ -118,9 +118,7 @@ export async function clockView() {
               },
               { type: 'submit' },
             ),
-            ['1m', '15m', '1h', '1d'].map((d) =>
-              button(`+${d}`, () => advance(parseDuration(d) / 1000), { class: 'secondary', 'aria-label': `Advance by ${d}` }),
-            ),
+            ['1m', '15m', '1h', '1d'].map((d) => button(`+${d}`, () => advance(parseDuration(d) / 1000), { class: 'secondary' })),
             next.length
               ? button(`To the next due (${untilText(next[0].t - now)})`, () => advance(Math.max(1, Math.ceil((next[0].t - now) / 1000))), {
                   class: 'secondary',
