@@ -5,6 +5,10 @@ import { launchBrowser } from '../helpers/browser.js';
 import { ikey, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
 
+// Page-side code (page.evaluate) runs in the browser; this project compiles without the DOM lib.
+declare const document: any;
+declare const matchMedia: any;
+
 /**
  * Issue 43: every view of the dashboard, and the checkout and bind pages that share its design,
  * pass axe-core (npm) with no serious or critical violation, in the light and the dark theme; every
@@ -87,17 +91,17 @@ describe('controls and layout', () => {
     for (const v of views) {
       await view(page, `#/${v}`);
       const unlabelled = await page.evaluate(() =>
-        [...document.querySelectorAll<HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement>('input, select, textarea')]
-          .filter((el) => el.type !== 'hidden')
-          .filter((el) => ![...(el.labels ?? [])].some((l) => l.checkVisibility() && l.innerText.trim().length > 0))
-          .map((el) => el.outerHTML.slice(0, 80)),
+        [...document.querySelectorAll('input, select, textarea')]
+          .filter((el: any) => el.type !== 'hidden')
+          .filter((el) => ![...(el.labels ?? [])].some((l: any) => l.checkVisibility() && l.innerText.trim().length > 0))
+          .map((el: any) => el.outerHTML.slice(0, 80)),
       );
       expect(unlabelled, v).toEqual([]);
       // Buttons say what they do, in words a screen reader reads too.
       const unnamed = await page.evaluate(() =>
         [...document.querySelectorAll('button')]
           .filter((b) => !(b.getAttribute('aria-label') ?? b.textContent ?? '').trim())
-          .map((b) => b.outerHTML.slice(0, 80)),
+          .map((b: any) => b.outerHTML.slice(0, 80)),
       );
       expect(unnamed, v).toEqual([]);
     }

@@ -6,6 +6,10 @@ import { CHROMIUM, launchBrowser } from '../helpers/browser.js';
 import { ikey, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
+// Page-side code (page.evaluate) runs in the browser; this project compiles without the DOM lib.
+declare const document: any;
+declare const location: any;
+
 /**
  * Issue 38, "The dashboard": what a new user tripped on. The test actions a state allows are the
  * same on the dashboard and the checkout page; the Clock and Faults inputs have visible labels; the
@@ -41,16 +45,14 @@ async function dashboard(hash: string, width = 1100): Promise<Page> {
 
 /** Each test action a page offers: its words, whether it can be used, and why not. */
 const offered = (page: Page, scope: string) =>
-  page
-    .locator(`${scope} [data-action]`)
-    .evaluateAll((buttons) =>
-      buttons.map((b) => ({
-        action: b.getAttribute('data-action'),
-        label: b.textContent,
-        disabled: (b as HTMLButtonElement).disabled,
-        why: b.getAttribute('title'),
-      })),
-    );
+  page.locator(`${scope} [data-action]`).evaluateAll((buttons) =>
+    buttons.map((b) => ({
+      action: b.getAttribute('data-action'),
+      label: b.textContent,
+      disabled: (b as unknown as { disabled: boolean }).disabled,
+      why: b.getAttribute('title'),
+    })),
+  );
 
 describe('the dashboard, as a new user meets it', () => {
   it('offers the test actions the invoice’s state allows, exactly as the checkout page does', async () => {

@@ -4,6 +4,10 @@ import { launchBrowser } from '../helpers/browser.js';
 import { ikey, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
 
+// Page-side code (page.evaluate) runs in the browser; this project compiles without the DOM lib.
+declare const getComputedStyle: any;
+declare const document: any;
+
 /**
  * Issue 43: the dashboard's pictures draw what the API answers. On a frozen clock moved by hand (so
  * that things happen in different minutes, and a retry falls due), an invoice's timeline has one item
@@ -100,7 +104,7 @@ describe('the pictures draw what the API answers', () => {
     // Events once numbered (issue 38: "1. ▸ 1. invoice.created"): no list marker beside the text's number.
     const numbering = await page
       .locator('ol.activity > li[data-kind="event"]')
-      .evaluateAll((lis) => lis.map((li) => ({ marker: getComputedStyle(li).listStyleType, text: (li as HTMLElement).innerText })));
+      .evaluateAll((lis) => lis.map((li) => ({ marker: getComputedStyle(li).listStyleType, text: (li as unknown as { innerText: string }).innerText })));
     for (const n of numbering) {
       expect(n.marker).toBe('none');
       expect(n.text.match(/#\d+|\b\d+\.\s/g)).toHaveLength(1);

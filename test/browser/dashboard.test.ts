@@ -7,6 +7,10 @@ import { ikey, startTestEmulator, type TestEmulator } from '../helpers/emulator.
 import { ROOT } from '../helpers/cli.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
 
+// Page-side code (page.evaluate) runs in the browser; this project compiles without the DOM lib.
+declare const document: any;
+declare const getComputedStyle: any;
+
 /**
  * The dashboard (CONTRACT §10) in Debian's Chromium against a real emulator and a real receiver: a
  * developer's day (watch invoices arrive, drive one by hand, see deliveries and resend, read the

@@ -2,6 +2,9 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
 
+// Page-side code (page.evaluate) runs in the browser; this project compiles without the DOM lib.
+declare const document: any;
+
 const require = createRequire(import.meta.url);
 /** axe-core's browser build (npm `axe-core`), read once. */
 const AXE_SOURCE = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
