@@ -24,6 +24,7 @@ export function renderDashboard(version: string): string {
 <link rel="icon" href="/assets/favicon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="/assets/theme.css">
 <link rel="stylesheet" href="/assets/ui.css">
+<link rel="stylesheet" href="/assets/charts.css">
 <script type="module" src="/assets/ui.js"></script>
 </head>
 <body>

@@ -64,6 +64,7 @@ const ASSETS: Record<string, { type: string; file: string }> = {
   // The rules the dashboard shares with the checkout page and the CLI (src/entry/page-rules.ts).
   'page-rules.js': { type: JS, file: 'dist/page-rules.js' },
   'ui.css': { type: 'text/css; charset=utf-8', file: 'assets/ui.css' },
+  'charts.css': { type: 'text/css; charset=utf-8', file: 'assets/charts.css' },
   'favicon.svg': { type: 'image/svg+xml', file: 'assets/favicon.svg' },
 };
 const assetCache = new Map<string, string>();
