@@ -67,7 +67,7 @@ export async function webhookView() {
           h('details', {}, h('summary', {}, 'As JSON'), json(config)),
         ])
       : card(null, h('p', { class: 'muted' }, 'No webhook configured in this environment (svc webhook set --url …).')),
-    h('p', { class: 'muted' }, '`svc webhook listen` registrations show as deliveries with target listener.'),
+    h('p', { class: 'muted' }, h('code', {}, 'svc webhook listen'), ' registrations show as deliveries with target listener.'),
   ];
 }
 
