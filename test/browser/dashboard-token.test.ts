@@ -77,7 +77,7 @@ describe('the dashboard behind a load balancer', () => {
     await live(page);
     expect(await form.count()).toBe(0);
     await page.getByRole('button', { name: 'Advance' }).click();
-    await page.getByText('3600 s ahead').waitFor();
+    await page.getByText('+1h ahead of real time').waitFor();
     await shoot(page, 'clock');
     expect(page.errors).toEqual([]);
     await page.close();

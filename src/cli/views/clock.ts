@@ -1,17 +1,12 @@
 import type { ChalkInstance } from 'chalk';
 import type { ResponseBody } from '../../contract/index.js';
-import { formatDuration } from '../../domain/duration.js';
+import { formatClockOffset, formatDuration } from '../../domain/duration.js';
 import { keyValue } from '../output/human.js';
 
 export type ClockData = ResponseBody<'Clock'>;
 export type AdvanceData = ResponseBody<'ClockAdvance'>;
 
-/** `+1h30m ahead of real time`, or `real time`. */
-function offset(seconds: number): string {
-  if (seconds === 0) return 'none (real time)';
-  const text = formatDuration(Math.abs(seconds) * 1000);
-  return seconds > 0 ? `+${text} ahead of real time` : `-${text} behind real time`;
-}
+const offset = formatClockOffset;
 
 export function clockView(c: ChalkInstance, clock: ClockData): string {
   return keyValue(c, [

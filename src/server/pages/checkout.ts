@@ -1,4 +1,5 @@
-import { type CheckoutRoute, type CheckoutState, TEST_ACTIONS, type TestAction } from './checkout-state.js';
+import { TEST_ACTION_LABELS as ACTION_LABELS } from '../../domain/test-actions.js';
+import { type CheckoutRoute, type CheckoutState, TEST_ACTIONS } from './checkout-state.js';
 import { html, jsonForScript, page, trusted, type SafeHtml } from './html.js';
 
 const STATUS_TEXT: Record<string, string> = {
@@ -98,15 +99,6 @@ function settledSection(state: CheckoutState): SafeHtml {
   }
 </section>`;
 }
-
-const ACTION_LABELS: Record<TestAction, string> = {
-  'pay-full': 'Pay in full',
-  'pay-part': 'Pay part',
-  overpay: 'Overpay',
-  'pay-unconfirmed': 'Pay unconfirmed',
-  confirm: 'Confirm pending payment',
-  expire: 'Expire now',
-};
 
 /** The panel's buttons, disabled with their reason (title, and listed under them) where they cannot apply. */
 function testPanel(state: CheckoutState): SafeHtml {
