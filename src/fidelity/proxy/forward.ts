@@ -2,8 +2,10 @@ import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
 import { headerMap, type HeaderMap } from '../contract/exchange.js';
 
-/** How long a body that has not all arrived is held before it is passed on as it comes. */
-const HOLD_MS = 20;
+/** A body is held while its bytes keep coming, and passed on as it comes once none came for this long. */
+const IDLE_MS = 100;
+/** ... or once this much is held (a long upload is streamed, not kept whole). */
+const HOLD_BYTES = 8 * 1024 * 1024;
 
 /** Meaningful for one connection only (RFC 9110 §7.6.1), or recomputed by the side that sends. */
 export const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'host', 'expect']);
@@ -64,11 +66,12 @@ export function createUpstream(upstream: URL, limit: number) {
         if (!answered) reject(error);
         req.resume();
       });
-      // A body that arrives at once goes in one write, as its client sent it: an upstream that refuses
-      // it early (413 and Connection: close) then has it all and closes cleanly, where a socket closed
-      // on unread data is reset and its answer lost. A body that stalls (a slow client, the in-flight
-      // check) is passed on as it comes after a short wait.
+      // A body that arrives in one go is sent in one go, as its client sent it: an upstream that
+      // refuses it early (413 and Connection: close) then has it all and closes cleanly, where a socket
+      // closed on unread data is reset and its answer lost. A body that stalls (a slow client, the
+      // in-flight check of CONTRACT §2) is passed on as it comes once it has been idle a moment.
       let held: Buffer[] | null = [];
+      let heldBytes = 0;
       const release = () => {
         if (held === null) return;
         const waiting = held;
@@ -82,16 +85,22 @@ export function createUpstream(upstream: URL, limit: number) {
           out.once('drain', () => req.resume());
         }
       };
-      let timer: NodeJS.Timeout | undefined = setTimeout(release, HOLD_MS);
+      let timer: NodeJS.Timeout | undefined = setTimeout(release, IDLE_MS);
       req.on('data', (chunk: Buffer) => {
+        if (held) {
+          heldBytes += chunk.length;
+          timer?.refresh();
+        }
         if (kept < limit) {
           const part = chunk.subarray(0, limit - kept);
           chunks.push(part);
           kept += part.length;
           truncated ||= part.length < chunk.length;
         } else truncated = true;
-        if (held) held.push(chunk);
-        else write(chunk);
+        if (held) {
+          held.push(chunk);
+          if (heldBytes >= HOLD_BYTES) release();
+        } else write(chunk);
       });
       req.on('end', () => {
         ended = true;

@@ -5,7 +5,7 @@ import { envelopeOf, idOf, type VerifyContext } from '../context.js';
 import { expectEqual, expectError, expectShape, expectStatus, expectThat, summary } from '../expect.js';
 import type { Delivered } from '../receiver.js';
 import { defineChecks } from '../types.js';
-import { SIGNATURE_FORMAT } from './signature-rules.js';
+import { SIGNATURE_FORMAT } from '../../contract/signature-rules.js';
 
 /** The deliveries of an invoice as the API lists them, once each has an outcome recorded (`done`). */
 export async function deliveryRecords(

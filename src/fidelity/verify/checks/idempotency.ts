@@ -168,8 +168,8 @@ export const idempotencyChecks = defineChecks([
       );
       let second: Answer;
       try {
-        // Time for the first request's headers to arrive; its body is still coming.
-        await new Promise((r) => setTimeout(r, 300));
+        // Time for the first request's headers to arrive (through proxies too); its body is still coming.
+        await new Promise((r) => setTimeout(r, 1000));
         second = await create(idempotencyKey, sent);
       } catch (error) {
         slow.abort();
@@ -184,7 +184,7 @@ export const idempotencyChecks = defineChecks([
   {
     id: 'idempotency.race',
     section: '§2',
-    title: 'five identical creates at once make one resource: one 201, the rest replays or 409',
+    title: 'five identical creates at once make one resource: one 201, the rest the same invoice (200) or 409',
     async run(ctx) {
       const { create, body } = await creator(ctx);
       const key = ctx.marker();
@@ -193,11 +193,9 @@ export const idempotencyChecks = defineChecks([
       const got = answers.map((a) => summary(a)).join(', ');
       expectThat(answers.filter((a) => a.status === 201).length === 1, 'exactly one 201', got);
       for (const a of answers) {
-        const ok =
-          a.status === 201 ||
-          (a.status === 200 && a.headers['idempotent-replayed'] === 'true') ||
-          str(a.json, 'error', 'code') === 'idempotency_key_in_progress';
-        expectThat(ok, '201, a replay (200) or 409 idempotency_key_in_progress for each', got);
+        // How a replay is marked is idempotency.replay-same-body's rule; this one is about one resource.
+        const ok = a.status === 201 || a.status === 200 || str(a.json, 'error', 'code') === 'idempotency_key_in_progress';
+        expectThat(ok, '201, 200 or 409 idempotency_key_in_progress for each', got);
       }
       const ids = new Set(answers.filter((a) => a.status < 300).map((a) => at(a.json, 'id')));
       expectThat(ids.size === 1, 'one invoice id among the successes', [...ids].join(', '));

@@ -3,7 +3,7 @@ import { expectThat } from '../expect.js';
 import type { Delivered } from '../receiver.js';
 import { defineChecks } from '../types.js';
 import type { VerifyContext } from '../context.js';
-import { signatureProblem, signatureTime } from './signature-rules.js';
+import { signatureProblem, signatureTime } from '../../contract/signature-rules.js';
 
 /** Every delivery the receiver has had in this run, one made now if there was none yet. */
 async function delivered(ctx: VerifyContext): Promise<Delivered[]> {

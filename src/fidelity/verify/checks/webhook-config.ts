@@ -2,7 +2,7 @@ import { at, isRecord, str } from '../../json.js';
 import { expectEqual, expectError, expectShape, expectStatus, expectThat, summary } from '../expect.js';
 import { CheckSkipped, defineChecks } from '../types.js';
 import type { VerifyContext } from '../context.js';
-import { signatureProblem } from './signature-rules.js';
+import { signatureProblem } from '../../contract/signature-rules.js';
 
 /** A URL no delivery is made to: every PUT here leaves the webhook disabled. */
 const quietUrl = (ctx: VerifyContext) => `https://example.com/${ctx.marker()}`;

@@ -1,5 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
-import { computeSignature } from '../../../webhooks/signature.js';
+import { computeSignature } from '../../webhooks/signature.js';
 
 /** `t=<unix seconds>,v1=<64 hex>` and nothing else (CONTRACT §5, interface §6.3). */
 export const SIGNATURE_FORMAT = /^t=(\d+),v1=([0-9a-f]{64})$/;
