@@ -59,7 +59,8 @@ export async function startRelay(o: RelayOptions): Promise<Relay> {
       return;
     }
     const envelope = peek(body);
-    for (const message of o.inspect?.(body, req.headers) ?? []) o.emit({ type: 'violation', eventType: envelope.type ?? 'unknown', eventId: envelope.id ?? '', message });
+    for (const message of o.inspect?.(body, req.headers) ?? [])
+      o.emit({ type: 'violation', eventType: envelope.type ?? 'unknown', eventId: envelope.id ?? '', message });
     if (envelope.type && o.events && !o.events.includes(envelope.type)) {
       o.emit({ type: 'filtered', eventType: envelope.type, eventId: envelope.id ?? '' });
       res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' });

@@ -46,7 +46,9 @@ export async function startDriftProxy(upstream: string, drift: Drift): Promise<D
     const target = relays.get(`${relayUrl}${req.url}`);
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string' && !['host', 'content-length', 'connection'].includes(k)) headers[k] = v;
-    const sent = drift.delivery ? drift.delivery({ headers, body: Buffer.concat(chunks).toString('utf8') }) : { headers, body: Buffer.concat(chunks).toString('utf8') };
+    const sent = drift.delivery
+      ? drift.delivery({ headers, body: Buffer.concat(chunks).toString('utf8') })
+      : { headers, body: Buffer.concat(chunks).toString('utf8') };
     try {
       const answer = await fetch(target ?? 'http://127.0.0.1:1', { method: 'POST', headers: sent.headers, body: sent.body, redirect: 'manual' });
       const text = await answer.text();
@@ -62,13 +64,18 @@ export async function startDriftProxy(upstream: string, drift: Drift): Promise<D
       const path = (req.url ?? '/').split('?')[0]!;
       let from: IncomingMessage = req;
       if (drift.delivery && req.method === 'PUT' && path === '/v1/partner/webhook') from = await withRelayUrl(req);
-      const { answer } = await forwarder.forward(from, req.url ?? '/');
+      const { answer, failure } = await forwarder.forward(from, req.url ?? '/');
+      if (!answer) throw new Error(failure ?? 'no answer');
       let body = answer.body.toString('utf8');
       for (const [relayed, original] of relays) body = body.replaceAll(relayed, original);
-      const changed = drift.answer ? drift.answer({ method: req.method ?? 'GET', path }, { status: answer.status, headers: { ...answer.headers }, body }) : { status: answer.status, headers: answer.headers, body };
+      const changed = drift.answer
+        ? drift.answer({ method: req.method ?? 'GET', path }, { status: answer.status, headers: { ...answer.headers }, body })
+        : { status: answer.status, headers: answer.headers, body };
       const headers = { ...changed.headers };
       for (const name of ['content-length', 'connection', 'keep-alive', 'transfer-encoding']) delete headers[name];
-      res.writeHead(changed.status, { ...headers, 'content-length': String(Buffer.byteLength(changed.body)), ...(req.complete ? {} : { connection: 'close' }) }).end(changed.body);
+      res
+        .writeHead(changed.status, { ...headers, 'content-length': String(Buffer.byteLength(changed.body)), ...(req.complete ? {} : { connection: 'close' }) })
+        .end(changed.body);
     } catch (error) {
       res.writeHead(502, { 'content-type': 'text/plain' }).end(String(error));
     }

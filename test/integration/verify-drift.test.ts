@@ -81,7 +81,10 @@ const CASES: Case[] = [
   {
     name: 'a bad signature: the v1 of every delivery altered',
     drift: {
-      delivery: (d) => ({ ...d, headers: { ...d.headers, 'x-service-signature': d.headers['x-service-signature']!.replace(/.$/, (c) => (c === '0' ? '1' : '0')) } }),
+      delivery: (d) => ({
+        ...d,
+        headers: { ...d.headers, 'x-service-signature': d.headers['x-service-signature']!.replace(/.$/, (c) => (c === '0' ? '1' : '0')) },
+      }),
     },
     fails: ['webhook.secret-kept', 'signatures.hmac'],
     flagged: null,
@@ -156,7 +159,14 @@ describe('drift cases: each fails exactly the checks that hold its rule', () => 
   for (const c of CASES) {
     it(c.name, async () => {
       const { report, stack } = await started().get(c.name)!;
-      expect(failedIds(report), JSON.stringify(report.checks.filter((x) => x.outcome === 'failed'), null, 1)).toEqual(c.fails);
+      expect(
+        failedIds(report),
+        JSON.stringify(
+          report.checks.filter((x) => x.outcome === 'failed'),
+          null,
+          1,
+        ),
+      ).toEqual(c.fails);
       expect(report.skipped).toBe(0);
       // Each failure says what was expected and what came.
       for (const f of report.checks.filter((x) => x.outcome === 'failed')) expect(f.detail).toMatch(/^expected .+; got .+/s);

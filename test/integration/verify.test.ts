@@ -63,7 +63,12 @@ describe('verify() against svc', () => {
   it('without a merchant key, the merchant-side checks are skipped saying why, and the rest pass', async () => {
     const report = await verify({ baseUrl: emu.url, partnerKey: emu.keys.test.partnerKey, only: ['auth', 'invoices'] });
     const skipped = report.checks.filter((c) => c.outcome === 'skipped');
-    expect(skipped.map((c) => c.id)).toEqual(['auth.merchant-key-on-partner-endpoint', 'invoices.create-merchant', 'invoices.get-merchant', 'invoices.other-merchant']);
+    expect(skipped.map((c) => c.id)).toEqual([
+      'auth.merchant-key-on-partner-endpoint',
+      'invoices.create-merchant',
+      'invoices.get-merchant',
+      'invoices.other-merchant',
+    ]);
     for (const c of skipped) expect(c.detail).toMatch(/no merchant key/);
     expect(report.failed).toBe(0);
   }, 60_000);
@@ -106,7 +111,10 @@ describe('the check list', () => {
   });
 
   it('--only takes groups and check ids, in the suite’s order; an unknown one is a usage error listing the groups', () => {
-    expect(selectChecks(['signatures.hmac', 'auth']).map((c) => c.id)).toEqual([...CHECKS.filter((c) => c.id.startsWith('auth.')).map((c) => c.id), 'signatures.hmac']);
+    expect(selectChecks(['signatures.hmac', 'auth']).map((c) => c.id)).toEqual([
+      ...CHECKS.filter((c) => c.id.startsWith('auth.')).map((c) => c.id),
+      'signatures.hmac',
+    ]);
     expect(() => selectChecks(['nope'])).toThrow(UsageError);
     expect(() => selectChecks(['nope'])).toThrow(GROUPS.join(', '));
   });

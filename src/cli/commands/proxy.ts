@@ -17,7 +17,8 @@ const DEFAULT_PORT = 4748;
 export const proxyCommand: Handler<typeof proxySpec> = async ({ options }, ctx) => {
   const upstream = options.upstream;
   if (!upstream) throw new UsageError('svc proxy needs --upstream <url>: the deployment to forward to', '--upstream');
-  if (!/^https?:\/\/[^/]/i.test(upstream) || !URL.canParse(upstream)) throw new UsageError(`--upstream must be an http or https URL, not "${upstream}"`, '--upstream');
+  if (!/^https?:\/\/[^/]/i.test(upstream) || !URL.canParse(upstream))
+    throw new UsageError(`--upstream must be an http or https URL, not "${upstream}"`, '--upstream');
   const c = styleFor(ctx.color);
   const { startProxy } = await import('../../fidelity/proxy/server.js');
   const proxy = await startProxy({
@@ -34,7 +35,10 @@ export const proxyCommand: Handler<typeof proxySpec> = async ({ options }, ctx) 
     },
   });
   if (ctx.json) ctx.stdout.write(`${JSON.stringify({ type: 'ready', baseUrl: proxy.url, upstream: proxy.upstream })}\n`);
-  else ctx.stdout.write(`Proxying ${proxy.url} → ${esc(proxy.upstream)}${options.record ? ` · recording to ${esc(options.record)}` : ''} ${c.dim('(^C to quit)')}\n`);
+  else
+    ctx.stdout.write(
+      `Proxying ${proxy.url} → ${esc(proxy.upstream)}${options.record ? ` · recording to ${esc(options.record)}` : ''} ${c.dim('(^C to quit)')}\n`,
+    );
   await new Promise<void>((resolve) => {
     if (ctx.signal.aborted) resolve();
     else ctx.signal.addEventListener('abort', () => resolve(), { once: true });

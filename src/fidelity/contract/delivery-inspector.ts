@@ -36,11 +36,13 @@ export function createDeliveryInspector(secret: string | null, checker: Contract
         for (const p of checker.checkSchema('WebhookEvent', envelope).slice(0, 3)) out.push(`envelope ${p.at || '/'} ${p.message}`);
         const data = isRecord(envelope) ? envelope.data : undefined;
         const expected = `${str(data, 'invoiceId')}-${String(isRecord(data) ? data.sequence : undefined)}`;
-        if (str(envelope, 'id') !== expected) out.push(`envelope id ${JSON.stringify(str(envelope, 'id') ?? null)} is not <invoiceId>-<sequence> (${expected})`);
+        if (str(envelope, 'id') !== expected)
+          out.push(`envelope id ${JSON.stringify(str(envelope, 'id') ?? null)} is not <invoiceId>-<sequence> (${expected})`);
       }
       const header = headers['x-service-signature'];
       const signature = Array.isArray(header) ? header.join(',') : header;
-      if (signature === undefined || !SIGNATURE_FORMAT.test(signature)) out.push(`X-Service-Signature ${JSON.stringify(signature ?? null)} is not t=<unix>,v1=<64 hex>`);
+      if (signature === undefined || !SIGNATURE_FORMAT.test(signature))
+        out.push(`X-Service-Signature ${JSON.stringify(signature ?? null)} is not t=<unix>,v1=<64 hex>`);
       else {
         const age = Date.now() / 1000 - (signatureTime(signature) ?? 0);
         if (Math.abs(age) > TOLERANCE_S) out.push(`the signature's t is ${Math.round(age)} s ${age > 0 ? 'old' : 'ahead'} (receivers accept ${TOLERANCE_S} s)`);

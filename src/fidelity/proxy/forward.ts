@@ -17,6 +17,14 @@ export interface UpstreamAnswer {
   body: Buffer;
 }
 
+/** What became of a forward: the upstream's answer, or why there is none; the body either way. */
+export interface Forwarded {
+  answer: UpstreamAnswer | null;
+  /** Why the upstream could not be reached (connection refused, DNS, reset before an answer). */
+  failure: string | null;
+  body: SeenBody;
+}
+
 /** The request body as it went by: its first `limit` bytes, and whether the checker saw all of it. */
 export interface SeenBody {
   bytes: Buffer;
@@ -37,8 +45,8 @@ export function createUpstream(upstream: URL, limit: number) {
   const agent = secure ? new https.Agent({ keepAlive: true, maxSockets: 64 }) : new http.Agent({ keepAlive: true, maxSockets: 64 });
   const base = upstream.pathname.replace(/\/+$/, '');
 
-  function forward(req: IncomingMessage, target: string): Promise<{ answer: UpstreamAnswer; body: SeenBody }> {
-    return new Promise((resolve, reject) => {
+  function forward(req: IncomingMessage, target: string): Promise<Forwarded> {
+    return new Promise((resolve) => {
       const chunks: Buffer[] = [];
       let kept = 0;
       let truncated = false;
@@ -47,23 +55,39 @@ export function createUpstream(upstream: URL, limit: number) {
       const headers: Record<string, string | string[]> = { host: upstream.host };
       for (const [name, value] of Object.entries(req.headers)) if (value !== undefined && !HOP_BY_HOP.has(name)) headers[name] = value;
       const out = (secure ? https.request : http.request)(
-        { protocol: upstream.protocol, hostname: upstream.hostname.replace(/^\[|\]$/g, ''), port: upstream.port, path: base + target, method: req.method, headers, agent },
+        {
+          protocol: upstream.protocol,
+          hostname: upstream.hostname.replace(/^\[|\]$/g, ''),
+          port: upstream.port,
+          path: base + target,
+          method: req.method,
+          headers,
+          agent,
+        },
         (res) => {
           answered = true;
           const body: Buffer[] = [];
           res.on('data', (c: Buffer) => body.push(c));
-          res.on('error', reject);
+          res.on('error', (error) => fail(error));
           res.on('end', () =>
             resolve({
               answer: { status: res.statusCode ?? 502, headers: headerMap(res.headers), body: Buffer.concat(body) },
+              failure: null,
               body: { bytes: Buffer.concat(chunks), truncated: truncated || !ended },
             }),
           );
         },
       );
+      // No answer: said once the client's body is in (the journal and the recording keep it).
+      const fail = (error: Error) => {
+        const reason = error.cause instanceof Error ? error.cause.message : error.message;
+        const done = () => resolve({ answer: null, failure: reason, body: { bytes: Buffer.concat(chunks), truncated } });
+        if (ended) done();
+        else req.once('end', done).once('close', done);
+      };
       // A write that fails after the upstream answered (it refused the body early) is no failure.
       out.on('error', (error) => {
-        if (!answered) reject(error);
+        if (!answered) fail(error);
         req.resume();
       });
       // A body that arrives in one go is sent in one go, as its client sent it: an upstream that

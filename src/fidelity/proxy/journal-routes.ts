@@ -26,7 +26,13 @@ export function journalAnswer(journal: ProxyJournal, req: IncomingMessage, path:
       throw error;
     }
     const page = journal.page(query);
-    if (!page) return new ApiError(400, 'validation_failed', `startingAfter ${query.startingAfter} is not an entry of this journal (with these filters).`, 'startingAfter');
+    if (!page)
+      return new ApiError(
+        400,
+        'validation_failed',
+        `startingAfter ${query.startingAfter} is not an entry of this journal (with these filters).`,
+        'startingAfter',
+      );
     return { status: 200, body: page };
   }
   if (found.id === 'getRequest') {

@@ -77,38 +77,52 @@ export async function startProxy(options: ProxyOptions): Promise<ContractProxy> 
     const target = req.url ?? '/';
     const path = target.split('?')[0]!;
     if (!allowed(req.headers.host)) {
-      return own(res, new ApiError(403, 'host_not_allowed', `The Host "${printable(req.headers.host ?? '')}" is not one svc proxy answers to (DNS rebinding protection): use 127.0.0.1 or localhost.`));
+      return own(
+        res,
+        new ApiError(
+          403,
+          'host_not_allowed',
+          `The Host "${printable(req.headers.host ?? '')}" is not one svc proxy answers to (DNS rebinding protection): use 127.0.0.1 or localhost.`,
+        ),
+      );
     }
     if (!path.startsWith(API_PATH_PREFIX)) {
-      const answer = journalAnswer(journal, req, path, target);
-      if (answer === null) return own(res, new ApiError(404, 'not_found', `svc proxy forwards ${API_PATH_PREFIX}… to ${options.upstream}; it serves its request journal besides, and nothing at ${printable(path)}.`));
-      if (answer instanceof ApiError) return own(res, answer);
+      // A write from a web page (clearing the journal) is refused before it happens (CONTRACT §8).
       if (req.method !== 'GET') refuseCrossSite(req.headers, `http://${req.headers.host ?? ''}`);
+      const answer = journalAnswer(journal, req, path, target);
+      if (answer === null)
+        return own(
+          res,
+          new ApiError(
+            404,
+            'not_found',
+            `svc proxy forwards ${API_PATH_PREFIX}… to ${options.upstream}; it serves its request journal besides, and nothing at ${printable(path)}.`,
+          ),
+        );
+      if (answer instanceof ApiError) return own(res, answer);
       const text = JSON.stringify(answer.body);
-      res.writeHead(answer.status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text), 'request-id': newRequestId() });
+      res.writeHead(answer.status, {
+        'content-type': 'application/json; charset=utf-8',
+        'content-length': Buffer.byteLength(text),
+        'request-id': newRequestId(),
+      });
       res.end(text);
       return;
     }
 
-    let forwarded: Awaited<ReturnType<typeof upstream.forward>> | null = null;
-    let failure: string | null = null;
-    try {
-      forwarded = await upstream.forward(req, target);
-    } catch (error) {
-      failure = error instanceof Error && error.cause instanceof Error ? error.cause.message : error instanceof Error ? error.message : String(error);
-    }
+    const forwarded = await upstream.forward(req, target);
     const request: ExchangeRequest = {
       method: req.method ?? 'GET',
       path,
       query: target.includes('?') ? target.slice(target.indexOf('?') + 1) : '',
       headers: headerMap(req.headers),
-      body: forwarded && forwarded.body.bytes.length > 0 ? forwarded.body.bytes.toString('utf8') : null,
+      body: forwarded.body.bytes.length > 0 ? forwarded.body.bytes.toString('utf8') : null,
     };
     let response: ExchangeResponse;
     let violations: Violation[];
     let requestId: string;
-    if (forwarded) {
-      const { answer } = forwarded;
+    const { answer } = forwarded;
+    if (answer) {
       response = { status: answer.status, headers: answer.headers, body: answer.body.toString('utf8') };
       violations = [...(forwarded.body.truncated ? [] : checker.checkRequest(request)), ...checker.checkResponse(request, response)];
       requestId = answer.headers['request-id'] ?? newRequestId();
@@ -121,13 +135,18 @@ export async function startProxy(options: ProxyOptions): Promise<ContractProxy> 
       if (!req.complete) headers.connection = 'close';
       res.writeHead(answer.status, headers).end(answer.body);
     } else {
-      const error = new ApiError(502, 'upstream_unavailable', `svc proxy could not reach the upstream ${options.upstream}: ${failure}.`);
+      const error = new ApiError(502, 'upstream_unavailable', `svc proxy could not reach the upstream ${options.upstream}: ${forwarded.failure}.`);
       const text = JSON.stringify(error.toBody());
       requestId = newRequestId();
       response = { status: 502, headers: { 'content-type': 'application/json; charset=utf-8', 'request-id': requestId }, body: text };
       violations = [];
       res
-        .writeHead(502, { ...response.headers, 'content-length': Buffer.byteLength(text), 'svc-contract-violations': '0', ...(req.complete ? {} : { connection: 'close' }) })
+        .writeHead(502, {
+          ...response.headers,
+          'content-length': Buffer.byteLength(text),
+          'svc-contract-violations': '0',
+          ...(req.complete ? {} : { connection: 'close' }),
+        })
         .end(text);
     }
     const durationMs = performance.now() - started;
@@ -146,7 +165,7 @@ export async function startProxy(options: ProxyOptions): Promise<ContractProxy> 
         replayed: response.headers['idempotent-replayed'] === 'true',
         requestBody: request.body === null ? null : request.body.slice(0, BODY_LIMIT),
         responseBody: response.body === '' ? null : response.body.slice(0, BODY_LIMIT),
-        truncated: (request.body?.length ?? 0) > BODY_LIMIT || response.body.length > BODY_LIMIT || (forwarded?.body.truncated ?? false),
+        truncated: (request.body?.length ?? 0) > BODY_LIMIT || response.body.length > BODY_LIMIT || forwarded.body.truncated,
         fault: response.headers['svc-fault'] ?? null,
         fromDashboard: false,
       },

@@ -31,7 +31,8 @@ const find = operationFinder();
 
 /** Recorded text used as data: a `${` in it must not read as a reference. */
 function literal(value: unknown): unknown {
-  if (typeof value === 'string') return value.replaceAll('${', '$${');
+  // A function: in a replacement string `$$` means one `$`.
+  if (typeof value === 'string') return value.replaceAll('${', () => '$${');
   if (Array.isArray(value)) return value.map(literal);
   if (isRecord(value)) return literalObject(value);
   return value;
@@ -56,11 +57,15 @@ export function fixturesFromRecording(lines: RecordingLine[]): RecordingFixtures
     merchants.set(merchantId, name);
     return name;
   };
-  /** A merchant the recording used but did not create: a stand-in with what was seen of it. */
+  /**
+   * A merchant the recording used but did not create: a stand-in with the name and e-mail seen of it.
+   * Its externalTenantId is a new one, since the target may well have the original (an emulator's
+   * default merchant is on every emulator) and a second merchant with it is refused.
+   */
   const standIn = (merchantId: string): string => {
     const seen = known.get(merchantId);
     return merchantStep(merchantId, {
-      externalTenantId: literal(seen?.externalTenantId ?? `svc-recorded-${merchantId.slice(0, 8)}`),
+      externalTenantId: `svc-recorded-${merchantId.slice(0, 8)}`,
       name: literal(seen?.name ?? 'Recorded merchant'),
       email: literal(seen?.email ?? 'recorded@example.com'),
     });
@@ -82,11 +87,22 @@ export function fixturesFromRecording(lines: RecordingLine[]): RecordingFixtures
       if (!invoiceId || invoices.has(invoiceId)) continue;
       invoices.add(invoiceId);
       const body = literalObject(sent);
+      if (body.token === MASKED) {
+        const token = lockedToken(answer);
+        if (token === undefined) delete body.token;
+        else body.token = token;
+      }
       if (found.id === 'createPartnerInvoice') {
         const merchantId = str(sent, 'merchantId') ?? str(answer, 'merchantId') ?? '';
         body.merchantId = `\${${merchants.get(merchantId) ?? standIn(merchantId)}:merchantId}`;
       }
-      steps.push({ name: `invoice-${++counts.invoices}`, method: 'POST', path: path(found.id), body, ...(found.id === 'createInvoice' ? { apiKey: 'merchant' as const } : {}) });
+      steps.push({
+        name: `invoice-${++counts.invoices}`,
+        method: 'POST',
+        path: path(found.id),
+        body,
+        ...(found.id === 'createInvoice' ? { apiKey: 'merchant' as const } : {}),
+      });
     } else if (found.id === 'putWebhook') {
       const body = literalObject(sent);
       // The secret was masked when recorded; the first PUT on a fresh emulator needs one.
@@ -100,6 +116,20 @@ export function fixturesFromRecording(lines: RecordingLine[]): RecordingFixtures
     }
   }
   return { steps, counts };
+}
+
+/** What the journal's masking leaves of a secret-named value. */
+const MASKED = '…';
+
+/**
+ * The token an invoice was locked to, read back from its answer (one address, one token): the
+ * journal's masking, which the recording shares, hides any member named `token`, this API's token
+ * symbol included.
+ */
+function lockedToken(invoice: unknown): string | undefined {
+  const addresses = at(invoice, 'addresses');
+  const tokens = at(addresses, 0, 'tokens');
+  return Array.isArray(addresses) && addresses.length === 1 && Array.isArray(tokens) && tokens.length === 1 ? str(tokens, 0, 'symbol') : undefined;
 }
 
 /** `X-Env` → `X_ENV`: a header name as part of an environment variable's name. */
