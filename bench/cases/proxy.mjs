@@ -19,16 +19,21 @@ export async function proxyOverhead(report, { rounds = 2000, warmup = 200 } = {}
   const emulator = await start('emulator-process.mjs');
   const proxy = spawn(process.execPath, [BIN, 'proxy', '--upstream', emulator.url, '--port', '0', '--json'], { stdio: ['ignore', 'pipe', 'inherit'] });
   try {
-    const ready = JSON.parse(await new Promise((resolve, reject) => {
-      readline.createInterface({ input: proxy.stdout }).once('line', resolve);
-      proxy.once('exit', (code) => reject(new Error(`svc proxy exited with ${code} before it was ready`)));
-    }));
+    const ready = JSON.parse(
+      await new Promise((resolve, reject) => {
+        readline.createInterface({ input: proxy.stdout }).once('line', resolve);
+        proxy.once('exit', (code) => reject(new Error(`svc proxy exited with ${code} before it was ready`)));
+      }),
+    );
     const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
     const key = emulator.keys.test.partnerKey;
     const call = (base, method, route, body) =>
       new Promise((resolve, reject) => {
         const data = body === undefined ? undefined : JSON.stringify(body);
-        const headers = { authorization: `Bearer ${key}`, ...(data ? { 'content-type': 'application/json', 'idempotency-key': `bench-${Math.random()}` } : {}) };
+        const headers = {
+          authorization: `Bearer ${key}`,
+          ...(data ? { 'content-type': 'application/json', 'idempotency-key': `bench-${Math.random()}` } : {}),
+        };
         const req = http.request(`${base}${route}`, { method, agent, headers }, (res) => {
           let text = '';
           res.on('data', (d) => (text += d));

@@ -99,7 +99,11 @@ describe('svc proxy', () => {
     });
     expect(merchant.status).toBe(201);
     expect(merchant.headers.get('svc-contract-violations')).toBe('0');
-    const invoice = await request(first.baseUrl, 'POST', '/v1/partner/invoices', { key: pk, idempotencyKey: ikey(), body: { merchantId: merchant.body.merchantId, amount: '4.20' } });
+    const invoice = await request(first.baseUrl, 'POST', '/v1/partner/invoices', {
+      key: pk,
+      idempotencyKey: ikey(),
+      body: { merchantId: merchant.body.merchantId, amount: '4.20' },
+    });
     expect(invoice.status).toBe(201);
     const bad = await request(first.baseUrl, 'POST', '/v1/invoices', { key: ready.test.merchantKey, idempotencyKey: ikey(), body: { amount: 4.2 } });
     expect(bad.status).toBe(400);

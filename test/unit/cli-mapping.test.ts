@@ -216,8 +216,18 @@ const ROWS: [string, string, Record<string, string | readonly string[] | undefin
     { partnerKey: 'pt_test_k', merchantKey: 'test_k', only: 'auth,webhook', tunnel: true },
   ],
   ['verify', 'verify', {}, {}],
-  ['proxy --upstream https://sandbox.example.com --port 0 --record traffic.ndjson', 'proxy', {}, { upstream: 'https://sandbox.example.com', port: 0, record: 'traffic.ndjson' }],
-  ['webhook listen --forward-to 3000 --secret whsec_0123456789abcdef', 'webhook listen', {}, { forwardTo: '3000', secret: 'whsec_0123456789abcdef', tunnel: 'auto' }],
+  [
+    'proxy --upstream https://sandbox.example.com --port 0 --record traffic.ndjson',
+    'proxy',
+    {},
+    { upstream: 'https://sandbox.example.com', port: 0, record: 'traffic.ndjson' },
+  ],
+  [
+    'webhook listen --forward-to 3000 --secret whsec_0123456789abcdef',
+    'webhook listen',
+    {},
+    { forwardTo: '3000', secret: 'whsec_0123456789abcdef', tunnel: 'auto' },
+  ],
 ];
 
 describe('argv → handler', () => {
