@@ -1,10 +1,9 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 
-// ajv-formats is CommonJS with a default export: under NodeNext its default import is the module
-// object in some loaders and the function in others.
-const addFormats: (ajv: Ajv2020) => unknown =
-  typeof addFormatsModule === 'function' ? addFormatsModule : (addFormatsModule as unknown as { default: (ajv: Ajv2020) => unknown }).default;
+// ajv-formats is CommonJS: the default import is its module.exports (the plugin itself, under Node's
+// ESM and the bundle alike), and the plugin carries itself as `.default`, which is what the types know.
+const addFormats: (ajv: Ajv2020) => unknown = addFormatsModule.default;
 
 const DOC = 'openapi.json';
 
