@@ -67,6 +67,7 @@ describe('verify() against svc', () => {
       'auth.merchant-key-on-partner-endpoint',
       'invoices.create-merchant',
       'invoices.get-merchant',
+      'invoices.list-merchant',
       'invoices.other-merchant',
     ]);
     for (const c of skipped) expect(c.detail).toMatch(/no merchant key/);

@@ -156,6 +156,21 @@ export const invoiceChecks = defineChecks([
     },
   },
   {
+    id: 'invoices.list-merchant',
+    section: '§3',
+    title: "a merchant key's invoice list holds its own invoices, newest first, as a page {data, hasMore}",
+    async run(ctx) {
+      const key = ctx.requireMerchantKey();
+      const made = await ctx.merchantInvoice();
+      const a = await ctx.call('listInvoices', { key, query: { limit: 1 } });
+      requireRoute(a, 'merchant invoice list');
+      expectStatus(a, 200);
+      expectShape(ctx.contract, a);
+      expectEqual(str(a.json, 'data', 0, 'id'), idOf(made), 'the newest invoice first:');
+      return undefined;
+    },
+  },
+  {
     id: 'invoices.not-found',
     section: '§2',
     title: 'an invoice that does not exist is 404 invoice_not_found',
