@@ -17,6 +17,7 @@ import { deliveryLatency, deliveryThroughput } from './cases/delivery.mjs';
 import { execOverhead } from './cases/exec.mjs';
 import { httpThroughput, memoryGrowth } from './cases/http.mjs';
 import { peerThroughput } from './cases/peer.mjs';
+import { proxyOverhead } from './cases/proxy.mjs';
 import { postgresRows } from './cases/postgres.mjs';
 import { replicaDeadReceiver } from './cases/replica-latency.mjs';
 import { replicaSync } from './cases/replica-sync.mjs';
@@ -62,6 +63,7 @@ const cases = [
   [[22, 23], () => replicaRows(report)],
   [[24], () => replicaDeadReceiver(report)],
   [[25], () => replicaSync(report)],
+  [[26], () => proxyOverhead(report)],
 ];
 for (const [ids, run] of cases) {
   if (only && !ids.some((id) => only.has(id))) continue;

@@ -59,3 +59,4 @@ export {
   type VerifyOptions,
 } from './webhooks/signature.js';
 export type { WebhookEvent, InvoiceEventType, InvoiceStatus } from './webhooks/envelope.js';
+export { verify, type VerifyRunOptions, type VerifyReport, type CheckResult, type Outcome as CheckOutcome } from './fidelity/verify/index.js';

@@ -51,6 +51,7 @@ export const ERRORS = {
   },
   headers_too_large: { status: 431, description: 'The request headers are larger than 16 KiB.' },
   internal_error: { status: 500, description: 'Something unexpected failed; it is logged with the request id.' },
+  upstream_unavailable: { status: 502, description: '`svc proxy` could not reach the deployment it forwards to (CONTRACT §13); nothing was forwarded.' },
   database_busy: { status: 503, description: "Another program holds the database's write lock; nothing changed. Retry after `Retry-After`." },
   database_unavailable: {
     status: 503,

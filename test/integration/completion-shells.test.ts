@@ -74,6 +74,8 @@ describe('svc completion bash (run in bash)', () => {
       'faults',
       'keys',
       'fixtures',
+      'verify',
+      'proxy',
     ]);
     expect(bashComplete('svc', 'in')).toEqual(['init', 'invoices']);
     expect(bashComplete('svc', 'invoices', '')).toEqual(['create', 'get', 'list', 'pay', 'confirm', 'expire']);

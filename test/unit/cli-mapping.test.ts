@@ -208,6 +208,26 @@ const ROWS: [string, string, Record<string, string | readonly string[] | undefin
   ['snapshot export seeded bug.sqlite', 'snapshot export', { name: 'seeded', file: 'bug.sqlite' }, {}],
   ['keys list', 'keys list', {}, {}],
   ['fixtures apply fixtures.yaml', 'fixtures apply', { file: 'fixtures.yaml' }, {}],
+  ['fixtures from-recording traffic.ndjson', 'fixtures from-recording', { file: 'traffic.ndjson' }, {}],
+  [
+    'verify --partner-key pt_test_k --merchant-key test_k --only auth,webhook --tunnel',
+    'verify',
+    {},
+    { partnerKey: 'pt_test_k', merchantKey: 'test_k', only: 'auth,webhook', tunnel: true },
+  ],
+  ['verify', 'verify', {}, {}],
+  [
+    'proxy --upstream https://sandbox.example.com --port 0 --record traffic.ndjson',
+    'proxy',
+    {},
+    { upstream: 'https://sandbox.example.com', port: 0, record: 'traffic.ndjson' },
+  ],
+  [
+    'webhook listen --forward-to 3000 --secret whsec_0123456789abcdef',
+    'webhook listen',
+    {},
+    { forwardTo: '3000', secret: 'whsec_0123456789abcdef', tunnel: 'auto' },
+  ],
 ];
 
 describe('argv → handler', () => {

@@ -13,7 +13,7 @@ const FLOORS: readonly (readonly [floor: number, name: string, prefixes: readonl
   [0, 'contract, domain (pure)', ['contract/', 'domain/', 'errors.ts']],
   [1, 'store, clock, config, process helpers', ['store/', 'clock/', 'config/', 'pid.ts', 'package-root.ts', 'version.ts', 'runtime.ts']],
   [2, 'webhooks, tunnel', ['webhooks/', 'tunnel/']],
-  [3, 'server, listen, client', ['server/', 'listen/', 'client/']],
+  [3, 'server, listen, client, fidelity', ['server/', 'listen/', 'client/', 'fidelity/']],
   [4, 'cli', ['cli/']],
   // The package's API (src/index.ts) composes the server, the client and the clock: an entry point.
   [5, 'entry points', ['entry/', 'index.ts']],

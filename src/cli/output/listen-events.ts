@@ -46,6 +46,8 @@ export function humanListenLines(event: ListenEvent, c: ChalkInstance): HumanLin
       return out(`${c.green('<--')} [${event.status}] ${named(event)} ${esc(event.method)} ${esc(event.url)} (${ms(event.durationMs)})`);
     case 'forward_failed':
       return out(c.red(`<-- [${event.status ?? 'ERR'}] ${named(event)} ${esc(event.method)} ${esc(event.url)} (${ms(event.durationMs)}) ${esc(event.reason)}`));
+    case 'violation':
+      return err(c.yellow(`violation ${named(event)}: ${esc(event.message)}`));
     case 'filtered':
       return out(c.dim(`--- ${named(event)} not forwarded (not in --events)`));
     case 'reconnecting':
