@@ -2,6 +2,7 @@ import type { OperationId } from '../../contract/operations/index.js';
 import { controlHandlers } from '../control/handlers.js';
 import { listenerHandlers } from '../control/listener-handlers.js';
 import { chaosHandlers } from '../control/chaos-handlers.js';
+import { chainHandlers } from '../control/chain-handlers.js';
 import { dashboardHandlers } from '../control/dashboard-handlers.js';
 import { snapshotHandlers } from '../control/snapshot-handlers.js';
 import { testingHandlers } from '../control/testing-handlers.js';
@@ -28,6 +29,7 @@ export const HANDLERS: Handlers<OperationId> = {
   ...testingHandlers,
   ...chaosHandlers,
   ...dashboardHandlers,
+  ...chainHandlers,
 };
 
 /** Every route the emulator serves: the contract's operations, then the pages. */
