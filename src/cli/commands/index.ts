@@ -1,4 +1,5 @@
 import type { LazyCommand } from '../spec.js';
+import { chainCommands } from './chain/index.js';
 import { fixtureCommands } from './fixtures/index.js';
 import { invoiceCommands } from './invoices/index.js';
 import { keyCommands } from './keys/index.js';
@@ -22,4 +23,5 @@ export const ALL_COMMANDS: readonly LazyCommand[] = [
   ...faultCommands,
   ...keyCommands,
   ...fixtureCommands,
+  ...chainCommands,
 ];
