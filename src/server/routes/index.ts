@@ -10,6 +10,7 @@ import { type Handlers, operationRoutes } from '../handler.js';
 import type { RouteDef } from '../route.js';
 import { invoiceHandlers } from './invoices.js';
 import { merchantHandlers } from './merchants.js';
+import { checkoutWalletRoutes } from './checkout-wallet.js';
 import { pageRoutes } from './pages.js';
 import { testHelperHandlers } from './test-helpers.js';
 import { webhookHandlers } from './webhook.js';
@@ -34,5 +35,5 @@ export const HANDLERS: Handlers<OperationId> = {
 
 /** Every route the emulator serves: the contract's operations, then the pages. */
 export function apiRoutes(): RouteDef[] {
-  return [...operationRoutes(HANDLERS), ...pageRoutes];
+  return [...operationRoutes(HANDLERS), ...checkoutWalletRoutes, ...pageRoutes];
 }
