@@ -44,6 +44,8 @@ const POSTGRES_EXCLUDED: string[] = [
   'test/integration/restore-record.test.ts', // the listen restore file
   'test/integration/test-isolation.test.ts', // the tests' own isolation
   'test/integration/tunnel.test.ts', // the tunnel against a fake cloudflared
+  // Local chains need SQLite (CONTRACT §14: --chains refuses PostgreSQL; chains-rpc.test.ts checks the refusal).
+  'test/integration/chains-*.test.ts',
   // Start PostgreSQL on their own.
   'test/integration/postgres-*.test.ts',
   'test/integration/store-db.test.ts',

@@ -38,7 +38,9 @@ describe('checkout page: pay from a test wallet', () => {
     await page.goto(inv.checkoutUrl);
     await page.selectOption('#network', '80002');
     await page.click('#pay-wallet');
-    await expect.poll(() => page.textContent('#wallet-result'), { timeout: 20_000 }).toMatch(/^Sent 12\.50 USDC: transaction 0x[0-9a-f]{64}\. The invoice is PAID\.$/);
+    await expect
+      .poll(() => page.textContent('#wallet-result'), { timeout: 20_000 })
+      .toMatch(/^Sent 12\.50 USDC: transaction 0x[0-9a-f]{64}\. The invoice is PAID\.$/);
     await expect.poll(() => page.getAttribute('#status', 'data-status'), { timeout: 10_000 }).toBe('PAID');
     // Nothing more is due: the button would overpay.
     expect(await page.isDisabled('#pay-wallet')).toBe(true);
@@ -47,7 +49,9 @@ describe('checkout page: pay from a test wallet', () => {
     const payments = (await emu.call('GET', `/__emulator/invoices/${inv.id}/payments`)).body.data;
     expect(payments).toMatchObject([{ networkId: 80002, token: 'USDC', amount: '12.50', txHash, confirmed: true, credited: true }]);
     // It is on the chain: the node has its receipt.
-    const receipt = await emu.call('POST', '/__emulator/chains/80002/rpc', { body: { jsonrpc: '2.0', id: 1, method: 'eth_getTransactionReceipt', params: [txHash] } });
+    const receipt = await emu.call('POST', '/__emulator/chains/80002/rpc', {
+      body: { jsonrpc: '2.0', id: 1, method: 'eth_getTransactionReceipt', params: [txHash] },
+    });
     expect(receipt.body.result.status).toBe('0x1');
     expect(errors).toEqual([]);
     await page.close();
