@@ -109,6 +109,28 @@ describe('a transfer to an invoice’s deposit address is a payment', () => {
     expect(rx.requests.at(-1)!.headers['x-service-signature']).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
   });
 
+  it("the dashboard's change feed tells of it (kind chain): no request made that write", async () => {
+    const controller = new AbortController();
+    const res = await fetch(`${emu.url}/__emulator/changes`, { signal: controller.signal });
+    const reader = res.body!.getReader();
+    let text = '';
+    const sawChain = (async () => {
+      while (!text.includes('"kind":"chain"')) {
+        const { value, done } = await reader.read();
+        if (done) return false;
+        text += new TextDecoder().decode(value);
+      }
+      return true;
+    })();
+    try {
+      const inv = await invoice({ amount: '1.00' });
+      await seen(emu, inv.id, await transfer(emu, 84532, evmAddress(inv), '1'));
+      expect(await sawChain).toBe(true);
+    } finally {
+      controller.abort();
+    }
+  });
+
   it('partial then the rest: PARTIALLY_PAID, then PAID; amounts exact (value ÷ 10^6)', async () => {
     const inv = await invoice({ amount: '10.00' });
     await seen(emu, inv.id, await transfer(emu, 80002, evmAddress(inv), '3.333333'));
