@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import readline from 'node:readline';
 import { describe, expect, it } from 'vitest';
@@ -36,6 +37,21 @@ function anvilChildren(pid: number): number[] {
         return [];
       }
     });
+}
+
+/** Processes whose environment holds `SVC_TEST_MARK=<mark>`: svc's children inherit it, wherever they were reparented. */
+function marked(mark: string): number[] {
+  return fs
+    .readdirSync('/proc')
+    .filter((f) => /^\d+$/.test(f))
+    .filter((f) => {
+      try {
+        return fs.readFileSync(`/proc/${f}/environ`, 'utf8').split('\0').includes(`SVC_TEST_MARK=${mark}`);
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
 }
 
 const alive = (pid: number) => {
@@ -145,6 +161,19 @@ describe('svc dev --chains', () => {
     expect(await invoice.json()).toMatchObject({ status: 'PAID', amountReceived: '9.00' });
   });
 
+  it('a failed start (the port is taken) leaves no node behind', async () => {
+    const cwd = fs.mkdtempSync(path.join(dir, 'busy-'));
+    const blocker = net.createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    cleanup.defer(() => new Promise((resolve) => blocker.close(resolve)));
+    const port = (blocker.address() as net.AddressInfo).port;
+    const mark = `busy-${process.pid}-${Date.now()}`;
+    const res = await runCli(['dev', '--chains', '--memory', '--port', String(port)], { cwd, env: { SVC_TEST_MARK: mark } });
+    expect(res.code).toBe(1);
+    expect(res.stderr).toContain(String(port));
+    expect(marked(mark)).toEqual([]);
+  });
+
   it('without the optional package: one line naming it, exit 1 (SVC_ANVIL plays its absence)', async () => {
     const cwd = fs.mkdtempSync(path.join(dir, 'missing-'));
     const res = await runCli(['dev', '--chains', '--memory', '--port', '0'], { cwd, env: { SVC_ANVIL: path.join(cwd, 'no-anvil-here') } });
@@ -194,8 +223,8 @@ process.exit(3);
 `,
     );
     const log = path.join(cwd, 'svc.ndjson');
-    const orphans = anvilChildren(1).length;
-    const res = await runCli(['exec', '--chains', '--log', log, '--', process.execPath, script], { cwd, timeoutMs: 60_000 });
+    const mark = `exec-${process.pid}-${Date.now()}`;
+    const res = await runCli(['exec', '--chains', '--log', log, '--', process.execPath, script], { cwd, timeoutMs: 60_000, env: { SVC_TEST_MARK: mark } });
     expect(res.code, res.stderr).toBe(0);
     expect(res.stdout).toMatch(/^PAID 0x[0-9a-f]{64}\n$/);
     const ready = JSON.parse(fs.readFileSync(log, 'utf8').split('\n')[0]!);
@@ -206,7 +235,7 @@ process.exit(3);
       .split('\n')
       .map((l) => JSON.parse(l));
     expect(events.some((e) => e.type === 'chain.transfer' && e.credited === true)).toBe(true);
-    // Its nodes went with it: none was left to init.
-    expect(anvilChildren(1)).toHaveLength(orphans);
+    // Its nodes went with it.
+    expect(marked(mark)).toEqual([]);
   });
 });

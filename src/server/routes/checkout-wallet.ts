@@ -1,5 +1,4 @@
 import { ApiError } from '../api-error.js';
-import { payFromWallet } from '../chains/pay.js';
 import type { RouteDef, RouteInput } from '../route.js';
 import { schemas } from '../validation/schemas.js';
 import type { CheckoutTestBody } from './checkout-test-body.js';
@@ -22,6 +21,8 @@ export const checkoutWalletRoutes: RouteDef[] = [
     handle: async (input: RouteInput<CheckoutTestBody>, deps) => {
       const chains = deps.runtime.chains;
       if (!chains) throw new ApiError(404, 'chain_not_found', 'No local chains run here: start the emulator with svc dev --chains.');
+      // Loaded here: it brings viem, which nothing loads without local chains (bench #12, #13).
+      const { payFromWallet } = await import('../chains/pay.js');
       const payment = await payFromWallet(deps, chains, input.params.invoiceId!, { networkId: input.body.networkId, token: input.body.token });
       return { status: 200, body: payment };
     },
