@@ -12,6 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bigDatabase } from './cases/big-database.mjs';
+import { chainRows } from './cases/chains.mjs';
 import { cliSpeed } from './cases/cli.mjs';
 import { deliveryLatency, deliveryThroughput } from './cases/delivery.mjs';
 import { execOverhead } from './cases/exec.mjs';
@@ -64,6 +65,7 @@ const cases = [
   [[24], () => replicaDeadReceiver(report)],
   [[25], () => replicaSync(report)],
   [[26], () => proxyOverhead(report)],
+  [[27, 28, 29], () => chainRows(report)],
 ];
 for (const [ids, run] of cases) {
   if (only && !ids.some((id) => only.has(id))) continue;

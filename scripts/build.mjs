@@ -45,9 +45,10 @@ const TARGET = 'node22.12';
 /**
  * Dependencies left to Node's resolver: better-sqlite3 (native), kysely (only the sources run it),
  * undici (loaded for the first webhook delivery or event stream), cosmiconfig (loaded only when a
- * config file is searched for; it brings TypeScript along) and cloudflared (a binary's installer).
+ * config file is searched for; it brings TypeScript along), cloudflared (a binary's installer) and
+ * viem (loaded only with local chains, `--chains`, where users' own code shares it).
  */
-const EXTERNAL = ['better-sqlite3', 'kysely', 'undici', 'cosmiconfig', 'cloudflared'];
+const EXTERNAL = ['better-sqlite3', 'kysely', 'undici', 'cosmiconfig', 'cloudflared', 'viem'];
 
 const started = performance.now();
 fs.rmSync(dist, { recursive: true, force: true });

@@ -10,6 +10,7 @@ export type { EmulatorConfig, PinnedKeys } from './config/defaults.js';
 export type { DefaultKeys, EnvironmentKeys } from './contract/default-keys.js';
 export type { LookupFn } from './domain/lookup.js';
 export type { AdvanceReport, FaultControl, JournalFilter } from './server/public-types.js';
+export type { ChainPayment, ChainPayOptions, EmulatorChains, LocalChainInfo } from './server/public-types.js';
 export type {
   ChaosSpec as WebhookChaosSpec,
   Fault,
@@ -48,6 +49,8 @@ export type {
   ErrorEvent,
   DeliverySentEvent,
   DeliveryResultEvent,
+  ChainTransferEvent,
+  ChainConfirmedEvent,
 } from './server/events.js';
 export {
   verifyWebhook,

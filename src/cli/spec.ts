@@ -153,4 +153,5 @@ export const GROUPS: Record<string, string> = {
   faults: 'make API requests fail on purpose: errors, delays, dropped connections',
   keys: 'API keys',
   fixtures: 'seed data from a file (CI)',
+  chain: 'local chains (svc dev --chains): list them, mine, pay invoices with real transactions',
 };

@@ -31,6 +31,10 @@ export interface EmulatorConfig {
   seed: number | null;
   /** Start the clock here, frozen unless advanced (ISO 8601); null: the wall clock. */
   clockStart: string | null;
+  /** Run a local chain per EVM test network (CONTRACT §14, `svc dev --chains`; config `chains: true`). */
+  localChains: boolean;
+  /** Blocks a local chain's payment needs, its own included, before it is confirmed (default 2). */
+  chainConfirmations: number;
 }
 
 export interface PinnedKeys {
@@ -60,5 +64,7 @@ export function defaultConfig(): EmulatorConfig {
     journalSize: 1000,
     seed: null,
     clockStart: null,
+    localChains: false,
+    chainConfirmations: 2,
   };
 }

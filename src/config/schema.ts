@@ -58,7 +58,14 @@ export const configFileSchema = z.object({
   host: z.string().min(1).optional(),
   database: z.string().min(1).optional(),
   invoiceLifetime: duration.refine((ms) => ms >= 1000, 'must be at least 1 second').optional(),
-  chains: z.object({ test: chainList('test').optional(), live: chainList('live').optional() }).optional(),
+  // The networks enabled per environment; or `true`: run a local chain per EVM test network (CONTRACT §14).
+  chains: z
+    .union([z.boolean(), z.object({ test: chainList('test').optional(), live: chainList('live').optional() })], {
+      error: 'must be true (local chains, svc dev --chains) or { test, live } (the networks enabled)',
+    })
+    .optional(),
+  // Blocks a local chain's payment needs, its own included (1: confirmed in its own block).
+  chainConfirmations: z.number().int().min(1).max(64).optional(),
   keys: z.object({ test: pinned('test').optional(), live: pinned('live').optional() }).optional(),
   webhooks: z
     .object({

@@ -33,6 +33,10 @@ export const ERRORS = {
   payment_not_found: { status: 404, description: 'No such payment on this invoice.' },
   fault_not_found: { status: 404, description: 'No such fault (it was cleared, or used up its `times`).' },
   snapshot_not_found: { status: 404, description: 'No snapshot has this name.' },
+  chain_not_found: {
+    status: 404,
+    description: 'No local chain has this networkId: `svc dev --chains` runs one for each EVM test network (11155111, 84532, 80002, 421614).',
+  },
   request_not_found: { status: 404, description: 'The request journal has no entry with this request id (not an API request, rotated out, or cleared).' },
   method_not_allowed: { status: 405, description: 'The path exists, not with this method; `Allow` lists the methods.' },
   request_timeout: { status: 408, description: 'The request body did not arrive within 10 s.' },
@@ -57,6 +61,7 @@ export const ERRORS = {
     status: 503,
     description: 'The shared PostgreSQL database cannot be reached (restarting, or the connection was lost); nothing changed. Retry after `Retry-After`.',
   },
+  chain_unavailable: { status: 502, description: "The local chain's node did not answer (it stopped or crashed); nothing was sent to it." },
   storage_full: { status: 507, description: 'The database cannot be written (disk full or a file size limit); nothing changed.' },
 } as const satisfies Record<string, { status: number; description: string }>;
 

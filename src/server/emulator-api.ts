@@ -5,7 +5,7 @@ import type { ChaosSpec as WebhookChaosSpec } from '../contract/testing-types.js
 import type { EmulatorListener } from './events.js';
 import type { DefaultKeys } from '../contract/default-keys.js';
 import type { LookupFn } from '../domain/lookup.js';
-import type { AdvanceReport, FaultControl, JournalFilter } from './public-types.js';
+import type { AdvanceReport, EmulatorChains, FaultControl, JournalFilter } from './public-types.js';
 
 import type { Imported } from './snapshots/files.js';
 import type { JournalEntry, SnapshotInfo } from '../contract/testing-types.js';
@@ -80,6 +80,13 @@ export interface StartEmulatorOptions {
   seed?: number;
   /** Start the clock here, frozen unless advanced (an ISO time, a Date or epoch ms). Overrides `config.clockStart`. */
   clockStart?: string | number | Date;
+  /**
+   * Run a local chain per EVM test network (CONTRACT §14): anvil nodes (the optional package
+   * `@foundry-rs/anvil`) with each network's USDC, whose transfers to invoices' deposit addresses
+   * are payments. `confirmations`: blocks a payment's block needs, its own included (default 2).
+   * SQLite only. Overrides `config.localChains`.
+   */
+  chains?: boolean | { confirmations?: number };
 }
 
 /**
@@ -141,6 +148,8 @@ export interface Emulator {
   snapshots(): SnapshotInfo[];
   /** Deletes a saved state. */
   deleteSnapshot(name: string): void;
+  /** The local chains (`chains: true`, CONTRACT §14): list, mine, pay; null without them. */
+  readonly chains: EmulatorChains | null;
   /** Stops listening, lets requests in flight finish (up to 2 s), closes the database. */
   stop(): Promise<void>;
 }

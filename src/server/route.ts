@@ -18,6 +18,7 @@ import type { WebhookChaos } from '../webhooks/chaos.js';
 import type { Random } from '../domain/random.js';
 import type { FaultTable } from './faults/table.js';
 import type { RequestJournal } from './journal/journal.js';
+import type { ChainsControl } from './chains/types.js';
 
 /** Who is calling: the owner of the API key, in the key's environment. */
 export interface Principal {
@@ -79,6 +80,8 @@ export interface Runtime {
   snapshots: Snapshots;
   /** Webhook chaos in force (CONTRACT §9). */
   chaos: WebhookChaos;
+  /** The local chains (`svc dev --chains`, CONTRACT §14), or null without them. */
+  readonly chains: ChainsControl | null;
 }
 
 // Declared in public-types.ts so that the public API's types never reach the database layer.
@@ -152,6 +155,8 @@ interface RouteBase {
   idempotent?: { endpoint: string; tenantScoped?: boolean; optional?: boolean; perPath?: boolean };
   /** Reject fee fields in the body (create-merchant only). */
   rejectFeeFields?: boolean;
+  /** A JSON-RPC endpoint: the body may be an array of `body` objects (a batch), each validated alone. */
+  jsonRpc?: boolean;
 }
 
 /**

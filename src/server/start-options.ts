@@ -24,6 +24,21 @@ export function resolveConfig(options: StartEmulatorOptions): EmulatorConfig {
   return config;
 }
 
+/**
+ * The local chains asked for (CONTRACT §14): `startEmulator({ chains })` over the config's
+ * `chains: true`; null for none.
+ */
+export function chainsWanted(options: StartEmulatorOptions, config: EmulatorConfig): { confirmations: number } | null {
+  const given = options.chains ?? config.localChains;
+  if (!given) return null;
+  const confirmations = typeof given === 'object' && given.confirmations !== undefined ? given.confirmations : config.chainConfirmations;
+  if (!Number.isInteger(confirmations) || confirmations < 1 || confirmations > 64) {
+    throw new TypeError(`chains.confirmations must be a whole number from 1 to 64, not ${confirmations}`);
+  }
+  if (options.database !== undefined) throw new TypeError('chains need SQLite (db), not a PostgreSQL database: one process owns the nodes');
+  return { confirmations };
+}
+
 /** Checked when the journal is built, after the database opened (as before this file existed). */
 export function checkJournalSize(config: EmulatorConfig): void {
   if (!Number.isInteger(config.journalSize) || config.journalSize < 0 || config.journalSize > MAX_JOURNAL_SIZE) {

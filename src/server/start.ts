@@ -31,7 +31,11 @@ import type { AppDeps } from './route.js';
 import type { Emulator, StartEmulatorOptions } from './emulator-api.js';
 import { apiRoutes } from './routes/index.js';
 import { openApiRoute } from './routes/openapi.js';
-import { checkJournalSize, randomFor, resolveConfig } from './start-options.js';
+import { chainsWanted, checkJournalSize, randomFor, resolveConfig } from './start-options.js';
+import type { ChainsBoot } from './chains/boot.js';
+import type { ChainsControl } from './chains/types.js';
+import { clearLocalChains } from '../store/repos/chains.js';
+import type { EmulatorChains } from './public-types.js';
 import { type Parts, runtimeOf, type Site } from './start-parts.js';
 import { close, createHttpServer, hostForUrl, listen } from './listen.js';
 import { followReplicas, reportSync } from './replicas.js';
@@ -60,12 +64,23 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
  */
 export async function startWithoutSchemas(options: StartEmulatorOptions = {}): Promise<Emulator> {
   const config = resolveConfig(options);
+  // Local chains (CONTRACT §14): anvil found, or one line naming its package, before anything starts;
+  // their code (and viem) is loaded only then.
+  const chains = chainsWanted(options, config);
   if (options.database !== undefined) return startOnPostgres(options.database, config, options);
-  const store = await openStore({ file: options.db ?? ':memory:', claimAs: options.owner ?? 'another emulator' });
+  const boot = chains ? (await import('./chains/boot.js')).bootChains(chains.confirmations) : null;
+  let store: OpenedStore;
   try {
-    return await serve(store, sqliteDb(store), sqliteSnapshotEngine(store), config, options);
+    store = await openStore({ file: options.db ?? ':memory:', claimAs: options.owner ?? 'another emulator' });
   } catch (error) {
-    // Nothing may outlive a failed start: the database and its claim go with it.
+    await boot?.abandon();
+    throw error;
+  }
+  try {
+    return await serve(store, sqliteDb(store), sqliteSnapshotEngine(store), config, options, undefined, undefined, undefined, boot);
+  } catch (error) {
+    // Nothing may outlive a failed start: the database and its claim go with it, and the chains' nodes.
+    await boot?.abandon();
     store.close();
     // A database error while starting (locked by another program past the wait, a full disk) is
     // the user's to fix: one line naming the file, not a stack trace.
@@ -119,10 +134,12 @@ async function serve(
   hub = new EventHub<EmulatorEvent>(),
   query: Parts['query'] = async (text) => sqliteQuery(store, text),
   shared?: SharedViews,
+  boot: ChainsBoot | null = null,
 ): Promise<Emulator> {
   const time = await openClock(db, config, options);
   const random = await randomFor(db, options.seed ?? config.seed);
-  if (options.reset) await db.clearData();
+  // The local chains' tables (SQLite) go with the rest: the chains start again from genesis.
+  if (options.reset) await db.clearData(async () => (store ? clearLocalChains(store) : undefined));
   const keys = await keysHolder(db, config, time.clock, random);
   if (options.onEvent) hub.on(options.onEvent);
   // `publicUrl` as an option (the in-process API) or as a setting (config file, SVC_PUBLIC_URL).
@@ -135,7 +152,24 @@ async function serve(
   const journal = shared?.journal ?? new Journal(config.journalSize);
   const faults = await faultTableFor(db, time.clock, random, hub);
   if (work.chaos instanceof SharedWebhookChaos) await work.chaos.reload();
-  const parts: Parts = { store, db, snapshotEngine, query, config, options, time, random, keys, hub, site, work, journal, faults, unfollow: () => {} };
+  const parts: Parts = {
+    store,
+    db,
+    snapshotEngine,
+    query,
+    config,
+    options,
+    time,
+    random,
+    keys,
+    hub,
+    site,
+    work,
+    journal,
+    faults,
+    unfollow: () => {},
+    chains: null,
+  };
   const deps = appDeps(parts);
   const unfollow = followOtherReplicas(parts, deps);
   const unshare = shared?.follow(deps.runtime.streams, hub);
@@ -146,9 +180,14 @@ async function serve(
   // Each listener's reconnect window starts now (a listen connected when the emulator died is reconnecting).
   await startListeners(work, deps.runtime.snapshots);
   const imported = options.snapshot ? await importSnapshot(work, deps.runtime.snapshots, options.snapshot) : null;
+  // After an imported snapshot: its chains' states are what the chains start from.
+  if (boot && store) parts.chains = await attachChains(boot, deps, store, work);
 
   const server = createHttpServer(createApp(deps, [...apiRoutes(), openApiRoute()]));
-  const { port, address } = await listenOrStop(server, work, deps.runtime.snapshots, options);
+  const { port, address } = await listenOrStop(server, work, deps.runtime.snapshots, options).catch(async (error: unknown) => {
+    await parts.chains?.stop();
+    throw error;
+  });
   if (!publicUrl) site.baseUrl = `http://${hostForUrl(options.host ?? address)}:${port}`;
   // A specific bound address is a host the emulator answers to; a wildcard one (0.0.0.0) is not.
   if (!['0.0.0.0', '::', ''].includes(options.host ?? address)) site.boundHost = options.host ?? address;
@@ -162,6 +201,7 @@ async function serve(
     if (db.kind === 'postgres') await db.deliveries.releaseExpiredLeases(Date.now());
     else await db.deliveries.releaseInFlight();
   } catch (error) {
+    await parts.chains?.stop();
     await stopWork(work, deps.runtime.snapshots);
     await close(server);
     throw error;
@@ -257,6 +297,16 @@ async function importSnapshot(work: Work, snapshots: Snapshots, file: string): P
   }
 }
 
+/** The local chains, attached once the app's deps exist, or everything background stopped if that fails. */
+async function attachChains(boot: ChainsBoot, deps: AppDeps, store: OpenedStore, work: Work): Promise<ChainsControl> {
+  try {
+    return await boot.attach(deps, store);
+  } catch (error) {
+    await stopWork(work, deps.runtime.snapshots);
+    throw error;
+  }
+}
+
 async function listenOrStop(server: Server, work: Work, snapshots: Snapshots, options: StartEmulatorOptions) {
   try {
     return await listen(server, options.port ?? 0, options.host ?? '127.0.0.1');
@@ -308,6 +358,7 @@ function emulatorOf(parts: Parts, deps: AppDeps, server: Server, bound: { port: 
     // Synchronous for SQLite users; on PostgreSQL they serve the list this process keeps (docs/decisions.md).
     snapshots: () => runtime.snapshots.listNow(),
     deleteSnapshot: (name) => runtime.snapshots.deleteNow(name),
+    chains: parts.chains ? emulatorChains(parts.chains, deps) : null,
     stop: () => (stopped ??= stopAll(parts, server, runtime.snapshots)),
   };
   // The database is reachable for our own tests (internalsOf), not through the public type.
@@ -324,6 +375,8 @@ async function stopAll(parts: Parts, server: Server, snapshots: Snapshots): Prom
   await close(server);
   // The last answered requests' entries, written before the database closes (PostgreSQL).
   await parts.journal.close?.();
+  // The chains' states saved in the store (before an export on exit copies it), then their nodes stopped.
+  await parts.chains?.stop();
   await work.dispatcher.close();
   await work.attempter.close();
   try {
@@ -334,6 +387,15 @@ async function stopAll(parts: Parts, server: Server, snapshots: Snapshots): Prom
     else await parts.db.close();
     snapshots.close();
   }
+}
+
+/** `emulator.chains`: the control plane's chain operations, in-process (CONTRACT §9, §14). */
+function emulatorChains(chains: ChainsControl, deps: AppDeps): EmulatorChains {
+  return {
+    list: () => chains.list(),
+    mine: (networkId, blocks = 1) => chains.mine(networkId, blocks),
+    pay: async (invoiceId, options) => (await import('./chains/pay.js')).payFromWallet(deps, chains, invoiceId, options),
+  };
 }
 
 function clientFor(baseUrl: string, keys: { partnerKey: string; merchantKey: string }): Client {

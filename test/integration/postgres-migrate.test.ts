@@ -1,3 +1,4 @@
+import { LOCAL_CHAIN_TABLES } from '../../src/store/repos/chains.js';
 import { Kysely, type Migration, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -65,9 +66,11 @@ async function sqliteShape() {
   const db = openSqlite(':memory:');
   try {
     await migrate(db);
-    const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").all() as { name: string }[]).map(
-      (r) => r.name,
-    );
+    // The local chains' tables are SQLite's alone (CONTRACT §14: --chains refuses PostgreSQL).
+    const sqliteOnly: readonly string[] = LOCAL_CHAIN_TABLES;
+    const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").all() as { name: string }[])
+      .map((r) => r.name)
+      .filter((name) => !sqliteOnly.includes(name));
     const columns = tables.flatMap((t) => (db.pragma(`table_info("${t}")`) as { name: string }[]).map((c) => [t, c.name] as [string, string]));
     const unique = tables.flatMap((t) =>
       (db.pragma(`index_list("${t}")`) as { name: string; unique: number }[])
@@ -79,7 +82,11 @@ async function sqliteShape() {
       const pk = (db.pragma(`table_info("${t}")`) as { name: string; pk: number; type: string }[]).filter((c) => c.pk);
       if (pk.length === 1 && pk[0]!.type.toUpperCase() === 'INTEGER') unique.push(`${t}(${pk[0]!.name})`);
     }
-    const indexes = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL").all() as { name: string }[]).map((r) => r.name);
+    const indexes = (
+      db.prepare("SELECT name, tbl_name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL").all() as { name: string; tbl_name: string }[]
+    )
+      .filter((r) => !sqliteOnly.includes(r.tbl_name))
+      .map((r) => r.name);
     return shape(columns, unique, indexes);
   } finally {
     db.close();

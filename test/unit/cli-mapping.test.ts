@@ -228,6 +228,14 @@ const ROWS: [string, string, Record<string, string | readonly string[] | undefin
     {},
     { forwardTo: '3000', secret: 'whsec_0123456789abcdef', tunnel: 'auto' },
   ],
+  ['chain list', 'chain list', {}, {}],
+  ['chain mine 3 --network 84532', 'chain mine', { blocks: '3' }, { network: 84532 }],
+  [
+    'chain pay inv-1 --network 80002 --token USDC --amount 4.5 --account 2 --no-confirm',
+    'chain pay',
+    { invoiceId: 'inv-1' },
+    { network: 80002, token: 'USDC', amount: '4.5', account: 2, confirm: false },
+  ],
 ];
 
 describe('argv → handler', () => {

@@ -29,6 +29,7 @@ export const DEV_ENV = {
   SVC_CONTROL_TOKEN: 'controlToken',
   SVC_PUBLIC_URL: 'publicUrl',
   SVC_ALLOWED_HOSTS: 'allowedHost',
+  SVC_CHAINS: 'chains',
 } as const satisfies Record<string, keyof DevOptions>;
 
 /** The options the environment sets; an unset or empty variable sets nothing. Bad values: exit 2 naming the variable. */
@@ -46,6 +47,7 @@ export function devOptionsFromEnv(env: NodeJS.ProcessEnv): DevOptions {
       case 'memory':
       case 'reset':
       case 'exposeControlPlane':
+      case 'chains':
         out[key] = boolean(name, raw);
         break;
       case 'allowedHost':

@@ -16,6 +16,7 @@ import { styleFor } from '../output/style.js';
 import type { Handler, Input } from '../spec.js';
 import type { devSpec } from './top.js';
 import { errorMessage } from '../../domain/caught.js';
+import type { LocalChainInfo } from '../../server/public-types.js';
 
 /**
  * `svc dev`: runs the emulator in the foreground until Ctrl-C or SIGTERM. Human mode prints a banner
@@ -30,6 +31,7 @@ export const devCommand: Handler<typeof devSpec> = async ({ options: flags }, ct
   for (const warning of loaded.warnings) ctx.stderr.write(`warning: ${warning}\n`);
   const config = applyFlags(resolveConfig(loaded.file), opts);
   const storage = chooseStorage(ctx.cwd, opts, loaded.file.database);
+  refuseChainsOnPostgres(config, storage);
   const exportOnExit = exportTarget(ctx.cwd, opts.exportOnExit);
 
   const c = styleFor(ctx.color);
@@ -74,10 +76,11 @@ export const devCommand: Handler<typeof devSpec> = async ({ options: flags }, ct
   const stopped = untilAborted(emulator, ctx, exportOnExit);
 
   const snapshotFile = opts.snapshot === undefined ? undefined : path.resolve(ctx.cwd, opts.snapshot);
+  const chains = emulator.chains ? await emulator.chains.list() : null;
   if (ctx.json) {
-    write(JSON.stringify(readyEvent(emulator, loaded.filepath, snapshotFile, storage)));
+    write(JSON.stringify(readyEvent(emulator, loaded.filepath, snapshotFile, storage, chains)));
     for (const message of exposureWarnings(emulator, config)) write(JSON.stringify({ type: 'warning', message }));
-  } else write(banner(emulator, storage, loaded.filepath, config, c, snapshotFile));
+  } else write(banner(emulator, storage, loaded.filepath, config, c, snapshotFile, chains));
   if (opts.fixtures) await seed(opts.fixtures, emulator, ctx);
   return { streamed: true, exitCode: await stopped };
 };
@@ -138,7 +141,15 @@ export function applyFlags(config: EmulatorConfig, options: Input<typeof devSpec
     clockStart: options.clockStart === undefined ? config.clockStart : clockStartFlag(options.clockStart),
     controlToken: options.controlToken === undefined ? config.controlToken : controlTokenFlag(options.controlToken),
     publicUrl: options.publicUrl === undefined ? config.publicUrl : publicUrlFlag(options.publicUrl),
+    localChains: options.chains ?? config.localChains,
   };
+}
+
+/** `--chains` (config `chains: true`, SVC_CHAINS) needs SQLite: one process owns the nodes (CONTRACT §14). */
+export function refuseChainsOnPostgres(config: EmulatorConfig, storage: StorageChoice): void {
+  if (config.localChains && storage.kind === 'postgres') {
+    throw new UsageError('--chains cannot run with --database: one svc dev owns the local chains, so they need SQLite (--db or --memory)', '--chains');
+  }
 }
 
 function controlTokenFlag(value: string): string {
@@ -176,8 +187,14 @@ function allowedHostFlag(value: string): string {
   return value;
 }
 
-/** The first NDJSON line (CONTRACT §1), with the address bound and the config file in use (§8). */
-export function readyEvent(emulator: Emulator, configFile: string | null, snapshotFile: string | undefined, storage: StorageChoice) {
+/** The first NDJSON line (CONTRACT §1), with the address bound and the config file in use (§8), and the local chains (§14). */
+export function readyEvent(
+  emulator: Emulator,
+  configFile: string | null,
+  snapshotFile: string | undefined,
+  storage: StorageChoice,
+  chains: LocalChainInfo[] | null = null,
+) {
   const { test, live } = emulator.keys;
   // An imported file is a stranger's (CONTRACT §8): the webhook URLs it brought are named up front.
   const snapshot = emulator.imported && snapshotFile ? { snapshot: { file: snapshotFile, ...emulator.imported } } : {};
@@ -192,6 +209,7 @@ export function readyEvent(emulator: Emulator, configFile: string | null, snapsh
     ...snapshot,
     test: { ...test },
     live: { ...live },
+    ...(chains ? { chains } : {}),
   };
 }
 
@@ -222,6 +240,15 @@ function exposureWarnings(emulator: Emulator, config: EmulatorConfig): string[] 
   return warnings;
 }
 
+/** The banner's lines about local chains (CONTRACT §14): each RPC URL, and the account that pays. */
+function chainRows(chains: LocalChainInfo[] | null): [string, string][] {
+  if (!chains?.length) return [];
+  const rows = chains.map((chain, i): [string, string] => [i === 0 ? 'Local chains' : '', `${chain.rpcUrl}  (${chain.name})`]);
+  const wallet = chains[0]!.accounts[0];
+  if (wallet) rows.push(['Test wallet', `${wallet.address}  (svc chain pay <invoiceId>; svc chain list --json shows its key)`]);
+  return rows;
+}
+
 function databaseRow(storage: StorageChoice): string {
   if (storage.kind === 'postgres') return `${describeStorage(storage)}  (PostgreSQL, shared by every svc dev on it)`;
   return storage.file === ':memory:' ? 'in memory (gone when stopped)' : storage.file;
@@ -234,6 +261,7 @@ function banner(
   config: EmulatorConfig,
   c: ReturnType<typeof styleFor>,
   snapshotFile?: string,
+  chains: LocalChainInfo[] | null = null,
 ): string {
   const { test, live } = emulator.keys;
   const rows: [string, string][] = [
@@ -248,6 +276,7 @@ function banner(
     ['Live partner key', live.partnerKey],
     ['Live merchant key', `${live.merchantKey}  (merchant ${live.merchantId})`],
     ...importedRows(emulator, snapshotFile),
+    ...chainRows(chains),
   ];
   const width = Math.max(...rows.map(([k]) => k.length));
   // Bound beyond this machine (a config's `host: 0.0.0.0`, `--host`): say so where it cannot be missed.

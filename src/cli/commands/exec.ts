@@ -11,7 +11,7 @@ import { humanDevLine } from '../output/dev-events.js';
 import { esc } from '../output/escape.js';
 import { styleFor } from '../output/style.js';
 import type { CommandOutput, Handler } from '../spec.js';
-import { applyFlags, exportTarget, readyEvent, startFrom } from './dev.js';
+import { applyFlags, exportTarget, readyEvent, refuseChainsOnPostgres, startFrom } from './dev.js';
 import { chooseStorage, storageOption } from './storage.js';
 import type { execSpec } from './top.js';
 import { errorCode, errorMessage } from '../../domain/caught.js';
@@ -34,6 +34,7 @@ export const execCommand: Handler<typeof execSpec> = async ({ args, options: opt
   const config = applyFlags({ ...resolveConfig(loaded.file), port: 0 }, opts);
   // Never the config file's database: a throwaway run must not touch the folder's emulator's.
   const storage = chooseStorage(ctx.cwd, opts, undefined, ':memory:');
+  refuseChainsOnPostgres(config, storage);
   // Opened before the emulator starts: a log that cannot be written is refused before anything runs.
   const log = opts.log === undefined ? null : openLog(path.resolve(ctx.cwd, opts.log));
   const exportOnExit = exportTarget(ctx.cwd, opts.exportOnExit);
@@ -61,7 +62,7 @@ export const execCommand: Handler<typeof execSpec> = async ({ args, options: opt
   const scratch = opts.fixtures === undefined ? null : fs.mkdtempSync(path.join(os.tmpdir(), 'svc-exec-'));
   const fixturesOutput = scratch === null ? undefined : path.join(scratch, 'fixtures.json');
   try {
-    log?.write(readyEvent(emulator, loaded.filepath, undefined, storage));
+    log?.write(readyEvent(emulator, loaded.filepath, undefined, storage, emulator.chains ? await emulator.chains.list() : null));
     if (opts.fixtures !== undefined && fixturesOutput !== undefined) await seed(opts.fixtures, fixturesOutput, emulator, ctx, log);
     // Ctrl-C or SIGTERM while the emulator started: the command never runs.
     if (ctx.signal.aborted) return stopped(signalExitCode(ctx.signal.reason), log);

@@ -1,5 +1,6 @@
 import type { LazyCommand } from '../spec.js';
 import { fidelityCommands } from './fidelity.js';
+import { chainCommands } from './chain/index.js';
 import { fixtureCommands } from './fixtures/index.js';
 import { invoiceCommands } from './invoices/index.js';
 import { keyCommands } from './keys/index.js';
@@ -24,4 +25,5 @@ export const ALL_COMMANDS: readonly LazyCommand[] = [
   ...keyCommands,
   ...fixtureCommands,
   ...fidelityCommands,
+  ...chainCommands,
 ];

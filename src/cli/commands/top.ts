@@ -40,6 +40,10 @@ export const devSpec = defineCommand({
       description: 'also answer requests for this host name (LAN name, container service; `all` lifts the check)',
       repeatable: true,
     },
+    {
+      flags: '--chains',
+      description: 'run a local chain per EVM test network (anvil, optional package @foundry-rs/anvil): pay invoices with real transactions',
+    },
   ],
   examples: [
     'svc dev',
@@ -48,6 +52,7 @@ export const devSpec = defineCommand({
     'svc dev --memory --snapshot bug-4711.sqlite',
     'svc dev --memory --snapshot state.sqlite --export-on-exit state.sqlite',
     'SVC_PORT=5000 SVC_MEMORY=1 svc dev',
+    'svc dev --chains',
   ],
   stopsOnSignal: true,
 });
@@ -89,6 +94,10 @@ export const execSpec = defineCommand({
       flags: '--allowed-host <host>',
       description: 'also answer requests for this host name (LAN name, container service; `all` lifts the check)',
       repeatable: true,
+    },
+    {
+      flags: '--chains',
+      description: 'run a local chain per EVM test network (anvil, optional package @foundry-rs/anvil): pay invoices with real transactions',
     },
     { flags: '--log <file>', description: "write the emulator's events to this file, as NDJSON (what `svc dev --json` prints)" },
   ],

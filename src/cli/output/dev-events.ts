@@ -2,6 +2,7 @@ import type { ChalkInstance } from 'chalk';
 import type { EmulatorEvent } from '../../server/events.js';
 import { esc } from './escape.js';
 import { statusColour } from './style.js';
+import { statusColour as invoiceStatus } from './human.js';
 
 /**
  * One line per emulator event for people: `POST /v1/invoices 201 3 ms`. Paths, warnings (which name
@@ -21,6 +22,12 @@ export function humanDevLine(event: EmulatorEvent, c: ChalkInstance): string | n
       return `${c.dim(time())} ${c.cyan('-->')} ${named(event)}${event.target === 'listener' ? ' to the listener' : ''}${event.trigger === 'manual' ? c.dim(' (resend)') : ''}`;
     case 'delivery.result':
       return `${c.dim(time())} ${resultLine(event, c)}`;
+    case 'chain.transfer':
+      return `${c.dim(time())} ${c.magenta('chain')} ${event.networkId} ${esc(event.txHash)} ${esc(event.amount)} ${esc(event.token)} to invoice ${esc(event.invoiceId)}: ${
+        event.credited ? invoiceStatus(c, event.status ?? '') : c.yellow(`not credited (${esc(event.reason ?? '')})`)
+      }`;
+    case 'chain.confirmed':
+      return `${c.dim(time())} ${c.magenta('chain')} ${event.networkId} ${esc(event.txHash)} confirmed: invoice ${esc(event.invoiceId)} ${invoiceStatus(c, event.status)}`;
     default:
       return null;
   }

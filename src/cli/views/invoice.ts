@@ -1,6 +1,9 @@
 import type { ChalkInstance } from 'chalk';
 import type { Invoice, PartnerInvoice } from '../../contract/index.js';
-import type { Payment } from '../../contract/schemas/responses.js';
+import type { ResponseBody } from '../../contract/schemas/responses.js';
+
+/** A payment, or a local chain's transfer that credits nothing (CONTRACT §14). */
+type PaymentEntry = ResponseBody<'InvoicePayments'>['data'][number];
 import type { WebhookEvent } from '../../contract/webhook-event.js';
 import { esc } from '../output/escape.js';
 import { keyValue, statusColour, table } from '../output/human.js';
@@ -10,7 +13,7 @@ export type InvoiceData = Invoice | PartnerInvoice;
 
 /** What the emulator's control plane adds to an invoice: its payments and events, oldest first. */
 export interface InvoiceHistory {
-  payments: Payment[];
+  payments: PaymentEntry[];
   events: WebhookEvent[];
 }
 
@@ -39,10 +42,10 @@ export function invoiceView(c: ChalkInstance, inv: InvoiceData, history: Invoice
   const payments = table(
     c,
     [
-      { header: 'payment', value: (p: Payment) => p.id },
+      { header: 'payment', value: (p: PaymentEntry) => p.id },
       { header: 'amount', value: (p) => `${p.amount} ${p.token}` },
       { header: 'network', value: (p) => String(p.networkId) },
-      { header: 'confirmed', value: (p) => p.confirmedAt ?? 'not yet' },
+      { header: 'confirmed', value: (p) => (p.credited ? (p.confirmedAt ?? 'not yet') : `not credited: ${p.reason ?? ''}`) },
     ],
     history.payments,
     'no payments',

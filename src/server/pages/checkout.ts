@@ -28,7 +28,7 @@ export async function qrSvg(uri: string): Promise<string> {
  * The hosted checkout page: white-label, server-rendered, with a small script that keeps the status
  * and countdown live. Works without the script for reading; the test panel needs it.
  */
-export async function renderCheckout(state: CheckoutState, testMode: boolean): Promise<string> {
+export async function renderCheckout(state: CheckoutState, testMode: boolean, extra?: SafeHtml): Promise<string> {
   const first = state.routes[0];
   const networks = [...new Map(state.routes.map((r) => [r.networkId, r.chainName])).entries()];
   const tokens = first ? state.routes.filter((r) => r.networkId === first.networkId) : [];
@@ -44,6 +44,7 @@ export async function renderCheckout(state: CheckoutState, testMode: boolean): P
 </header>
 ${state.final ? settledSection(state) : first ? routeSection(state, networks, tokens, first, qr) : html`<p>No payment route is available for this invoice.</p>`}
 ${testMode ? testPanel(state) : ''}
+${extra ?? ''}
 <script type="application/json" id="checkout-data">${jsonForScript(state)}</script>`;
   return page({ title: `Pay ${state.amount} USD`, body, script: 'checkout.js' });
 }

@@ -5,6 +5,7 @@ import { renderBind } from '../pages/bind.js';
 import { renderDashboard } from '../pages/dashboard.js';
 import { checkoutState, testAmount } from '../pages/checkout-state.js';
 import { notFoundPage, qrSvg, renderCheckout } from '../pages/checkout.js';
+import { walletPanel } from '../pages/checkout-wallet.js';
 import type { AppDeps, RouteDef, RouteInput } from '../route.js';
 import { PACKAGE_ROOT } from '../../package-root.js';
 import { schemas } from '../validation/schemas.js';
@@ -54,6 +55,7 @@ const DASHBOARD_MODULES = [
 /** Served at /assets/<name>: its content type, and its file under the package root. */
 const ASSETS: Record<string, { type: string; file: string }> = {
   'checkout.js': { type: JS, file: 'assets/checkout.js' },
+  'checkout-wallet.js': { type: JS, file: 'assets/checkout-wallet.js' },
   // svc's one design (theme.css), then each page's own: checkout and bind (pages.css), the dashboard (ui.css).
   'theme.css': { type: 'text/css; charset=utf-8', file: 'assets/theme.css' },
   'pages.css': { type: 'text/css; charset=utf-8', file: 'assets/pages.css' },
@@ -91,7 +93,10 @@ export const pageRoutes: RouteDef[] = [
       const invoice = await invoiceOrNull(deps, input.params.invoiceId!);
       if (!invoice) return { status: 404, html: notFoundPage('There is no invoice at this address.'), headers: PAGE_HEADERS };
       const state = await checkoutState(deps.db, invoice, deps.clock.now());
-      return { status: 200, html: await renderCheckout(state, invoice.environment === 'test'), headers: PAGE_HEADERS };
+      const test = invoice.environment === 'test';
+      // With local chains, "Pay from a test wallet" beside the test panel (CONTRACT §14).
+      const wallet = test && !state.final && deps.runtime.chains ? walletPanel(deps.runtime.chains.networkIds()) : undefined;
+      return { status: 200, html: await renderCheckout(state, test, wallet), headers: PAGE_HEADERS };
     },
   },
   {

@@ -27,6 +27,12 @@ export interface SnapshotDeps {
   quiesce(): void;
   /** After the data was replaced: caches cleared, defaults checked, due work rescheduled. */
   restored(): Promise<void>;
+  /** Before a copy is taken: state kept outside the store written into it (the local chains'). */
+  beforeSave?(): Promise<void>;
+  /** Before the data is replaced: work that writes outside a request stopped (the local chains' watchers). */
+  beforeRestore?(): Promise<void>;
+  /** The data could not be replaced (nothing changed): what `beforeRestore` stopped goes on. */
+  restoreFailed?(): Promise<void>;
 }
 
 export interface Snapshots {
@@ -83,14 +89,20 @@ export function createSnapshots(deps: SnapshotDeps): Snapshots {
   const replaceWith = async (file: string, hold: boolean): Promise<Imported> => {
     const source = await sameSchema(engine, file);
     try {
-      const held = await engine.replaceAll(source.file, hold, CLOCK_AT_SAVE, {
-        before: deps.quiesce,
-        after: (at) => {
-          if (at === undefined) return;
-          if (deps.clock.jump) deps.clock.jump(at);
-          else deps.clock.set(at);
-        },
-      });
+      await deps.beforeRestore?.();
+      const held = await engine
+        .replaceAll(source.file, hold, CLOCK_AT_SAVE, {
+          before: deps.quiesce,
+          after: (at) => {
+            if (at === undefined) return;
+            if (deps.clock.jump) deps.clock.jump(at);
+            else deps.clock.set(at);
+          },
+        })
+        .catch(async (error: unknown) => {
+          await deps.restoreFailed?.();
+          throw error;
+        });
       await deps.restored();
       return held;
     } finally {
@@ -102,6 +114,7 @@ export function createSnapshots(deps: SnapshotDeps): Snapshots {
   const copyTo = async (scratch: string): Promise<number> => {
     const now = deps.clock.now();
     try {
+      await deps.beforeSave?.();
       await engine.copyTo(scratch, CLOCK_AT_SAVE, now);
       return now;
     } catch (error) {
