@@ -11,8 +11,8 @@ import { OPERATIONS } from '../../src/contract/operations/index.js';
  * in the contract (a typo would otherwise surface only as a broken button).
  */
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-// Every module of the dashboard: assets/*.js but the checkout page's script.
-const MODULES = fs.readdirSync(path.join(ROOT, 'assets')).filter((f) => f.endsWith('.js') && f !== 'checkout.js');
+// Every module of the dashboard: assets/*.js but the checkout page's scripts (checkout.js, checkout-wallet.js).
+const MODULES = fs.readdirSync(path.join(ROOT, 'assets')).filter((f) => f.endsWith('.js') && !f.startsWith('checkout'));
 const UI = MODULES.map((f) => fs.readFileSync(path.join(ROOT, 'assets', f), 'utf8')).join('\n');
 // String and template literals, comments left out (they may name paths to explain themselves).
 const code = UI.replace(/^\s*\/\/.*$/gm, '').replace(/\/\*[\s\S]*?\*\//g, '');
