@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
 import { UserError } from '../errors.js';
 
 /** One running anvil node: where it listens, and how to stop it. */
@@ -27,7 +28,7 @@ let exitHookInstalled = false;
  * Nodes run in a process group of their own (`detached`), so a Ctrl-C in the terminal reaches svc
  * alone, which saves their state and then stops them. Whatever way svc's process ends (an uncaught
  * error, `process.exit`), its nodes go with it: SIGKILL from the `exit` event, synchronous.
- * Only a SIGKILL of svc itself can leave them running (nothing runs then).
+ * A SIGKILL of svc runs nothing of ours: on Linux the kernel ends them then (see `withParentDeath`).
  */
 function installExitHook(): void {
   if (exitHookInstalled) return;
@@ -49,7 +50,8 @@ function installExitHook(): void {
 export async function startAnvilNode(binary: string, chainId: number): Promise<AnvilNode> {
   installExitHook();
   const args = ['--host', '127.0.0.1', '--port', '0', '--chain-id', String(chainId), '--no-cors', '--accounts', '10', '--balance', '10000'];
-  const child = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'], detached: true, windowsHide: true });
+  const [file, argv] = withParentDeath(binary, args);
+  const child = spawn(file, argv, { stdio: ['ignore', 'pipe', 'pipe'], detached: true, windowsHide: true });
   running.add(child);
   // The last lines it wrote, for the message when it fails; everything after "Listening" is discarded.
   let output = '';
@@ -113,6 +115,19 @@ export async function startAnvilNode(binary: string, chainId: number): Promise<A
     },
     stop: (graceMs = 2000) => (stopping ??= kill(child, exited, graceMs)),
   };
+}
+
+/**
+ * On Linux, the node is started through util-linux's `setpriv --pdeathsig KILL`, which asks the
+ * kernel to SIGKILL it when the thread that started it ends, and then execs anvil (same pid, no
+ * process left between). So a SIGKILLed svc (`kill -9`, a CI timeout, a test's clean-up) leaves no
+ * node running on a port and a CPU. Where setpriv is missing (macOS, Windows, a minimal image), anvil
+ * is started as it is, and only a SIGKILL of svc can leave it running.
+ */
+function withParentDeath(binary: string, args: string[]): [string, string[]] {
+  if (process.platform !== 'linux') return [binary, args];
+  const setpriv = ['/usr/bin/setpriv', '/bin/setpriv'].find((p) => fs.existsSync(p));
+  return setpriv ? [setpriv, ['--pdeathsig', 'KILL', '--', binary, ...args]] : [binary, args];
 }
 
 async function kill(child: ChildProcess, exited: Promise<void>, graceMs: number): Promise<void> {

@@ -102,6 +102,17 @@ describe('svc dev --chains', () => {
     for (const pid of nodes) expect(alive(pid), `anvil ${pid}`).toBe(false);
   });
 
+  it('a SIGKILLed svc leaves no node running (Linux: the kernel ends them with it)', async () => {
+    const cwd = fs.mkdtempSync(path.join(dir, 'kill-'));
+    const { dev } = await devWithChains(cwd, ['--memory']);
+    const nodes = anvilChildren(dev.child.pid!);
+    expect(nodes).toHaveLength(4);
+    await dev.stop('SIGKILL');
+    // The kernel signals them as svc ends; reaping them takes a moment (init adopts them).
+    for (let i = 0; i < 100 && nodes.some(alive); i++) await new Promise((r) => setTimeout(r, 50));
+    for (const pid of nodes) expect(alive(pid), `anvil ${pid}`).toBe(false);
+  });
+
   it('svc chain pay, mine and list against it: a real transfer, its hash, the invoice confirming then paid', async () => {
     const cwd = fs.mkdtempSync(path.join(dir, 'pay-'));
     const { ready } = await devWithChains(cwd, ['--memory']);
