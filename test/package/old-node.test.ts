@@ -13,6 +13,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/cli.js';
+import { copyClone } from '../helpers/clone-copy.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 const OLD_NODE = process.env.SVC_OLD_NODE ?? '/usr/bin/node';
@@ -62,15 +63,7 @@ const svcLines = (out: string) =>
 describe.skipIf(!isOld || !fs.existsSync(OLD_NPM))(`installing on an unsupported Node (${OLD_NODE} ${oldVersion || 'absent'})`, () => {
   it('npm ci in a clone: the one line, exit non-zero, nothing built, no crash', async () => {
     const clone = path.join(dir, 'clone');
-    // The clone's files as git would check them out (tracked and new, not ignored: no node_modules, no dist/).
-    const files = spawnSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: ROOT, encoding: 'utf8' }).stdout.split('\0');
-    for (const file of files.filter(Boolean)) {
-      const from = path.join(ROOT, file);
-      if (!fs.existsSync(from)) continue; // deleted in the working tree
-      fs.mkdirSync(path.dirname(path.join(clone, file)), { recursive: true });
-      fs.copyFileSync(from, path.join(clone, file));
-      fs.chmodSync(path.join(clone, file), fs.statSync(from).mode);
-    }
+    copyClone(clone);
     const r = await oldNpm(['ci'], clone);
     expect(r.code, r.out).not.toBe(0);
     expect(r.out).not.toMatch(/Segmentation fault|SIGSEGV|code 139/);
