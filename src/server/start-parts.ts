@@ -12,6 +12,7 @@ import type { EmulatorEvent } from './events.js';
 import type { FaultTable } from './faults/table.js';
 import type { RequestJournal } from './journal/journal.js';
 import type { KeysHolder } from './keys-holder.js';
+import { rewindClock } from './clock-reset.js';
 import { deliveryAnnouncer, reportSync } from './replicas.js';
 import type { Runtime } from './route.js';
 import type { SnapshotEngine } from './snapshots/engine.js';
@@ -75,12 +76,20 @@ export function runtimeOf(parts: Parts, keyCache: KeyCache): Runtime {
       keyCache.clear();
       // The other replicas' caches still hold the keys the reset revoked.
       await db.publish('keys');
+      // An emptied emulator starts at the real time (or its --clock-start) again (issue 38).
+      await rewindClock(time);
+      scheduler.rearm();
     },
     advanceClock: async (ms) => {
       const from = time.clock.now();
       const report = await scheduler.advance(ms);
       if (await time.persistAdvance(ms)) scheduler.rearm();
       return { from, to: time.clock.now(), ...report };
+    },
+    resetClock: async () => {
+      await rewindClock(time);
+      // What was due stays due; what the timers were set for later is looked at again.
+      scheduler.rearm();
     },
     defaultKeys: () => keys.current,
     schedule: (at) => {

@@ -36,6 +36,7 @@ import { type Parts, runtimeOf, type Site } from './start-parts.js';
 import { close, createHttpServer, hostForUrl, listen } from './listen.js';
 import { followReplicas, reportSync } from './replicas.js';
 import { openClock } from './emulator-clock.js';
+import { rewindClock } from './clock-reset.js';
 import { keysHolder } from './keys-holder.js';
 import { sqliteQuery } from '../store/sqlite-query.js';
 import { errorMessage } from '../domain/caught.js';
@@ -122,7 +123,10 @@ async function serve(
 ): Promise<Emulator> {
   const time = await openClock(db, config, options);
   const random = await randomFor(db, options.seed ?? config.seed);
-  if (options.reset) await db.clearData();
+  if (options.reset) {
+    await db.clearData();
+    await rewindClock(time);
+  }
   const keys = await keysHolder(db, config, time.clock, random);
   if (options.onEvent) hub.on(options.onEvent);
   // `publicUrl` as an option (the in-process API) or as a setting (config file, SVC_PUBLIC_URL).
@@ -291,6 +295,7 @@ function emulatorOf(parts: Parts, deps: AppDeps, server: Server, bound: { port: 
     on: (listener) => hub.on(listener),
     reset: () => runtime.reset(),
     advanceClock: (seconds) => runtime.advanceClock(Math.round(seconds * 1000)),
+    resetClock: () => runtime.resetClock(),
     requests: (filter) => journal.find(filter),
     clearRequests: () => journal.clearNow(),
     faults: faultControl(faults),

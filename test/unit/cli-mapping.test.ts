@@ -177,6 +177,7 @@ const ROWS: [string, string, Record<string, string | readonly string[] | undefin
   ['webhook deliveries tail --status retrying --interval 5', 'webhook deliveries tail', {}, { status: 'retrying', interval: 5 }],
   ['time show', 'time show', {}, {}],
   ['time advance 90s', 'time advance', { duration: '90s' }, {}],
+  ['time reset', 'time reset', {}, {}],
   ['snapshot save seeded', 'snapshot save', { name: 'seeded' }, {}],
   ['snapshot restore seeded', 'snapshot restore', { name: 'seeded' }, {}],
   ['snapshot list', 'snapshot list', {}, {}],

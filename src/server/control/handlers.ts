@@ -38,6 +38,10 @@ export const controlHandlers = {
       body: { ...clockBody(deps), advancedSeconds: input.body.seconds, expired: report.expired, deliveryAttempts: report.attempts },
     };
   },
+  resetClock: async (_input, deps) => {
+    await deps.runtime.resetClock();
+    return { status: 200, body: clockBody(deps) };
+  },
   getDefaultKeys: (_input, deps) => ({ status: 200, body: deps.runtime.defaultKeys() }),
   createPartner: async (input, deps) => {
     const now = deps.clock.now();
@@ -76,5 +80,5 @@ export const controlHandlers = {
     return { status: 200, body: { merchantId: merchant.id, environment: merchant.environment, networkIds } };
   },
 } satisfies Handlers<
-  'getHealth' | 'resetEmulator' | 'getClock' | 'advanceClock' | 'getDefaultKeys' | 'createPartner' | 'createMerchantKey' | 'setMerchantChains'
+  'getHealth' | 'resetEmulator' | 'getClock' | 'advanceClock' | 'resetClock' | 'getDefaultKeys' | 'createPartner' | 'createMerchantKey' | 'setMerchantChains'
 >;
