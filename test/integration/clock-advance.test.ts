@@ -84,4 +84,3 @@ describe('clock/reset', () => {
     expect(dataOf(await emu.client.test.getClock()).offsetSeconds).toBe(0);
   });
 });
-
