@@ -18,6 +18,7 @@ import type { Runtime } from './route.js';
 import type { SnapshotEngine } from './snapshots/engine.js';
 import { createSnapshots, type Snapshots } from './snapshots/snapshots.js';
 import { createStreams } from './streams.js';
+import { listenersToKeep, restoreListeners } from '../webhooks/listener-reset.js';
 
 // What start-up (start.ts) builds, and the control plane's runtime made from it: moved out of
 // start.ts, which had grown past 400 lines, unchanged.
@@ -65,7 +66,12 @@ export function runtimeOf(parts: Parts, keyCache: KeyCache): Runtime {
       // defaults cannot land before the TRUNCATE that would empty them (issue 27). A claim queued
       // from here on runs after it, on the new state; one queued before has the old epoch, and the
       // dispatcher hands its rows back unsent.
-      const cleared = db.clearData((tx) => keys.renewIn(tx));
+      // A running `svc webhook listen` stays registered, with the secret it printed (./listener-reset.ts).
+      const kept = await listenersToKeep(db, keys.current.partnerId);
+      const cleared = db.clearData(async (tx) => {
+        await keys.renewIn(tx);
+        await restoreListeners(tx, kept, time.clock.now());
+      });
       // Bounded under any load (CONTRACT §8): attempts in flight, chaos holds included, are
       // abandoned, not awaited; a listener holding a delivery without reporting is let go too.
       dispatcher.discard();

@@ -147,7 +147,7 @@ export const resetSpec = defineCommand({
   name: 'reset',
   summary: 'delete all data of the running emulator (the default keys are kept); asks first',
   description:
-    'Empties the emulator the command targets (POST /__emulator/reset): merchants, invoices, events, deliveries, webhook settings; the default partner and merchant keep their keys, and the clock is back at the real time (or --clock-start). On a terminal it asks for confirmation; elsewhere (scripts, CI, --json) --yes is required.',
+    'Empties the emulator the command targets (POST /__emulator/reset): merchants, invoices, events, deliveries, webhook settings; the default partner and merchant keep their keys, a running `svc webhook listen` stays registered with its secret, and the clock is back at the real time (or --clock-start). On a terminal it asks for confirmation; elsewhere (scripts, CI, --json) --yes is required.',
   options: [{ flags: '-y, --yes', description: 'reset without asking (required off a terminal)' }],
   examples: ['svc reset', 'svc reset --yes --json'],
 });
