@@ -76,3 +76,24 @@ describe('messages that say what to do (issue 11)', () => {
     expect(status.stderr).toContain('Did you mean "PAID"?');
   });
 });
+
+describe('one error style (issue 38)', () => {
+  // commander's own messages (`error: command-argument value 'invoice.payed' is invalid …`) beside
+  // svc's (`error missing required argument …`): now all svc's, with the closest choice.
+  it.each([
+    [['trigger', 'invoice.payed'], /^error <event> must be one of invoice\.created, .*, not "invoice\.payed"\. Did you mean "invoice\.paid"\?$/],
+    [['trigger'], /^error missing required argument <event>: one of invoice\.created, /],
+    [['invoices', 'get'], /^error missing required argument <invoiceId>$/],
+    [['invoices', 'list', '--statuss', 'PAID'], /^error unknown option '--statuss'\. Did you mean "--status"\?$/],
+    [['invoices', 'list', '--status', 'payed'], /^error --status must be one of CREATED, .*, not "payed"\. Did you mean "PAID"\?$/],
+    [['invoicez', 'list'], /^error unknown command 'invoicez'\. Did you mean "invoices"\?$/],
+    [['invoices', 'list', '--limit', 'abc'], /^error --limit must be a positive whole number, not "abc"\.$/],
+  ])('svc %j: "error <message>", then the help hint (spawned)', async (args, first) => {
+    const r = await spawned(args, env);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    const lines = r.stderr.trimEnd().split('\n');
+    expect(lines[0]).toMatch(first);
+    expect(lines.slice(1)).toEqual(['(add --help for usage)']);
+  });
+});

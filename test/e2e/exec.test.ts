@@ -288,7 +288,7 @@ describe('what fails before or instead of the command', () => {
     const r = await runCli(['exec', 'node', '--test', 'test/'], { cwd: dir, env: NO_TARGET });
     expect(r).toMatchObject({ code: 2, stdout: '' });
     expect(r.stderr).toBe(
-      "error: unknown option '--test' after the command: put -- before the command, so that its options are not taken for svc's: svc exec [options] -- node --test test/\n(add --help for usage)\n",
+      "error unknown option '--test' after the command: put -- before the command, so that its options are not taken for svc's: svc exec [options] -- node --test test/\n(add --help for usage)\n",
     );
     const json = await runCli(['exec', '--json', 'node', '--test'], { cwd: dir, env: NO_TARGET });
     expect(json.code).toBe(2);
