@@ -148,7 +148,10 @@ function missingArgument(spec: CommandSpec, input: HandlerInput): UsageError | n
  * begin with `error: `; one that did not would be shown as it comes.
  */
 export function svcStyleError(text: string): string {
-  return text.replace(/^error: /, 'error ').replace(/\n\(Did you mean (?:one of )?([^\n]+?)\?\)/, (_, names: string) => `. Did you mean ${names.split(', ').map((n) => `"${n}"`).join(' or ')}?`);
+  const quoted = (names: string) => names.split(', ').map((n) => `"${n}"`);
+  return text
+    .replace(/^error: /, 'error ')
+    .replace(/\n\(Did you mean (?:one of )?([^\n]+?)\?\)/, (_, names: string) => `. Did you mean ${quoted(names).join(' or ')}?`);
 }
 
 /**

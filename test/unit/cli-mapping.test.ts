@@ -310,7 +310,12 @@ describe('usage errors', () => {
     ['zero for a positive int', 'merchants list --limit 0', 'usage_error', /^--limit must be a positive whole number/],
     ['bad int for a network id', 'invoices pay i-1 --network-id base', 'usage_error', /^--network-id must be a whole number/],
     ['bad option choice', 'invoices list --status NOPE', 'usage_error', /^--status must be one of CREATED, CONFIRMING/],
-    ['bad argument choice', 'trigger invoice.payed', 'usage_error', /^<event> must be one of invoice\.created, .*, not "invoice\.payed"\. Did you mean "invoice\.paid"\?$/],
+    [
+      'bad argument choice',
+      'trigger invoice.payed',
+      'usage_error',
+      /^<event> must be one of invoice\.created, .*, not "invoice\.payed"\. Did you mean "invoice\.paid"\?$/,
+    ],
     ['bad shell', 'completion powershell', 'usage_error', /^<shell> must be one of bash, zsh, fish, not "powershell"\.$/],
     ['unknown command', 'merchants frobnicate', 'commander.unknownCommand', /^error unknown command 'frobnicate'/],
     ['unknown command, a typo', 'invoicez', 'commander.unknownCommand', /^error unknown command 'invoicez'\. Did you mean "invoices"\?\n/],
