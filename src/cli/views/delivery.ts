@@ -4,6 +4,7 @@ import { esc } from '../output/escape.js';
 import { keyValue, statusColour, styled, table } from '../output/human.js';
 
 import type { DeliveryStatus } from '../../contract/enums.js';
+import { clockTime } from './time-of-day.js';
 export type { DeliveryStatus };
 export type DeliveryTarget = 'webhook' | 'listener';
 
@@ -44,14 +45,6 @@ export interface AttemptLine {
 
 /** HTTP status, or ERR when there was no response (timeout, refused, reset). */
 const statusText = (status: number | null) => (status === null ? 'ERR' : String(status));
-
-/** `14:03:09`, local time of day; a full timestamp when it is not the same day as `ref`. */
-export function clockTime(iso: string, ref?: string): string {
-  const d = new Date(iso);
-  if (Number.isNaN(d.getTime())) return iso;
-  if (ref !== undefined && new Date(ref).toDateString() !== d.toDateString()) return iso;
-  return d.toTimeString().slice(0, 8);
-}
 
 const oneLine = (s: string, max: number) => {
   const flat = s.replace(/\s+/g, ' ').trim();

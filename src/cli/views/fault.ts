@@ -25,12 +25,12 @@ export function faultTable(c: ChalkInstance, faults: Fault[]): string {
   return table(
     c,
     [
-      { header: 'ID', value: (f: Fault) => f.id },
-      { header: 'MATCH', value: where },
-      { header: 'ACTION', value: what },
-      { header: 'WHEN', value: (f) => f.when },
-      { header: 'LEFT', value: times },
-      { header: 'FIRED', value: (f) => f.fired },
+      { header: 'id', value: (f: Fault) => f.id },
+      { header: 'match', value: where },
+      { header: 'action', value: what },
+      { header: 'when', value: (f) => f.when },
+      { header: 'left', value: times },
+      { header: 'fired', value: (f) => f.fired },
     ],
     faults,
     'no faults in force',

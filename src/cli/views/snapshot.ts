@@ -23,9 +23,9 @@ export function snapshotListView(c: ChalkInstance, list: SnapshotData[]): string
   return table(
     c,
     [
-      { header: 'NAME', value: (s: SnapshotData) => s.name },
-      { header: 'SAVED AT (EMULATOR TIME)', value: (s) => s.createdAt },
-      { header: 'SIZE', value: (s) => formatBytes(s.bytes) },
+      { header: 'name', value: (s: SnapshotData) => s.name },
+      { header: 'saved at (emulator time)', value: (s) => s.createdAt },
+      { header: 'size', value: (s) => formatBytes(s.bytes) },
     ],
     list,
     'no snapshots: save one with svc snapshot save <name>',
