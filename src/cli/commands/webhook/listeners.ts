@@ -42,10 +42,10 @@ function view(c: ChalkInstance, listeners: Listeners): string {
   return table(
     c,
     [
-      { header: 'ID', value: (l) => l.id },
-      { header: 'FORWARD TO', value: (l) => l.forwardTo },
-      { header: 'EVENTS', value: (l) => (l.events ? l.events.join(',') : 'all') },
-      { header: 'STATE', value: (l) => (l.connected ? 'connected' : `gone; removed at ${l.removeAt} unless it reconnects`) },
+      { header: 'id', value: (l) => l.id },
+      { header: 'forward to', value: (l) => l.forwardTo },
+      { header: 'events', value: (l) => (l.events ? l.events.join(',') : 'all') },
+      { header: 'state', value: (l) => (l.connected ? 'connected' : `gone; removed at ${l.removeAt} unless it reconnects`) },
     ],
     listeners,
     'no listener registered',
