@@ -39,7 +39,9 @@ function listenError(error: NodeJS.ErrnoException, port: number, host: string, h
   switch (error.code) {
     case 'EADDRINUSE':
       if (holder) {
-        const which = [holder.pid === undefined ? '' : `pid ${holder.pid}`, holder.baseUrl ?? '', holder.folder ? `folder ${holder.folder}` : ''].filter(Boolean);
+        const which = [holder.pid === undefined ? '' : `pid ${holder.pid}`, holder.baseUrl ?? '', holder.folder ? `folder ${holder.folder}` : ''].filter(
+          Boolean,
+        );
         return new UserError(
           `port ${port} is already in use on ${host} by another svc emulator${which.length ? ` (${which.join(', ')})` : ''}; stop it, or start with --port 0 to pick a free port`,
           'port_in_use',
