@@ -4,7 +4,6 @@ import { VERSION } from '../version.js';
 import { ALL_COMMANDS } from './commands/index.js';
 import { createContext, type Context, type ContextInput } from './context.js';
 import { renderError, renderOutput } from './output/render.js';
-import { prepareStyle } from './output/style.js';
 import { GLOBAL_OPTIONS, GROUPS, type CommandSpec, type HandlerInput, type LazyCommand, type OptionSpec } from './spec.js';
 import { isOptionsOf, optionsProblem } from './spec-input.js';
 import { didYouMean } from '../domain/suggest.js';
@@ -101,7 +100,6 @@ export function buildProgram(options: ProgramOptions, commands: readonly LazyCom
         return;
       }
       try {
-        await prepareStyle(ctx.color);
         const handler = await spec.load();
         options.setExitCode(renderOutput(await handler(input, ctx), ctx));
       } catch (error) {

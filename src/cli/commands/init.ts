@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { ChalkInstance } from 'chalk';
+import type { Style } from '../output/style.js';
 import { DEFAULT_DATABASE, DEFAULT_PORT } from '../../config/defaults.js';
 import { SEARCH_PLACES } from '../../config/load.js';
 import { parseDuration } from '../../domain/duration.js';
@@ -128,7 +128,7 @@ function competingConfigs(ctx: Context): string[] {
  * What to run next, as lines a shell takes as they are: each step's purpose as a comment, then its
  * commands, none wider than 80 columns (the webhook command continues on a second line).
  */
-function summary(files: string[], answers: Answers, c: ChalkInstance): string {
+function summary(files: string[], answers: Answers, c: Style): string {
   const secret = `whsec_${randomBytes(12).toString('hex')}`;
   const steps: [string, string[]][] = [[`start the emulator on port ${answers.port} (reads ${CONFIG_FILE})`, ['svc dev']]];
   if (answers.fixtures) steps.push(['or start it and seed the example data', [`svc dev --fixtures ${FIXTURES_FILE}`]]);

@@ -1,4 +1,4 @@
-import type { ChalkInstance } from 'chalk';
+import type { Style } from '../output/style.js';
 import type { ResponseBody } from '../../contract/index.js';
 import { formatDuration } from '../../domain/duration.js';
 import { keyValue } from '../output/human.js';
@@ -13,7 +13,7 @@ function offset(seconds: number): string {
   return seconds > 0 ? `+${text} ahead of real time` : `-${text} behind real time`;
 }
 
-export function clockView(c: ChalkInstance, clock: ClockData): string {
+export function clockView(c: Style, clock: ClockData): string {
   return keyValue(c, [
     ['now', clock.now],
     ['offset', offset(clock.offsetSeconds)],
@@ -22,7 +22,7 @@ export function clockView(c: ChalkInstance, clock: ClockData): string {
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
-export function advanceView(c: ChalkInstance, a: AdvanceData): string {
+export function advanceView(c: Style, a: AdvanceData): string {
   return keyValue(c, [
     ['advanced', formatDuration(Math.round(a.advancedSeconds * 1000))],
     ['now', a.now],

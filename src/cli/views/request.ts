@@ -1,4 +1,4 @@
-import type { ChalkInstance } from 'chalk';
+import type { Style } from '../output/style.js';
 import type { JournalEntry, JournalPrincipal } from '../../contract/testing-types.js';
 import { esc } from '../output/escape.js';
 import { clockTime } from './time-of-day.js';
@@ -18,7 +18,7 @@ export type RequestLineFields = Pick<
  * emulator's clock) as `svc webhook deliveries tail` and `svc dev` print theirs; `svc logs get` adds
  * the whole timestamp.
  */
-export function requestLine(c: ChalkInstance, e: RequestLineFields): string {
+export function requestLine(c: Style, e: RequestLineFields): string {
   const status = e.status === null ? c.red('dropped') : e.status >= 400 ? c.red(String(e.status)) : c.green(String(e.status));
   const who = e.principal ? `${e.principal.kind} ${e.principal.environment}` : 'no key';
   const path = esc(e.query ? `${e.path}?${e.query}` : e.path);
@@ -33,7 +33,7 @@ export function requestLine(c: ChalkInstance, e: RequestLineFields): string {
  * One entry as `svc logs get` prints it: the `svc logs tail` line, who sent it, then both bodies,
  * pretty-printed when they are JSON (escaped: they are the client's bytes, CONTRACT §8).
  */
-export function requestDetail(c: ChalkInstance, e: JournalEntry): string {
+export function requestDetail(c: Style, e: JournalEntry): string {
   const facts = [
     `at ${esc(e.at)}`,
     e.key ? `key ${e.key}` : '',

@@ -1,4 +1,4 @@
-import type { ChalkInstance } from 'chalk';
+import type { Style } from '../../output/style.js';
 import type { ResponseBody } from '../../../contract/index.js';
 import { UsageError, UserError } from '../../../errors.js';
 import { table } from '../../output/human.js';
@@ -38,7 +38,7 @@ export const listenersCommand: Handler<typeof listenersSpec> = async ({ options 
   };
 };
 
-function view(c: ChalkInstance, listeners: Listeners): string {
+function view(c: Style, listeners: Listeners): string {
   return table(
     c,
     [
