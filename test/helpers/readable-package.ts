@@ -26,7 +26,9 @@ export function packageFor(dir: string, node: string, as: { uid: number; gid: nu
       .filter(([where, p]) => where.startsWith('node_modules/') && !p.dev && !p.devOptional)
       .map(([where]) => where);
     for (const part of ['package.json', 'bin', 'dist', ...production]) {
-      if (fs.existsSync(path.join(ROOT, part))) linkTree(path.join(ROOT, part), path.join(target, part));
+      if (!fs.existsSync(path.join(ROOT, part))) continue;
+      fs.mkdirSync(path.dirname(path.join(target, part)), { recursive: true, mode: 0o755 });
+      linkTree(path.join(ROOT, part), path.join(target, part));
     }
     fs.chmodSync(target, 0o755);
   }
