@@ -236,7 +236,8 @@ describe('--fixtures', () => {
 describe('what fails before or instead of the command', () => {
   it('an emulator that cannot start (port in use): exit 1, one line, the command never runs', async () => {
     const dir = tempDir();
-    const blocker: Server = createServer();
+    // A program that holds the port and reads what it is sent (svc asks whether it is an emulator).
+    const blocker: Server = createServer((socket) => socket.resume());
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
     each.defer(() => new Promise((resolve) => blocker.close(resolve)));
     const port = (blocker.address() as { port: number }).port;

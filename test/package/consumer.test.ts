@@ -167,7 +167,7 @@ describe('the packed package in a fresh project', () => {
       tampered: 'signature_mismatch',
       selfSigned: true,
       typed: { readBack: summary.invoiceId, missingCode: 'invoice_not_found' },
-      advanced: { expired: 1, clockMoved: true },
+      advanced: { expired: 1, clockMoved: true, clockBack: true },
       afterReset: 404,
       eventTypes: ['delivery.result', 'delivery.sent', 'request'],
       fixedClock: '2030-01-01T00:00:00.000Z',
