@@ -1,5 +1,6 @@
 import { UsageError, UserError } from '../errors.js';
 import { parseKey } from '../domain/keys.js';
+import { didYouMean } from '../domain/suggest.js';
 import type { Context } from './context.js';
 import { findLocalState, type LocalEmulatorState } from './local-emulator.js';
 
@@ -114,11 +115,13 @@ async function loadProfile(ctx: Context, name: string | undefined) {
   const values = loaded.profiles[chosen];
   if (!values) {
     const known = Object.keys(loaded.profiles);
-    throw new UserError(
-      `no profile "${chosen}"${loaded.filepath ? ` in ${loaded.filepath}` : ' (no config file found)'}`,
-      'unknown_profile',
-      known.length ? `Known profiles: ${known.join(', ')}.` : 'Add one under "profiles" in svc.config.json.',
-    );
+    const missing = `no profile "${chosen}"${loaded.filepath ? ` in ${loaded.filepath}` : ' (no config file found)'}`;
+    const fix = known.length ? `Known profiles: ${known.join(', ')}.` : 'Add one under "profiles" in svc.config.json.';
+    // The config's own default profile naming none is the file's mistake (exit 1); a name typed on
+    // the command line or in SVC_PROFILE is a usage error naming where it came from, like any typo.
+    if (name === undefined) throw new UserError(missing, 'unknown_profile', fix);
+    const from = ctx.globals.profile !== undefined ? '--profile' : 'SVC_PROFILE';
+    throw new UsageError(`${from}: ${missing}.${didYouMean(chosen, known)} ${fix}`, from);
   }
   return { name: chosen, values };
 }

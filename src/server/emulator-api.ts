@@ -115,10 +115,15 @@ export interface Emulator {
   readonly clock: Clock;
   /** Subscribe to the emulator's events (as `onEvent` receives them); returns an unsubscribe function. */
   on(listener: EmulatorListener): () => void;
-  /** Empties every table and recreates the defaults (same keys). */
+  /** Empties every table, recreates the defaults (same keys) and puts the clock back (`resetClock`). */
   reset(): Promise<void>;
   /** Moves the clock forward and runs what falls due. */
   advanceClock(seconds: number): Promise<AdvanceReport>;
+  /**
+   * Puts the clock back: to the real time, or to `clockStart` for a frozen clock (a `clock` of your own
+   * only when it has `jump`). What fell due meanwhile stays as it is.
+   */
+  resetClock(): Promise<void>;
   /**
    * The API requests this emulator answered, newest first, with their bodies (the request journal,
    * CONTRACT §9): filter by `method`, `path` prefix, `status`, `invoiceId`, and `limit`.

@@ -58,10 +58,12 @@ export interface AppDeps {
 }
 
 export interface Runtime {
-  /** Empties every table and recreates the defaults with the same keys. */
+  /** Empties every table, recreates the defaults with the same keys, and puts the clock back (resetClock). */
   reset(): Promise<void>;
   /** Moves the clock forward and runs everything that falls due, before resolving. */
   advanceClock(ms: number): Promise<AdvanceReport>;
+  /** Puts the clock back to the real time, or to its start (`--clock-start`), for every replica. */
+  resetClock(): Promise<void>;
   /** The default partner's keys (CONTRACT §7 `GET keys`). */
   defaultKeys(): DefaultKeys;
   /** Something falls due at `at` (an expiry, a delivery): make sure the scheduler wakes by then. */

@@ -12,6 +12,7 @@ import type { EmulatorEvent } from './events.js';
 import type { FaultTable } from './faults/table.js';
 import type { RequestJournal } from './journal/journal.js';
 import type { KeysHolder } from './keys-holder.js';
+import { rewindClock } from './clock-reset.js';
 import { deliveryAnnouncer, reportSync } from './replicas.js';
 import type { Runtime } from './route.js';
 import type { SnapshotEngine } from './snapshots/engine.js';
@@ -19,6 +20,7 @@ import { createSnapshots, type Snapshots } from './snapshots/snapshots.js';
 import { createStreams } from './streams.js';
 import type { ChainsControl } from './chains/types.js';
 import { clearLocalChains } from '../store/repos/chains.js';
+import { listenersToKeep, restoreListeners } from '../webhooks/listener-reset.js';
 
 // What start-up (start.ts) builds, and the control plane's runtime made from it: moved out of
 // start.ts, which had grown past 400 lines, unchanged.
@@ -67,8 +69,11 @@ export function runtimeOf(parts: Parts, keyCache: KeyCache): Runtime {
     // defaults cannot land before the TRUNCATE that would empty them (issue 27). A claim queued
     // from here on runs after it, on the new state; one queued before has the old epoch, and the
     // dispatcher hands its rows back unsent.
+    // A running `svc webhook listen` stays registered, with the secret it printed (../webhooks/listener-reset.ts).
+    const kept = await listenersToKeep(db, keys.current.partnerId);
     const cleared = db.clearData(async (tx) => {
       await keys.renewIn(tx);
+      await restoreListeners(tx, kept, time.clock.now());
       // SQLite's local chains (CONTRACT §14): forgotten with the rest, whether or not they run now.
       if (parts.store) clearLocalChains(parts.store);
     });
@@ -82,6 +87,9 @@ export function runtimeOf(parts: Parts, keyCache: KeyCache): Runtime {
     keyCache.clear();
     // The other replicas' caches still hold the keys the reset revoked.
     await db.publish('keys');
+    // An emptied emulator starts at the real time (or its --clock-start) again (issue 38).
+    await rewindClock(time);
+    scheduler.rearm();
   };
   return {
     reset: async () => {
@@ -101,6 +109,11 @@ export function runtimeOf(parts: Parts, keyCache: KeyCache): Runtime {
       const report = await scheduler.advance(ms);
       if (await time.persistAdvance(ms)) scheduler.rearm();
       return { from, to: time.clock.now(), ...report };
+    },
+    resetClock: async () => {
+      await rewindClock(time);
+      // What was due stays due; what the timers were set for later is looked at again.
+      scheduler.rearm();
     },
     defaultKeys: () => keys.current,
     schedule: (at) => {

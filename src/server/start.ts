@@ -40,6 +40,7 @@ import { type Parts, runtimeOf, type Site } from './start-parts.js';
 import { close, createHttpServer, hostForUrl, listen } from './listen.js';
 import { followReplicas, reportSync } from './replicas.js';
 import { openClock } from './emulator-clock.js';
+import { rewindClock } from './clock-reset.js';
 import { keysHolder } from './keys-holder.js';
 import { sqliteQuery } from '../store/sqlite-query.js';
 import { errorMessage } from '../domain/caught.js';
@@ -138,8 +139,12 @@ async function serve(
 ): Promise<Emulator> {
   const time = await openClock(db, config, options);
   const random = await randomFor(db, options.seed ?? config.seed);
-  // The local chains' tables (SQLite) go with the rest: the chains start again from genesis.
-  if (options.reset) await db.clearData(async () => (store ? clearLocalChains(store) : undefined));
+  // The local chains' tables (SQLite) go with the rest: the chains start again from genesis. An
+  // emptied emulator starts at the real time (or its --clock-start) again (issue 38).
+  if (options.reset) {
+    await db.clearData(async () => (store ? clearLocalChains(store) : undefined));
+    await rewindClock(time);
+  }
   const keys = await keysHolder(db, config, time.clock, random);
   if (options.onEvent) hub.on(options.onEvent);
   // `publicUrl` as an option (the in-process API) or as a setting (config file, SVC_PUBLIC_URL).
@@ -341,6 +346,7 @@ function emulatorOf(parts: Parts, deps: AppDeps, server: Server, bound: { port: 
     on: (listener) => hub.on(listener),
     reset: () => runtime.reset(),
     advanceClock: (seconds) => runtime.advanceClock(Math.round(seconds * 1000)),
+    resetClock: () => runtime.resetClock(),
     requests: (filter) => journal.find(filter),
     clearRequests: () => journal.clearNow(),
     faults: faultControl(faults),

@@ -140,8 +140,12 @@ export async function runInProcess(
   try {
     await program.parseAsync(args, { from: 'user' });
   } catch (error) {
-    if (!(error instanceof CommanderError)) throw error;
-    code = error.exitCode === 0 ? 0 : 2;
+    if (error instanceof CommanderError) code = error.exitCode === 0 ? 0 : 2;
+    else {
+      // As main.ts: a value refused while commander parses (a UsageError from svc's parsers).
+      const { renderError } = await import('../../src/cli/output/render.js');
+      code = renderError(error, null, err, out, args.includes('--json'));
+    }
   }
   return { code, stdout, stderr };
 }

@@ -15,7 +15,7 @@ export const devSpec = defineCommand({
     { flags: '--db <file>', description: 'SQLite database file (default .svc/emulator.sqlite)' },
     { flags: '--memory', description: 'use a throwaway in-memory database' },
     { flags: '--database <url>', description: 'a PostgreSQL database (postgres://…) instead of SQLite: one sandbox shared by several svc dev processes' },
-    { flags: '--reset', description: 'start with an empty database (the default keys are kept)' },
+    { flags: '--reset', description: 'start with an empty database and the clock at the real time (the default keys are kept)' },
     { flags: '--fixtures <file>', description: 'apply a fixtures file once the emulator is up' },
     {
       flags: '--snapshot <file>',
@@ -73,7 +73,7 @@ export const execSpec = defineCommand({
     { flags: '--db <file>', description: 'SQLite database file (default: a throwaway in-memory database)' },
     { flags: '--memory', description: 'use a throwaway in-memory database (the default)' },
     { flags: '--database <url>', description: 'a PostgreSQL database (postgres://…) instead of SQLite: one sandbox shared by several svc dev processes' },
-    { flags: '--reset', description: 'start with an empty database (the default keys are kept)' },
+    { flags: '--reset', description: 'start with an empty database and the clock at the real time (the default keys are kept)' },
     { flags: '--fixtures <file>', description: 'apply a fixtures file before the command runs; its --json output is in the file $SVC_FIXTURES_OUTPUT names' },
     {
       flags: '--snapshot <file>',
@@ -156,7 +156,7 @@ export const resetSpec = defineCommand({
   name: 'reset',
   summary: 'delete all data of the running emulator (the default keys are kept); asks first',
   description:
-    'Empties the emulator the command targets (POST /__emulator/reset): merchants, invoices, events, deliveries, webhook settings; the default partner and merchant keep their keys. On a terminal it asks for confirmation; elsewhere (scripts, CI, --json) --yes is required.',
+    'Empties the emulator the command targets (POST /__emulator/reset): merchants, invoices, events, deliveries, webhook settings; the default partner and merchant keep their keys, a running `svc webhook listen` stays registered with its secret, and the clock is back at the real time (or --clock-start). On a terminal it asks for confirmation; elsewhere (scripts, CI, --json) --yes is required.',
   options: [{ flags: '-y, --yes', description: 'reset without asking (required off a terminal)' }],
   examples: ['svc reset', 'svc reset --yes --json'],
 });

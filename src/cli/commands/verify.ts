@@ -1,8 +1,7 @@
-import type { ChalkInstance } from 'chalk';
 import { UsageError } from '../../errors.js';
 import type { CheckResult } from '../../fidelity/verify/index.js';
 import { esc } from '../output/escape.js';
-import { styleFor } from '../output/style.js';
+import { type Style, styleFor } from '../output/style.js';
 import type { Handler } from '../spec.js';
 import { resolveTarget } from '../target.js';
 import type { verifySpec } from './fidelity.js';
@@ -48,7 +47,7 @@ export const verifyCommand: Handler<typeof verifySpec> = async ({ options }, ctx
 };
 
 /** `passed  auth.missing-key  §2  a request without a key is 401 unauthorized`, and for the others why. */
-export function resultLines(r: CheckResult, c: ChalkInstance): string {
+export function resultLines(r: CheckResult, c: Style): string {
   const mark = r.outcome === 'passed' ? c.green('passed ') : r.outcome === 'failed' ? c.red('failed ') : c.yellow('skipped');
   const line = `${mark} ${r.id}  ${c.dim(r.section)}  ${esc(r.title)}`;
   return r.outcome === 'passed' || !r.detail ? line : `${line}\n        ${esc(r.detail)}`;

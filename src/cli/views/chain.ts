@@ -1,4 +1,4 @@
-import type { ChalkInstance } from 'chalk';
+import type { Style } from '../output/style.js';
 import type { ResponseBody } from '../../contract/schemas/responses.js';
 import { keyValue, statusColour, table } from '../output/human.js';
 import { invoiceView, type InvoiceData } from './invoice.js';
@@ -9,7 +9,7 @@ export type LocalChainData = ResponseBody<'LocalChain'>;
 export const NO_CHAINS = 'the emulator runs no local chains: start it with svc dev --chains (or svc exec --chains)';
 
 /** The chains, one line each; then the funded account 0 to pay from. */
-export function chainsView(c: ChalkInstance, chains: LocalChainData[]): string {
+export function chainsView(c: Style, chains: LocalChainData[]): string {
   if (!chains.length) return c.dim(`(${NO_CHAINS})`);
   const list = table(
     c,
@@ -45,7 +45,7 @@ export interface ChainPaymentData {
 }
 
 /** The transfer sent, and the invoice after it. */
-export function chainPaymentView(c: ChalkInstance, p: ChainPaymentData): string {
+export function chainPaymentView(c: Style, p: ChainPaymentData): string {
   const head = keyValue(c, [
     ['tx hash', p.txHash],
     ['sent', `${p.amount} ${p.token} on ${p.networkId}, from ${p.from} to ${p.to}`],

@@ -1,4 +1,4 @@
-import type { ChalkInstance } from 'chalk';
+import type { Style } from '../output/style.js';
 import type { ResponseBody } from '../../contract/index.js';
 import { formatClockOffset, formatDuration } from '../../domain/duration.js';
 import { keyValue } from '../output/human.js';
@@ -8,7 +8,7 @@ export type AdvanceData = ResponseBody<'ClockAdvance'>;
 
 const offset = formatClockOffset;
 
-export function clockView(c: ChalkInstance, clock: ClockData): string {
+export function clockView(c: Style, clock: ClockData): string {
   return keyValue(c, [
     ['now', clock.now],
     ['offset', offset(clock.offsetSeconds)],
@@ -17,7 +17,7 @@ export function clockView(c: ChalkInstance, clock: ClockData): string {
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
-export function advanceView(c: ChalkInstance, a: AdvanceData): string {
+export function advanceView(c: Style, a: AdvanceData): string {
   return keyValue(c, [
     ['advanced', formatDuration(Math.round(a.advancedSeconds * 1000))],
     ['now', a.now],

@@ -1,4 +1,4 @@
-import type { ChalkInstance } from 'chalk';
+import type { Style } from '../output/style.js';
 import type { Invoice, PartnerInvoice } from '../../contract/index.js';
 import type { ResponseBody } from '../../contract/schemas/responses.js';
 
@@ -17,7 +17,7 @@ export interface InvoiceHistory {
   events: WebhookEvent[];
 }
 
-export function invoiceView(c: ChalkInstance, inv: InvoiceData, history: InvoiceHistory | null = null): string {
+export function invoiceView(c: Style, inv: InvoiceData, history: InvoiceHistory | null = null): string {
   const head = keyValue(c, [
     ['id', inv.id],
     ['merchant', 'merchantId' in inv ? inv.merchantId : undefined],
@@ -65,7 +65,7 @@ export function invoiceView(c: ChalkInstance, inv: InvoiceData, history: Invoice
   return `${head}\n\n${addresses}\n\n${c.bold('Payments')}\n${payments}\n\n${c.bold('Events')}\n${events}`;
 }
 
-export function invoiceTable(c: ChalkInstance, list: { data: InvoiceData[]; hasMore: boolean }): string {
+export function invoiceTable(c: Style, list: { data: InvoiceData[]; hasMore: boolean }): string {
   const rows = table(
     c,
     [

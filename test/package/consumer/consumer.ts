@@ -163,6 +163,10 @@ try {
 
   const before = clock.now();
   const report: AdvanceReport = await emulator.advanceClock(3600);
+  const clockMoved = clock.now() - before >= 3_600_000;
+  // Back to the real time (a reset does it too).
+  await emulator.resetClock();
+  const clockBack = clock.now() - before < 3_600_000;
   unsubscribe();
   await emulator.reset();
   const afterReset = await api(emulator, 'GET', `/v1/invoices/${String(created.body.id)}`, test.merchantKey);
@@ -181,7 +185,7 @@ try {
       tampered,
       selfSigned,
       typed: { readBack: readBack.ok ? readBack.data.id : readBack.error.code, missingCode },
-      advanced: { by: report.to - report.from, expired: report.expired, clockMoved: clock.now() - before >= 3_600_000 },
+      advanced: { by: report.to - report.from, expired: report.expired, clockMoved, clockBack },
       afterReset: afterReset.status,
       eventTypes: [...new Set(events.map((e) => e.type))].sort(),
       seen: seen.filter((l) => l.startsWith('-->') || l.startsWith('<--')),
