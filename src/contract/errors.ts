@@ -23,7 +23,7 @@ export const ERRORS = {
   control_plane_forbidden: {
     status: 403,
     description:
-      'The control plane only answers loopback clients, clients sending the control token (`svc dev --control-token`), or any client under `svc dev --expose-control-plane`.',
+      'With a control token (`svc dev --control-token`), the control plane answers only clients sending it, loopback ones too; without one, loopback clients, or any client under `svc dev --expose-control-plane`.',
   },
   not_found: { status: 404, description: 'No route has this path.' },
   merchant_not_found: { status: 404, description: 'No such merchant for this partner in this environment.' },

@@ -60,15 +60,19 @@ export const devCommand: Handler<typeof devSpec> = async ({ options: flags }, ct
     await emulator.stop();
     return { streamed: true, exitCode: 130 };
   }
-  const other = writeLocalState(ctx.cwd, {
+  // The control token too (mode 0600): it guards loopback clients as well (CONTRACT §8).
+  const { primary } = writeLocalState(ctx.cwd, {
     baseUrl: emulator.url,
     pid: process.pid,
     startedAt: new Date().toISOString(),
     database: describeStorage(storage),
     keys: emulator.keys,
+    ...(config.controlToken === null ? {} : { controlToken: config.controlToken }),
   });
-  if (other) {
-    ctx.stderr.write(`warning: .svc/dev.json belongs to another svc dev (pid ${other.pid}, ${other.baseUrl}); other commands here keep using that one\n`);
+  if (primary) {
+    ctx.stderr.write(
+      `warning: .svc/dev.json belongs to another svc dev (pid ${primary.pid}, ${primary.baseUrl}); other commands here keep using that one while it runs, then this one (.svc/dev.${process.pid}.json)\n`,
+    );
   }
   // Watched from before the ready line: whoever reads it may send SIGINT at once.
   const stopped = untilAborted(emulator, ctx, exportOnExit);
@@ -78,17 +82,22 @@ export const devCommand: Handler<typeof devSpec> = async ({ options: flags }, ct
     write(JSON.stringify(readyEvent(emulator, loaded.filepath, snapshotFile, storage)));
     for (const message of exposureWarnings(emulator, config)) write(JSON.stringify({ type: 'warning', message }));
   } else write(banner(emulator, storage, loaded.filepath, config, c, snapshotFile));
-  if (opts.fixtures) await seed(opts.fixtures, emulator, ctx);
+  if (opts.fixtures) await seed(opts.fixtures, emulator, config.controlToken, ctx);
   return { streamed: true, exitCode: await stopped };
 };
 
 /** `--fixtures`: applied once the emulator listens; a failing step stops the emulator (exit 1). */
-async function seed(file: string, emulator: Emulator, ctx: Context): Promise<void> {
+async function seed(file: string, emulator: Emulator, controlToken: string | null, ctx: Context): Promise<void> {
   const { applyFixtureFile, fixtureSummary } = await import('./fixtures/run.js');
   try {
     const result = await applyFixtureFile(
       path.resolve(ctx.cwd, file),
-      { baseUrl: emulator.url, partnerKey: emulator.keys.test.partnerKey, merchantKey: emulator.keys.test.merchantKey },
+      {
+        baseUrl: emulator.url,
+        partnerKey: emulator.keys.test.partnerKey,
+        merchantKey: emulator.keys.test.merchantKey,
+        ...(controlToken === null ? {} : { controlToken }),
+      },
       ctx,
     );
     if (ctx.json) ctx.stdout.write(`${JSON.stringify({ type: 'fixtures', file, steps: result.responses })}\n`);
