@@ -18,6 +18,7 @@ import type { WebhookChaos } from '../webhooks/chaos.js';
 import type { Random } from '../domain/random.js';
 import type { FaultTable } from './faults/table.js';
 import type { RequestJournal } from './journal/journal.js';
+import type { WebhookTargets } from '../webhooks/targets.js';
 
 /** Who is calling: the owner of the API key, in the key's environment. */
 export interface Principal {
@@ -54,6 +55,8 @@ export interface AppDeps {
   journal: RequestJournal;
   /** API faults in force (CONTRACT §9). */
   faults: FaultTable;
+  /** Where webhooks may go (CONTRACT §5, §8): checked when a URL is saved. */
+  webhookTargets: WebhookTargets;
 }
 
 export interface Runtime {

@@ -211,6 +211,7 @@ function appDeps(parts: Parts): AppDeps {
     random,
     journal,
     faults,
+    webhookTargets: parts.work.targets,
     runtime: runtimeOf(parts, keyCache),
   };
 }

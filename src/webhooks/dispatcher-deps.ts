@@ -2,7 +2,8 @@ import type { Clock } from '../clock/clock.js';
 import type { EmulatorConfig } from '../config/defaults.js';
 import type { StoreDb } from '../store/db.js';
 import type { DeliveryRow, ListenerScope } from '../store/repos/deliveries.js';
-import type { Attempter, AttemptResult } from './attempt.js';
+import type { Attempter, AttemptGuard, AttemptResult } from './attempt.js';
+import type { Environment } from '../domain/environment.js';
 import type { WebhookChaos } from './chaos.js';
 import type { DeliveryEvent } from './delivery-events.js';
 
@@ -20,6 +21,8 @@ export interface DispatcherDeps {
   sendToListener?: (delivery: DeliveryRow, body: string, timeoutMs: number) => Promise<AttemptResult>;
   /** Background work failed on the database (a lock held elsewhere, a full disk); it is tried again. */
   onError?: (error: unknown) => void;
+  /** The guard an attempt of this environment runs under (./targets.ts); default: live public-only, test none. */
+  guardFor?: (environment: Environment) => AttemptGuard;
   /** Webhook chaos in force (CONTRACT §9), consulted as each attempt starts. */
   chaos?: WebhookChaos;
   /** A claim's lease in wall-clock ms (default LEASE_MS); tests of dying replicas shorten it. */

@@ -70,6 +70,7 @@ describe('types: a handler reads what its spec declares, as declared', () => {
       readonly controlToken?: string;
       readonly publicUrl?: string;
       readonly allowedHost?: readonly string[];
+      readonly webhookAllow?: readonly string[];
     }>();
   });
 

@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { EmulatorConfig } from '../../config/defaults.js';
 import { loadConfig, resolveConfig } from '../../config/load.js';
 import { allowedHostProblem } from '../../domain/allowed-hosts.js';
+import { webhookAllowProblem } from '../../domain/webhook-allow.js';
 import { UsageError } from '../../errors.js';
 import { devOptionsFromEnv, mergeDevOptions } from './dev-env.js';
 import { chooseStorage, describeStorage, type StorageChoice, storageOption } from './storage.js';
@@ -143,6 +144,8 @@ export function applyFlags(config: EmulatorConfig, options: Input<typeof devSpec
     exposeControlPlane: options.exposeControlPlane ?? config.exposeControlPlane,
     // Added to the config file's list: a flag names one more host, it does not forget the team's.
     allowedHosts: [...config.allowedHosts, ...(options.allowedHost ?? []).map(allowedHostFlag)],
+    // Added to the config file's list too; each flag may itself be a comma-separated list.
+    webhookAllow: [...config.webhookAllow, ...(options.webhookAllow ?? []).flatMap(webhookAllowFlag)],
     seed: options.seed === undefined ? config.seed : seedFlag(options.seed),
     clockStart: options.clockStart === undefined ? config.clockStart : clockStartFlag(options.clockStart),
     controlToken: options.controlToken === undefined ? config.controlToken : controlTokenFlag(options.controlToken),
@@ -177,6 +180,18 @@ function clockStartFlag(value: string): string {
     throw new UsageError(`--clock-start must be an ISO 8601 time such as 2030-01-01T00:00:00Z, not "${value}"`, '--clock-start');
   }
   return value;
+}
+
+function webhookAllowFlag(value: string): string[] {
+  const entries = value
+    .split(',')
+    .map((e) => e.trim())
+    .filter((e) => e !== '');
+  for (const entry of entries) {
+    const problem = webhookAllowProblem(entry);
+    if (problem) throw new UsageError(`--webhook-allow: ${problem}`, '--webhook-allow');
+  }
+  return entries;
 }
 
 function allowedHostFlag(value: string): string {

@@ -40,6 +40,12 @@ export const devSpec = defineCommand({
       description: 'also answer requests for this host name (LAN name, container service; `all` lifts the check)',
       repeatable: true,
     },
+    {
+      flags: '--webhook-allow <list>',
+      description:
+        'listening beyond loopback, webhooks may still reach these internal hosts, addresses or CIDR ranges (comma-separated: app,10.0.0.0/8); other internal addresses are refused',
+      repeatable: true,
+    },
   ],
   examples: [
     'svc dev',
@@ -88,6 +94,12 @@ export const execSpec = defineCommand({
     {
       flags: '--allowed-host <host>',
       description: 'also answer requests for this host name (LAN name, container service; `all` lifts the check)',
+      repeatable: true,
+    },
+    {
+      flags: '--webhook-allow <list>',
+      description:
+        'listening beyond loopback, webhooks may still reach these internal hosts, addresses or CIDR ranges (comma-separated: app,10.0.0.0/8); other internal addresses are refused',
       repeatable: true,
     },
     { flags: '--log <file>', description: "write the emulator's events to this file, as NDJSON (what `svc dev --json` prints)" },
