@@ -57,6 +57,11 @@ export const ERRORS = {
     description: 'The shared PostgreSQL database cannot be reached (restarting, or the connection was lost); nothing changed. Retry after `Retry-After`.',
   },
   storage_full: { status: 507, description: 'The database cannot be written (disk full or a file size limit); nothing changed.' },
+  temporary_folder_unavailable: {
+    status: 507,
+    description:
+      'A snapshot in transit needs a temporary folder, and the emulator cannot make one (`TMPDIR`, else `/tmp`, is read-only, full or not writable); nothing changed. Point `TMPDIR` at a writable folder.',
+  },
 } as const satisfies Record<string, { status: number; description: string }>;
 
 export type ErrorCode = keyof typeof ERRORS;

@@ -181,6 +181,32 @@ describe('in-process', () => {
 });
 
 describe('temporary files', () => {
+  // Issue 40: a container's read-only /tmp made a save answer 500 internal_error (EROFS from mkdtemp).
+  it('a save, restore or export that cannot make its temporary folder answers 507 temporary_folder_unavailable naming it; nothing changes', async () => {
+    const emu = await emulator();
+    await emu.snapshot('before');
+    const unwritable = path.join(tempDir(), 'not-there', 'tmp');
+    const saved = process.env.TMPDIR;
+    process.env.TMPDIR = unwritable;
+    let answers: { status: number; body: any; text: string }[];
+    try {
+      answers = [
+        await emu.call('POST', '/__emulator/snapshots', { body: { name: 'after' } }),
+        await emu.call('POST', '/__emulator/snapshots/before/restore'),
+        await emu.call('GET', '/__emulator/snapshots/before/file'),
+      ];
+    } finally {
+      process.env.TMPDIR = saved;
+    }
+    for (const res of answers) {
+      expect(res.status, res.text).toBe(507);
+      expect(res.body.error.code).toBe('temporary_folder_unavailable');
+      expect(res.body.error.message).toContain(unwritable);
+      expect(res.body.error.message).toContain('TMPDIR');
+    }
+    expect(emu.snapshots().map((s) => s.name)).toEqual(['before']);
+  });
+
   it('save, export, restore and a failed restore leave none of this process behind', async () => {
     // On PostgreSQL each passes through a private temporary copy (the stored bytes written out).
     const ours = () => fs.readdirSync(os.tmpdir()).filter((d) => d.startsWith(`svc-snapshot-${process.pid}-`));
