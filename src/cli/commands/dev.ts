@@ -226,6 +226,8 @@ function importedRows(emulator: Emulator, snapshotFile: string | undefined): [st
   return [
     ['Snapshot', snapshotFile],
     ...webhookUrls.map((url, i): [string, string] => [i === 0 ? 'Its webhook URLs' : '', esc(url)]),
+    // Its configurations arrive disabled (CONTRACT §8): nothing goes to a URL the file chose unasked.
+    ['Its webhooks', 'disabled until you enable them: svc webhook set --enable'],
     ['Held deliveries', `${heldDeliveries} (not sent until you resend them: svc webhook deliveries resend <id>)`],
   ];
 }
