@@ -9,6 +9,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli, spawnCli } from '../helpers/cli.js';
 import { perTest } from '../helpers/per-test.js';
+import { testEngine } from '../helpers/postgres-database.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 const each = perTest();
@@ -20,7 +21,8 @@ async function memoryDev(dir: string, tmp: string) {
   return dev;
 }
 
-describe('svc dev --memory and the temporary folder', () => {
+// About --memory itself: the PostgreSQL project turns --memory into a database of its own.
+describe.skipIf(testEngine() === 'postgres')('svc dev --memory and the temporary folder', () => {
   it('a SIGKILL after snapshots were saved, restored and exported leaves nothing there', async () => {
     const dir = tempDir();
     const tmp = tempDir('svc-tmpdir-');

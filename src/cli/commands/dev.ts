@@ -6,7 +6,7 @@ import { allowedHostProblem } from '../../domain/allowed-hosts.js';
 import { webhookAllowProblem } from '../../domain/webhook-allow.js';
 import { UsageError } from '../../errors.js';
 import { devOptionsFromEnv, mergeDevOptions } from './dev-env.js';
-import { chooseStorage, describeStorage, type StorageChoice, storageOption } from './storage.js';
+import { chooseStorage, describeStorage, passwordInFlagWarning, type StorageChoice, storageOption } from './storage.js';
 import { isLoopback } from '../../server/http/loopback.js';
 import { type Emulator, startWithoutSchemas } from '../../server/start.js';
 import type { Context } from '../context.js';
@@ -29,6 +29,9 @@ export const devCommand: Handler<typeof devSpec> = async ({ options: flags }, ct
   const explicitConfig = ctx.globals.config ?? (ctx.env.SVC_CONFIG?.trim() || undefined);
   const loaded = await loadConfig({ cwd: ctx.cwd, explicitPath: explicitConfig });
   for (const warning of loaded.warnings) ctx.stderr.write(`warning: ${warning}\n`);
+  // The flag's own value, not SVC_DATABASE_URL's: only the command line is everyone's to read.
+  const exposedPassword = passwordInFlagWarning(flags.database);
+  if (exposedPassword) ctx.stderr.write(`warning: ${exposedPassword}\n`);
   const config = applyFlags(resolveConfig(loaded.file), opts);
   const storage = chooseStorage(ctx.cwd, opts, loaded.file.database);
   const exportOnExit = exportTarget(ctx.cwd, opts.exportOnExit);

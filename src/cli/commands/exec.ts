@@ -12,7 +12,7 @@ import { esc } from '../output/escape.js';
 import { styleFor } from '../output/style.js';
 import type { CommandOutput, Handler } from '../spec.js';
 import { applyFlags, exportTarget, readyEvent, startFrom } from './dev.js';
-import { chooseStorage, storageOption } from './storage.js';
+import { chooseStorage, passwordInFlagWarning, storageOption } from './storage.js';
 import type { execSpec } from './top.js';
 import { errorCode, errorMessage } from '../../domain/caught.js';
 
@@ -31,6 +31,8 @@ import { errorCode, errorMessage } from '../../domain/caught.js';
 export const execCommand: Handler<typeof execSpec> = async ({ args, options: opts }, ctx) => {
   const loaded = await loadConfig({ cwd: ctx.cwd, explicitPath: ctx.globals.config });
   for (const warning of loaded.warnings) ctx.stderr.write(`warning: ${warning}\n`);
+  const exposedPassword = passwordInFlagWarning(opts.database);
+  if (exposedPassword) ctx.stderr.write(`warning: ${exposedPassword}\n`);
   const config = applyFlags({ ...resolveConfig(loaded.file), port: 0 }, opts);
   // Never the config file's database: a throwaway run must not touch the folder's emulator's.
   const storage = chooseStorage(ctx.cwd, opts, undefined, ':memory:');
