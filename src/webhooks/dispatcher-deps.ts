@@ -6,6 +6,7 @@ import type { Attempter, AttemptGuard, AttemptResult } from './attempt.js';
 import type { Environment } from '../domain/environment.js';
 import type { WebhookChaos } from './chaos.js';
 import type { DeliveryEvent } from './delivery-events.js';
+import type { Completion } from './completion.js';
 
 /** What the dispatcher (dispatcher.ts) is built with. */
 export interface DispatcherDeps {
@@ -30,3 +31,18 @@ export interface DispatcherDeps {
   /** Which listener deliveries this replica's claims may take (PostgreSQL: where their streams are). */
   listenerScope?: () => ListenerScope | undefined;
 }
+
+/**
+ * A claimed delivery handed back unattempted, with the claim's token (only that claim's hold is let
+ * go); null on SQLite, whose claims hold no lease.
+ */
+export interface Release {
+  id: string;
+  token: string | null;
+}
+
+/**
+ * A result to write, the token of the claim it belongs to (null: a manual attempt, or a claim on
+ * SQLite), and the receiver slot it frees once written (a scheduled attempt's; see `start`).
+ */
+export type HeldCompletion = Completion & { lease: string | null; slot?: { receiver: string; url: string } };
