@@ -490,6 +490,7 @@ describe('an emulator listening beyond loopback', () => {
       }
     }
     expect(problems, 'URLs an exposed emulator saved').toEqual([]);
+    console.log(`[ssrf exposed] ${urls.length} URLs of ${list.length} address cases refused when saved (literals, test and live names), nothing saved`);
     for (const key of [emu.keys.test.partnerKey, emu.keys.live.partnerKey]) {
       expect((await emu.call('GET', '/v1/partner/webhook', { key })).status).toBe(404);
     }
@@ -546,6 +547,9 @@ describe('an emulator listening beyond loopback', () => {
     expect(problems).toEqual([]);
     await sleep(200);
     expect(wires.seen(), 'connections that reached a local listener').toEqual([]);
+    console.log(
+      `[ssrf exposed] ${setups.length} names re-pointed after saving: every attempt address_blocked, 0 connections to ${wires.wires.length} local listeners`,
+    );
 
     // Listed by name: delivered, whatever it resolves to (here: loopback).
     const loopbackWire = wires.wires.find((w) => w.address === '127.0.0.1')!;
