@@ -13,6 +13,7 @@ import type { StartEmulatorOptions } from './emulator-api.js';
 import type { EventHub } from '../domain/event-hub.js';
 import type { EmulatorEvent } from './events.js';
 import { Scheduler } from './scheduler.js';
+import { webhookTargets, type WebhookTargets } from '../webhooks/targets.js';
 
 export /** The background work: webhook delivery, `svc webhook listen`'s hub and the clock's scheduler. */
 interface Work {
@@ -21,6 +22,7 @@ interface Work {
   dispatcher: Dispatcher;
   listeners: ListenerHub;
   scheduler: Scheduler;
+  targets: WebhookTargets;
 }
 
 /**
@@ -40,7 +42,9 @@ export function createWork(
   const reportError = (error: unknown) => hub.emit({ type: 'error', message: error instanceof Error ? error.message : String(error) });
   // On PostgreSQL shared by the replicas through the store (loaded by start.ts before serving).
   const chaos = db.kind === 'postgres' ? new SharedWebhookChaos(db, reportError) : new WebhookChaos();
-  const attempter = createAttempter({ maxConnectionsPerOrigin: 64, ...(options.lookup ? { lookup: options.lookup } : {}) });
+  // Where webhooks may go: anywhere on loopback; beyond it, no internal address unless listed (CONTRACT §8).
+  const targets = webhookTargets(options.host ?? '127.0.0.1', config.webhookAllow, options.lookup);
+  const attempter = createAttempter({ maxConnectionsPerOrigin: 64, allow: targets.allow, ...(options.lookup ? { lookup: options.lookup } : {}) });
   const dispatcher = new Dispatcher({
     db,
     clock,
@@ -52,6 +56,7 @@ export function createWork(
     sendToListener: (delivery, body, timeoutMs) => listeners.send(delivery, body, timeoutMs),
     onError: reportError,
     chaos,
+    guardFor: targets.guardFor,
     ...(options.leaseMs !== undefined ? { leaseMs: options.leaseMs } : {}),
     listenerScope: () => listeners.claimScope(),
   });
@@ -81,5 +86,5 @@ export function createWork(
         stack: error instanceof Error ? error.stack : undefined,
       }),
   });
-  return { chaos, attempter, dispatcher, listeners, scheduler };
+  return { chaos, attempter, dispatcher, listeners, scheduler, targets };
 }

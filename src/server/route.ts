@@ -19,6 +19,7 @@ import type { Random } from '../domain/random.js';
 import type { FaultTable } from './faults/table.js';
 import type { RequestJournal } from './journal/journal.js';
 import type { ChainsControl } from './chains/types.js';
+import type { WebhookTargets } from '../webhooks/targets.js';
 
 /** Who is calling: the owner of the API key, in the key's environment. */
 export interface Principal {
@@ -55,6 +56,8 @@ export interface AppDeps {
   journal: RequestJournal;
   /** API faults in force (CONTRACT §9). */
   faults: FaultTable;
+  /** Where webhooks may go (CONTRACT §5, §8): checked when a URL is saved. */
+  webhookTargets: WebhookTargets;
 }
 
 export interface Runtime {

@@ -256,6 +256,7 @@ function appDeps(parts: Parts): AppDeps {
     random,
     journal,
     faults,
+    webhookTargets: parts.work.targets,
     runtime: runtimeOf(parts, keyCache),
   };
 }
@@ -339,7 +340,10 @@ function emulatorOf(parts: Parts, deps: AppDeps, server: Server, bound: { port: 
     get client() {
       // Rebuilt when the keys change (a restore of a snapshot with other keys); cheap, no I/O.
       const current = keys.current;
-      if (clients?.keys !== current) clients = { keys: current, test: clientFor(site.baseUrl, current.test), live: clientFor(site.baseUrl, current.live) };
+      if (clients?.keys !== current) {
+        const { controlToken } = parts.config;
+        clients = { keys: current, test: clientFor(site.baseUrl, current.test, controlToken), live: clientFor(site.baseUrl, current.live, controlToken) };
+      }
       return clients;
     },
     clock: deps.clock,
@@ -404,6 +408,7 @@ function emulatorChains(chains: ChainsControl, deps: AppDeps): EmulatorChains {
   };
 }
 
-function clientFor(baseUrl: string, keys: { partnerKey: string; merchantKey: string }): Client {
-  return createClient({ baseUrl, partnerKey: keys.partnerKey, merchantKey: keys.merchantKey });
+/** With the control token when there is one: it guards loopback clients too (CONTRACT §8). */
+function clientFor(baseUrl: string, keys: { partnerKey: string; merchantKey: string }, controlToken: string | null): Client {
+  return createClient({ baseUrl, partnerKey: keys.partnerKey, merchantKey: keys.merchantKey, ...(controlToken === null ? {} : { controlToken }) });
 }

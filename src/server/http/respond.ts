@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isBusy, isStorageFull } from '../../store/errors.js';
 import { isDatabaseUnavailable } from '../../store/postgres/unavailable.js';
 import { ApiError } from '../api-error.js';
+import { TempFolderError } from '../snapshots/temp-folder.js';
 import type { RouteResult } from '../route.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -84,8 +85,9 @@ export function sendError(req: IncomingMessage, res: ServerResponse, error: unkn
 }
 
 /**
- * Database conditions a client can do something about (CONTRACT §8): another program holds the
- * write lock past the 5 s wait (503, try again), or nothing more can be stored (507).
+ * Storage conditions a client can do something about (CONTRACT §8): another program holds the
+ * write lock past the 5 s wait (503, try again), or nothing more can be stored (507): in the
+ * database, or in the temporary folder a snapshot in transit needs.
  */
 export function storageError(error: unknown): ApiError | null {
   if (isBusy(error)) {
@@ -103,6 +105,7 @@ export function storageError(error: unknown): ApiError | null {
       { 'Retry-After': '1' },
     );
   }
+  if (error instanceof TempFolderError) return new ApiError(507, 'temporary_folder_unavailable', `The emulator ${error.message}. Nothing was changed.`);
   if (isStorageFull(error)) {
     return new ApiError(
       507,

@@ -4,13 +4,14 @@ import { backupTo, outsideTransaction, recordedMigrations, replaceAllRows } from
 import type { Store } from '../../store/store.js';
 import type { NamedSnapshots, SnapshotEngine } from './engine.js';
 import { SnapshotFiles } from './files.js';
+import { memorySnapshots } from './memory-snapshots.js';
 
 /**
  * Snapshots on SQLite: the online backup API for a copy, a restore in one transaction on the
- * emulator's own connection (src/store/snapshots.ts), named snapshots as files beside the database.
+ * emulator's own connection (src/store/snapshots.ts), named snapshots as files beside the database,
+ * or in memory for an in-memory database (memory-snapshots.ts).
  */
 export function sqliteSnapshotEngine(store: Store): SnapshotEngine {
-  const files = SnapshotFiles.for(store.file);
   return {
     copyTo: (file, clockKey, now) => backupTo(store, file, clockKey, now),
     migrations: () => recordedMigrations(store),
@@ -23,7 +24,7 @@ export function sqliteSnapshotEngine(store: Store): SnapshotEngine {
       around.after(getMeta(store, clockKey, isFiniteNumber));
       return held;
     },
-    named: namedFiles(files),
+    named: store.file === ':memory:' ? memorySnapshots() : namedFiles(SnapshotFiles.for(store.file)),
   };
 }
 
@@ -48,6 +49,6 @@ function namedFiles(files: SnapshotFiles): NamedSnapshots {
     listNow: () => files.list(),
     delete: async (name) => files.delete(name),
     deleteNow: (name) => files.delete(name),
-    close: () => files.close(),
+    close: () => {},
   };
 }

@@ -1,6 +1,7 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { Insertable, Selectable } from 'kysely';
 import type { Environment } from '../../domain/environment.js';
+import { RECEIVER_SQL_SQLITE, receiverOf } from '../../domain/receiver.js';
 import { DUE_DELIVERY, LEASED_DELIVERY, param, prepared, preparedByShape } from '../query.js';
 import type { DeliveriesTable, DeliveryAttemptsTable } from '../schema.js';
 import type { Store } from '../store.js';
@@ -201,9 +202,12 @@ export function releaseInFlight(store: Store): number {
 
 /**
  * Claims up to `limit` due deliveries (marking them in flight) in one statement, at most `perUrl`
- * in flight per receiver URL, counting those already running (`busy`, the dispatcher's own counts:
- * counting in SQL would scan the table). A dead receiver's backlog must not fill the queue for
- * everyone else, even when a thousand of its retries fall due at once.
+ * in flight per receiver (its scheme, host and port: `receiverOf`, issue 40), counting those
+ * already running (`busy`, by receiver: the dispatcher's own counts; counting in SQL would scan the
+ * table). A dead receiver's backlog must not fill the queue for everyone else, even when a thousand
+ * of its retries fall due at once, nor one tenant's URLs cycling `?n=1`, `?n=2`, … to one receiver.
+ * Partners take turns among the rows chosen: each partner's oldest first, then each one's second…,
+ * so that one tenant's backlog does not hold another's deliveries back.
  *
  * Receivers already at their cap are left out of the candidates, and only the oldest few times
  * `limit` candidates are ranked: ranking every due row on every claim made a 10,000-delivery burst
@@ -218,8 +222,8 @@ export function claimDue(
   lease?: Lease,
   _listeners?: ListenerScope,
 ): DeliveryRow[] {
-  const saturated = [...busy].filter(([, n]) => n >= perUrl).map(([url]) => url);
-  return claimStatementFor(store).all({
+  const saturated = [...busy].filter(([, n]) => n >= perUrl).map(([receiver]) => receiver);
+  return statementsFor(store).general.all({
     now,
     limit,
     perUrl,
@@ -231,48 +235,49 @@ export function claimDue(
   });
 }
 
+/** A delivery's receiver (`receiverOf`), as SQL on its `url`. */
+const RECEIVER = RECEIVER_SQL_SQLITE;
+
 const CLAIM_SQL = `
   WITH busy AS (
-    SELECT key AS url, value AS n FROM json_each(@busy)
+    SELECT key AS receiver, value AS n FROM json_each(@busy)
   ), candidates AS (
-    SELECT id, url, next_attempt_at, seq FROM deliveries INDEXED BY deliveries_due
+    SELECT id, ${RECEIVER} AS receiver, partner_id, next_attempt_at, seq FROM deliveries INDEXED BY deliveries_due
     WHERE status IN ('pending', 'retrying') AND in_flight = 0 AND next_attempt_at <= @now
-      AND url NOT IN (SELECT value FROM json_each(@saturated))
+      AND ${RECEIVER} NOT IN (SELECT value FROM json_each(@saturated))
     ORDER BY next_attempt_at LIMIT @scan
   ), due AS (
-    SELECT id, url, next_attempt_at, ROW_NUMBER() OVER (PARTITION BY url ORDER BY next_attempt_at, seq) AS rn
+    SELECT id, receiver, partner_id, next_attempt_at, seq, ROW_NUMBER() OVER (PARTITION BY receiver ORDER BY next_attempt_at, seq) AS rn
     FROM candidates
+  ), chosen AS (
+    SELECT due.id, due.next_attempt_at, ROW_NUMBER() OVER (PARTITION BY due.partner_id ORDER BY due.next_attempt_at, due.seq) AS turn
+    FROM due LEFT JOIN busy ON busy.receiver = due.receiver
+    WHERE due.rn + COALESCE(busy.n, 0) <= @perUrl
   )
   UPDATE deliveries SET in_flight = 1, lease_token = @token, lease_until = @until
-  WHERE id IN (
-    SELECT due.id FROM due LEFT JOIN busy ON busy.url = due.url
-    WHERE due.rn + COALESCE(busy.n, 0) <= @perUrl
-    ORDER BY due.next_attempt_at
-    LIMIT @limit
-  )
+  WHERE id IN (SELECT id FROM chosen ORDER BY turn, next_attempt_at LIMIT @limit)
   RETURNING *`;
 
-const claimForUrl = prepared((qb) =>
-  qb
-    .updateTable('deliveries')
-    .set({ in_flight: 1, lease_token: param('token'), lease_until: param('until') })
-    .where(
-      'id',
-      'in',
-      qb
-        .selectFrom('deliveries')
-        .select('id')
-        .where('url', '=', param('url'))
-        .where(DUE_DELIVERY)
-        .where('next_attempt_at', '<=', param('now'))
-        .orderBy('next_attempt_at')
-        .limit(param('limit')),
-    )
-    .returningAll(),
-);
+/**
+ * The claim for one receiver (a slot of it was freed): its oldest few due rows, walked in due order
+ * (up to `now`: a dead receiver's retries, due later, are not walked); partners take turns among
+ * them as in the general claim, so another tenant's deliveries wait behind at most `scan` of one
+ * tenant's backlog.
+ */
+const CLAIM_FOR_RECEIVER_SQL = `
+  WITH due AS (
+    SELECT id, partner_id, next_attempt_at, seq FROM deliveries INDEXED BY deliveries_due
+    WHERE status IN ('pending', 'retrying') AND in_flight = 0 AND next_attempt_at <= @now AND ${RECEIVER} = @receiver
+    ORDER BY next_attempt_at LIMIT @scan
+  ), chosen AS (
+    SELECT id, next_attempt_at, ROW_NUMBER() OVER (PARTITION BY partner_id ORDER BY next_attempt_at, seq) AS turn FROM due
+  )
+  UPDATE deliveries SET in_flight = 1, lease_token = @token, lease_until = @until
+  WHERE id IN (SELECT id FROM chosen ORDER BY turn, next_attempt_at LIMIT @limit)
+  RETURNING *`;
 
 /**
- * Claims up to `limit` due deliveries of one receiver URL (a slot of that receiver was freed).
+ * Claims up to `limit` due deliveries of the receiver of `url` (a slot of that receiver was freed).
  * `perUrl`: PostgreSQL also caps by the receiver's in-flight rows of every replica; on SQLite one
  * process holds every claim, and the caller's `limit` already counts them.
  */
@@ -285,22 +290,33 @@ export function claimDueForUrl(
   _perUrl?: number,
   _listeners?: ListenerScope,
 ): DeliveryRow[] {
-  return claimForUrl.all(store, { url, now, limit, token: lease?.token ?? null, until: lease?.until ?? null });
+  return statementsFor(store).forReceiver.all({
+    receiver: receiverOf(url),
+    now,
+    limit,
+    scan: Math.min(1024, Math.max(64, limit * 4)),
+    token: lease?.token ?? null,
+    until: lease?.until ?? null,
+  });
 }
 
 type ClaimArgs = { now: number; limit: number; perUrl: number; scan: number; busy: string; saturated: string; token: string | null; until: number | null };
+type ReceiverArgs = { receiver: string; now: number; limit: number; scan: number; token: string | null; until: number | null };
 // `RETURNING *` of the deliveries table: its rows are DeliveryRow (the table's kysely type).
-type Statement = BetterSqlite3.Statement<[ClaimArgs], DeliveryRow>;
-// A window function and CTEs are beyond what the query builder expresses cleanly: plain SQL, prepared once.
-const claimStatements = new WeakMap<Store['sqlite'], Statement>();
+type Statements = { general: BetterSqlite3.Statement<[ClaimArgs], DeliveryRow>; forReceiver: BetterSqlite3.Statement<[ReceiverArgs], DeliveryRow> };
+// Window functions and CTEs are beyond what the query builder expresses cleanly: plain SQL, prepared once.
+const claimStatements = new WeakMap<Store['sqlite'], Statements>();
 
-function claimStatementFor(store: Store): Statement {
-  let statement = claimStatements.get(store.sqlite);
-  if (!statement) {
-    statement = store.sqlite.prepare<[ClaimArgs], DeliveryRow>(CLAIM_SQL);
-    claimStatements.set(store.sqlite, statement);
+function statementsFor(store: Store): Statements {
+  let statements = claimStatements.get(store.sqlite);
+  if (!statements) {
+    statements = {
+      general: store.sqlite.prepare<[ClaimArgs], DeliveryRow>(CLAIM_SQL),
+      forReceiver: store.sqlite.prepare<[ReceiverArgs], DeliveryRow>(CLAIM_FOR_RECEIVER_SQL),
+    };
+    claimStatements.set(store.sqlite, statements);
   }
-  return statement;
+  return statements;
 }
 
 export type AttemptRecord = Omit<Insertable<DeliveryAttemptsTable>, 'id'>;
