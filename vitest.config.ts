@@ -16,6 +16,7 @@ const ISOLATION = './test/helpers/isolation.ts';
 const E2E_POSTGRES_EXCLUDED: string[] = [
   'test/e2e/replicas-*.test.ts', // several replicas on one PostgreSQL database of their own
   'test/e2e/logs-tail-replicas.test.ts', // starts PostgreSQL on its own (several replicas on one database)
+  'test/e2e/chains.test.ts', // local chains need SQLite (--chains refuses --database, which the project would add)
 ];
 
 /**
@@ -38,12 +39,15 @@ const POSTGRES_EXCLUDED: string[] = [
   'test/integration/config-files.test.ts', // the config loader on files
   'test/integration/docs-cli-reference.test.ts', // docs/cli.md
   'test/integration/docs-links.test.ts', // links between the docs
+  'test/integration/docs-fidelity.test.ts', // docs/fidelity.md's table against the check list
   'test/integration/openapi.test.ts', // the OpenAPI document
   'test/integration/openapi-document.test.ts', // the OpenAPI document
   'test/integration/openapi-tools.test.ts', // the OpenAPI document through Redocly and openapi-typescript
   'test/integration/restore-record.test.ts', // the listen restore file
   'test/integration/test-isolation.test.ts', // the tests' own isolation
   'test/integration/tunnel.test.ts', // the tunnel against a fake cloudflared
+  // Local chains need SQLite (CONTRACT §14: --chains refuses PostgreSQL; chains-rpc.test.ts checks the refusal).
+  'test/integration/chains-*.test.ts',
   // Start PostgreSQL on their own.
   'test/integration/postgres-*.test.ts',
   'test/integration/store-db.test.ts',

@@ -12,11 +12,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bigDatabase } from './cases/big-database.mjs';
+import { chainRows } from './cases/chains.mjs';
 import { cliSpeed } from './cases/cli.mjs';
 import { deliveryLatency, deliveryThroughput } from './cases/delivery.mjs';
 import { execOverhead } from './cases/exec.mjs';
 import { httpThroughput, memoryGrowth } from './cases/http.mjs';
 import { peerThroughput } from './cases/peer.mjs';
+import { proxyOverhead } from './cases/proxy.mjs';
 import { postgresRows } from './cases/postgres.mjs';
 import { replicaDeadReceiver } from './cases/replica-latency.mjs';
 import { replicaSync } from './cases/replica-sync.mjs';
@@ -63,6 +65,8 @@ const cases = [
   [[22, 23], () => replicaRows(report)],
   [[24], () => replicaDeadReceiver(report)],
   [[25], () => replicaSync(report)],
+  [[26], () => proxyOverhead(report)],
+  [[27, 28, 29], () => chainRows(report)],
 ];
 for (const [ids, run] of cases) {
   if (only && !ids.some((id) => only.has(id))) continue;

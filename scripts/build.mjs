@@ -14,6 +14,7 @@
 //      has a cost of its own, and esbuild splits shared code into one chunk per set of importers.
 //   4. The typed client (svc-emulator/client) on its own, as one plain ES module: it runs wherever
 //      fetch does, without Node's file system.
+//   5. The rules the dashboard shares with the server and the CLI (src/entry/page-rules.ts), the same way.
 import { spawnSync } from 'node:child_process';
 import { builtinModules } from 'node:module';
 import fs from 'node:fs';
@@ -44,9 +45,10 @@ const TARGET = 'node22.12';
 /**
  * Dependencies left to Node's resolver: better-sqlite3 (native), kysely (only the sources run it),
  * undici (loaded for the first webhook delivery or event stream), cosmiconfig (loaded only when a
- * config file is searched for; it brings TypeScript along) and cloudflared (a binary's installer).
+ * config file is searched for; it brings TypeScript along), cloudflared (a binary's installer) and
+ * viem (loaded only with local chains, `--chains`, where users' own code shares it).
  */
-const EXTERNAL = ['better-sqlite3', 'kysely', 'undici', 'cosmiconfig', 'cloudflared'];
+const EXTERNAL = ['better-sqlite3', 'kysely', 'undici', 'cosmiconfig', 'cloudflared', 'viem'];
 
 const started = performance.now();
 fs.rmSync(dist, { recursive: true, force: true });
@@ -106,6 +108,8 @@ const single = (file, out, extra = {}) =>
 // turns on, so it is itself compiled from source at every start: #8).
 await single('src/entry/runtime.ts', 'runtime');
 await single('src/client/typed.ts', 'client', { sourcemap: 'linked', sourcesContent: false });
+// The rules the dashboard shares with the server and the CLI (test actions, durations), for the browser.
+await single('src/entry/page-rules.ts', 'page-rules', { platform: 'browser' });
 const bytes = Object.entries(result.metafile.outputs).reduce((n, [f, o]) => n + (f.endsWith('.js') ? o.bytes : 0), 0);
 console.log(
   `dist/: ${chunks} modules, ${(bytes / 1024).toFixed(0)} KiB of JavaScript with source maps, ` +

@@ -11,7 +11,11 @@
 // scripts/install-node.sh), and svc from its packed tarball with its production dependencies
 // (npm install --omit=dev --ignore-scripts: better-sqlite3 ships prebuilt addons). The build then
 // only copies files: no network and no compiler inside it.
-import { execFileSync } from 'node:child_process';
+//
+// The base image is looked for (and pulled) before anything is staged: where no image registry is
+// reachable, the one line after the engine's own error names the fallback, a base made locally. Every
+// failure ends in one line, never a Node stack.
+import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,6 +27,14 @@ const option = (name) => {
   return i === -1 ? undefined : args[i + 1];
 };
 const run = (cmd, argv, options = {}) => execFileSync(cmd, argv, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], ...options }).trim();
+/** One line on stderr and the exit: what failed said why above (its own stderr is inherited). */
+const fail = (line, status = 1) => {
+  console.error(`npm run image: ${line}`);
+  process.exit(status);
+};
+process.on('uncaughtException', (error) => fail(String(error.message).split('\n')[0], typeof error.status === 'number' ? error.status : 1));
+const DEFAULT_BASE = 'debian:bookworm-slim';
+const FALLBACK = 'npm run image -- --base "$(scripts/container-base.sh)"';
 
 const { version } = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
 const nodeVersion = fs
@@ -32,6 +44,12 @@ const nodeVersion = fs
   .trim();
 const arch = { x64: 'x64', arm64: 'arm64' }[process.arch];
 if (!arch) throw new Error(`no Node.js package for ${process.arch}`);
+
+const stageOnly = args.includes('--stage-only');
+const given = option('--base');
+const base = given ?? DEFAULT_BASE;
+const engine = stageOnly ? [] : run(path.join(root, 'scripts/container-engine.sh'), []).split(' ');
+if (!stageOnly) haveBase();
 
 const stage = path.join(root, '.image');
 fs.rmSync(stage, { recursive: true, force: true });
@@ -63,11 +81,9 @@ for (const file of fs.readdirSync(path.join(sqlite, 'prebuilds'))) {
   if (file !== `linux-${arch}.node`) fs.rmSync(path.join(sqlite, 'prebuilds', file));
 }
 console.error(`staged .image/: Node ${nodeVersion}, svc ${version} (${tarball})`);
-if (args.includes('--stage-only')) process.exit(0);
+if (stageOnly) process.exit(0);
 
-const engine = run(path.join(root, 'scripts/container-engine.sh'), []).split(' ');
 const isPodman = path.basename(engine[0]) === 'podman';
-const base = option('--base');
 const build = [
   ...engine.slice(1),
   'build',
@@ -75,7 +91,7 @@ const build = [
   ...(isPodman ? ['--format', 'docker'] : []),
   // Podman asks for more open files and processes than some hosts (CI's VMs) allow.
   ...(isPodman ? ['--ulimit', 'nofile=1024:20000', '--ulimit', 'nproc=4096:4096'] : []),
-  ...(base ? ['--build-arg', `BASE_IMAGE=${base}`] : []),
+  ...(given ? ['--build-arg', `BASE_IMAGE=${given}`] : []),
   '-f',
   path.join(root, 'Containerfile'),
   '-t',
@@ -84,5 +100,18 @@ const build = [
   'svc-emulator:latest',
   root,
 ];
-execFileSync(engine[0], build, { stdio: 'inherit' });
+const built = spawnSync(engine[0], build, { stdio: 'inherit' });
+if (built.status !== 0) fail(`${engine[0]} build failed (exit ${built.status ?? built.signal}); its error is above`, built.status || 1);
 console.error(`built svc-emulator:${version} and svc-emulator:latest with ${engine[0]}`);
+
+/** The base image is there, or pulled now; else one line saying what to do, before anything is staged. */
+function haveBase() {
+  const inEngine = (argv, stdio) => spawnSync(engine[0], [...engine.slice(1), ...argv], { stdio });
+  if (inEngine(['image', 'inspect', base], 'ignore').status === 0) return;
+  if (inEngine(['pull', base], ['ignore', 'ignore', 'inherit']).status === 0) return;
+  fail(
+    given
+      ? `cannot find or pull the base image ${base}`
+      : `cannot pull ${base}; where no image registry is reachable, build on a local Debian base: ${FALLBACK}`,
+  );
+}

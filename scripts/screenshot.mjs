@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Writes docs/checkout.png, the screenshot shown in docs/api.md: a real emulator, a real invoice,
 // Debian's Chromium. Run after `npm run build`: `node scripts/screenshot.mjs`.
+// SCREENSHOT_ALL=<folder> also writes the page at 390 px, light and dark, there, to look at.
 import { chromium } from 'playwright-core';
 import { startEmulator } from '../dist/index.js';
 
@@ -23,6 +24,12 @@ try {
   await page.waitForFunction(() => document.querySelector('#status')?.textContent?.startsWith('Partially paid'));
   await page.waitForTimeout(300);
   await page.screenshot({ path: new URL('../docs/checkout.png', import.meta.url).pathname, fullPage: true });
+  for (const colorScheme of process.env.SCREENSHOT_ALL ? ['light', 'dark'] : []) {
+    const other = await browser.newPage({ viewport: { width: 390, height: 900 }, colorScheme });
+    await other.goto(invoice.checkoutUrl);
+    await other.screenshot({ path: `${process.env.SCREENSHOT_ALL}/checkout-390-${colorScheme}.png`, fullPage: true });
+    await other.close();
+  }
   await browser.close();
   console.log('wrote docs/checkout.png');
 } finally {

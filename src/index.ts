@@ -10,6 +10,7 @@ export type { EmulatorConfig, PinnedKeys } from './config/defaults.js';
 export type { DefaultKeys, EnvironmentKeys } from './contract/default-keys.js';
 export type { LookupFn } from './domain/lookup.js';
 export type { AdvanceReport, FaultControl, JournalFilter } from './server/public-types.js';
+export type { ChainPayment, ChainPayOptions, EmulatorChains, LocalChainInfo } from './server/public-types.js';
 export type {
   ChaosSpec as WebhookChaosSpec,
   Fault,
@@ -48,6 +49,8 @@ export type {
   ErrorEvent,
   DeliverySentEvent,
   DeliveryResultEvent,
+  ChainTransferEvent,
+  ChainConfirmedEvent,
 } from './server/events.js';
 export {
   verifyWebhook,
@@ -59,3 +62,4 @@ export {
   type VerifyOptions,
 } from './webhooks/signature.js';
 export type { WebhookEvent, InvoiceEventType, InvoiceStatus } from './webhooks/envelope.js';
+export { verify, type VerifyRunOptions, type VerifyReport, type CheckResult, type Outcome as CheckOutcome } from './fidelity/verify/index.js';

@@ -18,7 +18,7 @@ export interface Context {
   readonly json: boolean;
   readonly quiet: boolean;
   readonly verbose: boolean;
-  /** Colour only on a TTY, never with --no-color or NO_COLOR. */
+  /** Colour on a TTY or with FORCE_COLOR; never with --no-color or NO_COLOR (colourWanted). */
   readonly color: boolean;
   /** Prompts are allowed: a TTY on both ends and no --json. */
   readonly interactive: boolean;
@@ -52,7 +52,7 @@ export function createContext(input: ContextInput): Context {
   // process.stdin is built on first read (a stream over the file, pipe or terminal: ~4 ms of a
   // command's start); only `webhook verify` reads it, so the TTY check asks the descriptor instead.
   const stdinIsTTY = input.stdinIsTTY ?? (input.stdin ? 'isTTY' in input.stdin && input.stdin.isTTY === true : isatty(0));
-  const noColor = input.globals.color === false || (env.NO_COLOR !== undefined && env.NO_COLOR !== '');
+  const color = input.globals.color !== false && colourWanted(env, stdout.isTTY === true);
   return {
     globals: input.globals,
     command: input.command ?? '',
@@ -60,7 +60,7 @@ export function createContext(input: ContextInput): Context {
     json,
     quiet: input.globals.quiet === true,
     verbose: input.globals.verbose === true,
-    color: !noColor && stdout.isTTY === true,
+    color,
     interactive: !json && stdout.isTTY === true && stdinIsTTY,
     get stdin() {
       return input.stdin ?? process.stdin;
@@ -71,4 +71,17 @@ export function createContext(input: ContextInput): Context {
     cwd: input.cwd ?? process.cwd(),
     env,
   };
+}
+
+/**
+ * Whether the environment wants colour. NO_COLOR (any value but empty) turns it off, always, as its
+ * convention asks and as svc always did; FORCE_COLOR, as Node and chalk read it, turns it on off a
+ * terminal (a CI log that shows colours), set to anything but `0` or `false` (empty included), and off
+ * on one with those two; otherwise a terminal has it. `--no-color` is checked before, and wins over both.
+ */
+export function colourWanted(env: NodeJS.ProcessEnv, isTTY: boolean): boolean {
+  if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;
+  const force = env.FORCE_COLOR;
+  if (force !== undefined) return force !== '0' && force !== 'false';
+  return isTTY;
 }

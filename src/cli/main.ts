@@ -2,7 +2,7 @@ import { constants } from 'node:os';
 import { CommanderError } from 'commander';
 import { EXIT, renderError } from './output/render.js';
 import { ALL_COMMANDS } from './commands/index.js';
-import { buildProgram } from './program.js';
+import { buildProgram, svcStyleError } from './program.js';
 import { reachableCommands } from './reachable.js';
 import type { CommandSpec } from './spec.js';
 
@@ -68,9 +68,9 @@ export async function main(argv: string[]): Promise<void> {
       code = error.exitCode === 0 ? EXIT.ok : EXIT.usage;
       // Scripts reading --json still get one JSON document on stdout (commander wrote to stderr).
       if (code !== EXIT.ok && argv.includes('--json')) {
-        process.stdout.write(`${JSON.stringify({ error: { code: 'usage_error', message: error.message.replace(/^error: /, '') } }, null, 2)}\n`);
+        process.stdout.write(`${JSON.stringify({ error: { code: 'usage_error', message: svcStyleError(error.message).replace(/^error /, '') } }, null, 2)}\n`);
       }
-    } else code = renderError(error, null);
+    } else code = renderError(error, null, process.stderr, process.stdout, argv.includes('--json'));
   } finally {
     for (const s of STOP_SIGNALS) process.off(s, onSignal);
     for (const s of PASSED_ON_SIGNALS) process.off(s, onPassedOn);

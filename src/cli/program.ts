@@ -1,10 +1,9 @@
-import { Command, InvalidArgumentError, Option } from 'commander';
+import { Command, Option } from 'commander';
 import { UsageError } from '../errors.js';
 import { VERSION } from '../version.js';
 import { ALL_COMMANDS } from './commands/index.js';
 import { createContext, type Context, type ContextInput } from './context.js';
 import { renderError, renderOutput } from './output/render.js';
-import { prepareStyle } from './output/style.js';
 import { GLOBAL_OPTIONS, GROUPS, type CommandSpec, type HandlerInput, type LazyCommand, type OptionSpec } from './spec.js';
 import { isOptionsOf, optionsProblem } from './spec-input.js';
 import { didYouMean } from '../domain/suggest.js';
@@ -33,12 +32,12 @@ export function buildProgram(options: ProgramOptions, commands: readonly LazyCom
       'after',
       '\nExit codes: 0 success, 1 the service refused or a user error, 2 usage error, 3 service unreachable, 4 a bug in svc (please report it), 130 stopped by Ctrl-C.',
     );
-  if (options.io?.stdout || options.io?.stderr) {
-    program.configureOutput({
-      writeOut: (s) => void (options.io?.stdout ?? process.stdout).write(s),
-      writeErr: (s) => void (options.io?.stderr ?? process.stderr).write(s),
-    });
-  }
+  program.configureOutput({
+    writeOut: (s) => void (options.io?.stdout ?? process.stdout).write(s),
+    writeErr: (s) => void (options.io?.stderr ?? process.stderr).write(s),
+    // commander's own usage errors (an unknown command or option, too many arguments) in svc's style.
+    outputError: (s, write) => write(svcStyleError(s)),
+  });
   // Before any subcommand is added: they inherit it, and only main.ts may exit.
   program.exitOverride();
 
@@ -61,16 +60,18 @@ export function buildProgram(options: ProgramOptions, commands: readonly LazyCom
     const cmd = groupOf(words.slice(0, -1)).command(words.at(-1)!).description(spec.summary);
     if (spec.description) cmd.addHelpText('before', `${spec.description}\n`);
     for (const arg of spec.args ?? []) {
-      // A required argument with choices is optional to commander, whose "missing required argument"
-      // cannot list the choices; the action checks it instead (missingChoice), and the usage line
-      // still shows it as required.
+      // Every argument is optional to commander: its "missing required argument 'event'" is another
+      // style than svc's and cannot list choices. The action checks it (missingArgument), and the
+      // usage line still shows it as required.
       const name = arg.variadic ? `${arg.name}...` : arg.name;
-      const a = cmd.createArgument(arg.required === false || arg.choices ? `[${name}]` : `<${name}>`, arg.description);
-      if (arg.choices) a.choices(arg.choices).argParser(choiceParser(arg.choices));
+      const a = cmd.createArgument(`[${name}]`, arg.description);
+      if (arg.choices) a.choices(arg.choices).argParser(choiceParser(arg.choices, `<${arg.name}>`));
       cmd.addArgument(a);
     }
     if (spec.args?.some((a) => a.required !== false && a.choices)) {
       cmd.usage([...(spec.options?.length ? ['[options]'] : []), ...spec.args.map((a) => (a.required === false ? `[${a.name}]` : `<${a.name}>`))].join(' '));
+    } else if (spec.args?.some((a) => a.required !== false && !a.variadic)) {
+      cmd.usage(['[options]', ...spec.args.map((a) => (a.required === false ? `[${a.name}]` : `<${a.name}>`))].join(' '));
     }
     if (spec.args?.some((a) => a.variadic)) {
       cmd.usage(argsUsage(spec));
@@ -89,7 +90,7 @@ export function buildProgram(options: ProgramOptions, commands: readonly LazyCom
       const globals = program.opts();
       if (!isOptionsOf(GLOBAL_OPTIONS, globals)) throw new Error(`svc bug: the global options are not as declared: ${optionsProblem(GLOBAL_OPTIONS, globals)}`);
       const ctx = createContext({ ...options.io, globals, command: spec.name });
-      const missing = missingChoice(spec, input) ?? notAfterDashes(spec, input, rawArgsOf(program));
+      const missing = missingArgument(spec, input) ?? notAfterDashes(spec, input, rawArgsOf(program));
       if (missing) {
         options.setExitCode(renderError(missing, ctx));
         return;
@@ -99,7 +100,6 @@ export function buildProgram(options: ProgramOptions, commands: readonly LazyCom
         return;
       }
       try {
-        await prepareStyle(ctx.color);
         const handler = await spec.load();
         options.setExitCode(renderOutput(await handler(input, ctx), ctx));
       } catch (error) {
@@ -131,11 +131,25 @@ function dashesHint(cmd: Command, spec: CommandSpec): void {
   });
 }
 
-/** A required argument with choices that was not given: a usage error listing them. */
-function missingChoice(spec: CommandSpec, input: HandlerInput): UsageError | null {
-  const arg = spec.args?.find((a) => a.required !== false && a.choices && input.args[a.name] === undefined);
-  if (!arg?.choices) return null;
-  return new UsageError(`missing required argument <${arg.name}>: one of ${arg.choices.join(', ')}`, `<${arg.name}>`);
+/** A required argument that was not given: a usage error naming it, and listing its choices. */
+function missingArgument(spec: CommandSpec, input: HandlerInput): UsageError | null {
+  const given = (value: unknown) => value !== undefined && !(Array.isArray(value) && value.length === 0);
+  const arg = spec.args?.find((a) => a.required !== false && !given(input.args[a.name]));
+  if (!arg) return null;
+  const choices = arg.choices ? `: one of ${arg.choices.join(', ')}` : '';
+  return new UsageError(`missing required argument <${arg.name}>${choices}`, `<${arg.name}>`);
+}
+
+/**
+ * commander's error text in svc's: `error unknown option '--statuss'. Did you mean "--status"?` for
+ * `error: unknown option '--statuss'` and its suggestion on a line of its own. commander's messages
+ * begin with `error: `; one that did not would be shown as it comes.
+ */
+export function svcStyleError(text: string): string {
+  const quoted = (names: string) => names.split(', ').map((n) => `"${n}"`);
+  return text
+    .replace(/^error: /, 'error ')
+    .replace(/\n\(Did you mean (?:one of )?([^\n]+?)\?\)/, (_, names: string) => `. Did you mean ${quoted(names).join(' or ')}?`);
 }
 
 /**
@@ -164,10 +178,14 @@ export function argsUsage(spec: CommandSpec): string {
   return [...(spec.options?.length ? ['[options]'] : []), ...words].join(' ');
 }
 
-/** commander's check of `choices`, plus the closest choice when the value looks like a typo of one. */
-function choiceParser(choices: readonly string[]) {
+/**
+ * commander's check of `choices`, plus the closest choice when the value looks like a typo of one. A
+ * UsageError, not commander's InvalidArgumentError: commander would prefix its own sentence
+ * ("command-argument value 'x' is invalid for argument 'event'."); it passes other errors on as they are.
+ */
+function choiceParser(choices: readonly string[], name: string) {
   return (value: string): string => {
-    if (!choices.includes(value)) throw new InvalidArgumentError(`Allowed choices are ${choices.join(', ')}.${didYouMean(value, choices)}`);
+    if (!choices.includes(value)) throw new UsageError(`${name} must be one of ${choices.join(', ')}, not "${value}".${didYouMean(value, choices)}`, name);
     return value;
   };
 }
@@ -177,7 +195,7 @@ function toOption(spec: OptionSpec): Option {
   if (spec.choices) option.choices(spec.choices);
   if (spec.defaultValue !== undefined) option.default(spec.defaultValue);
   const flag = spec.flags.split(/[ ,]/).find((f) => f.startsWith('--'))!;
-  const parse = spec.parse ? parser(spec.parse, flag) : spec.choices ? choiceParser(spec.choices) : (v: string) => v;
+  const parse = spec.parse ? parser(spec.parse, flag) : spec.choices ? choiceParser(spec.choices, flag) : (v: string) => v;
   if (spec.repeatable) option.argParser((value: string, previous: unknown) => [...(Array.isArray(previous) ? previous : []), parse(value)]);
   else if (spec.parse || spec.choices) option.argParser(parse);
   return option;
@@ -188,8 +206,8 @@ function parser(kind: NonNullable<OptionSpec['parse']>, flag: string) {
     if (kind === 'string') return value;
     const n = Number(value);
     if (!/^\d+$/.test(value) || !Number.isSafeInteger(n) || (kind === 'positive-int' && n === 0)) {
-      // commander turns this into a usage error naming the option.
-      throw new InvalidArgumentError(`${flag} must be a ${kind === 'positive-int' ? 'positive ' : ''}whole number, not "${value}".`);
+      // A usage error naming the option (see choiceParser).
+      throw new UsageError(`${flag} must be a ${kind === 'positive-int' ? 'positive ' : ''}whole number, not "${value}".`, flag);
     }
     return n;
   };

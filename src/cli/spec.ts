@@ -1,4 +1,4 @@
-import type { ChalkInstance } from 'chalk';
+import type { Style } from './output/style.js';
 import type { Context } from './context.js';
 import { type HandlerInput, type Input, inputProblem, isInputOf, type OptionsOf } from './spec-input.js';
 
@@ -70,7 +70,7 @@ export interface CommandOutput {
   /** The value `--json` prints: the API's resource or list, as the API returned it. */
   data?: unknown;
   /** Human rendering; defaults to a plain rendering of `data`. */
-  human?: (c: ChalkInstance) => string;
+  human?: (c: Style) => string;
   /** Lines for stderr in human mode (notes, the generated secret warning). */
   notes?: string[];
   /**
@@ -153,4 +153,5 @@ export const GROUPS: Record<string, string> = {
   faults: 'make API requests fail on purpose: errors, delays, dropped connections',
   keys: 'API keys',
   fixtures: 'seed data from a file (CI)',
+  chain: 'local chains (svc dev --chains): list them, mine, pay invoices with real transactions',
 };

@@ -1,5 +1,6 @@
 import { UsageError, UserError } from '../errors.js';
 import { parseKey } from '../domain/keys.js';
+import { didYouMean } from '../domain/suggest.js';
 import type { Context } from './context.js';
 import { findLocalState, type LocalEmulatorState } from './local-emulator.js';
 
@@ -42,9 +43,10 @@ interface Layer {
  * key the user gave, and show or pay another merchant's invoice. A command that needs the kind of
  * key the flag did not give says so (service.ts `missingKeyError`).
  *
- * The control token (SVC_CONTROL_TOKEN, then the profile's `controlToken`) is taken on its own: the
- * environment's always, a profile's only when the base URL in use is that profile's own, so that a
- * secret for one deployment is never sent to another host (`--profile staging --base-url …`).
+ * The control token (SVC_CONTROL_TOKEN, then the profile's `controlToken`, then the local emulator's
+ * in `.svc/dev.json`) is taken on its own: the environment's always, a profile's or the local
+ * emulator's only when the base URL in use is its own, so that a secret for one deployment is never
+ * sent to another host (`--profile staging --base-url …`).
  */
 export async function resolveTarget(ctx: Context): Promise<Target> {
   const layers: Layer[] = [];
@@ -85,7 +87,16 @@ export async function resolveTarget(ctx: Context): Promise<Target> {
     );
   }
   const isLocal = local !== null && trimSlash(baseUrl) === trimSlash(local.baseUrl);
-  if (isLocal) layers.push({ source: 'local emulator', partnerKey: local.keys.test.partnerKey, merchantKey: local.keys.test.merchantKey });
+  if (isLocal) {
+    // Its control token too (CONTRACT §8): with one, the emulator wants it from loopback clients as well.
+    layers.push({
+      source: 'local emulator',
+      baseUrl: local.baseUrl,
+      partnerKey: local.keys.test.partnerKey,
+      merchantKey: local.keys.test.merchantKey,
+      controlToken: local.controlToken,
+    });
+  }
   const keys = layers.find(hasKey);
   const tokenLayer = layers.find(
     (l) => l.controlToken !== undefined && (l.source === 'environment' || (l.baseUrl !== undefined && trimSlash(l.baseUrl) === trimSlash(baseUrl))),
@@ -114,11 +125,13 @@ async function loadProfile(ctx: Context, name: string | undefined) {
   const values = loaded.profiles[chosen];
   if (!values) {
     const known = Object.keys(loaded.profiles);
-    throw new UserError(
-      `no profile "${chosen}"${loaded.filepath ? ` in ${loaded.filepath}` : ' (no config file found)'}`,
-      'unknown_profile',
-      known.length ? `Known profiles: ${known.join(', ')}.` : 'Add one under "profiles" in svc.config.json.',
-    );
+    const missing = `no profile "${chosen}"${loaded.filepath ? ` in ${loaded.filepath}` : ' (no config file found)'}`;
+    const fix = known.length ? `Known profiles: ${known.join(', ')}.` : 'Add one under "profiles" in svc.config.json.';
+    // The config's own default profile naming none is the file's mistake (exit 1); a name typed on
+    // the command line or in SVC_PROFILE is a usage error naming where it came from, like any typo.
+    if (name === undefined) throw new UserError(missing, 'unknown_profile', fix);
+    const from = ctx.globals.profile !== undefined ? '--profile' : 'SVC_PROFILE';
+    throw new UsageError(`${from}: ${missing}.${didYouMean(chosen, known)} ${fix}`, from);
   }
   return { name: chosen, values };
 }

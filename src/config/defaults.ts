@@ -25,12 +25,18 @@ export interface EmulatorConfig {
   publicUrl: string | null;
   /** Hosts served beyond loopback and the emulator's own (CONTRACT §8); `all` lifts the check. */
   allowedHosts: string[];
+  /** Internal webhook receivers (host names, addresses, CIDR ranges) an emulator listening beyond loopback may deliver to (CONTRACT §8). */
+  webhookAllow: string[];
   /** How many API requests the request journal keeps (CONTRACT §9); 0 turns it off. */
   journalSize: number;
   /** Derive generated ids and keys from this seed (CONTRACT §9 deterministic runs); null: random. */
   seed: number | null;
   /** Start the clock here, frozen unless advanced (ISO 8601); null: the wall clock. */
   clockStart: string | null;
+  /** Run a local chain per EVM test network (CONTRACT §14, `svc dev --chains`; config `chains: true`). */
+  localChains: boolean;
+  /** Blocks a local chain's payment needs, its own included, before it is confirmed (default 2). */
+  chainConfirmations: number;
 }
 
 export interface PinnedKeys {
@@ -57,8 +63,11 @@ export function defaultConfig(): EmulatorConfig {
     controlToken: null,
     publicUrl: null,
     allowedHosts: [],
+    webhookAllow: [],
     journalSize: 1000,
     seed: null,
     clockStart: null,
+    localChains: false,
+    chainConfirmations: 2,
   };
 }

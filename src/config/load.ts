@@ -44,8 +44,12 @@ export function resolveConfig(file: ConfigFile): EmulatorConfig {
   if (file.host !== undefined) config.host = file.host;
   if (file.database !== undefined) config.database = file.database;
   if (file.invoiceLifetime !== undefined) config.invoiceLifetimeSeconds = Math.round(file.invoiceLifetime / 1000);
-  if (file.chains?.test !== undefined) config.chains.test = file.chains.test;
-  if (file.chains?.live !== undefined) config.chains.live = file.chains.live;
+  if (typeof file.chains === 'boolean') config.localChains = file.chains;
+  else {
+    if (file.chains?.test !== undefined) config.chains.test = file.chains.test;
+    if (file.chains?.live !== undefined) config.chains.live = file.chains.live;
+  }
+  if (file.chainConfirmations !== undefined) config.chainConfirmations = file.chainConfirmations;
   if (file.keys?.test) config.keys.test = { ...file.keys.test };
   if (file.keys?.live) config.keys.live = { ...file.keys.live };
   if (file.webhooks?.retrySchedule) config.webhooks.retrySchedule = file.webhooks.retrySchedule.map((ms) => ms / 1000);
@@ -56,6 +60,7 @@ export function resolveConfig(file: ConfigFile): EmulatorConfig {
   if (file.journalSize !== undefined) config.journalSize = file.journalSize;
   if (file.seed !== undefined) config.seed = file.seed;
   if (file.clockStart !== undefined) config.clockStart = file.clockStart;
+  if (file.webhookAllow !== undefined) config.webhookAllow = [...file.webhookAllow];
   if (file.allowedHosts !== undefined) config.allowedHosts = file.allowedHosts === 'all' ? ['all'] : [...file.allowedHosts];
   return config;
 }

@@ -4,6 +4,7 @@ import type { Environment } from '../domain/environment.js';
 import { parseDuration } from '../domain/duration.js';
 import { parseKey } from '../domain/keys.js';
 import { allowedHostProblem } from '../domain/allowed-hosts.js';
+import { webhookAllowProblem } from '../domain/webhook-allow.js';
 
 /** `"90s"`, `"15m"`, `"2h"`, `"1d"` or a number of seconds; parsed to milliseconds. */
 const duration = z.union([z.string(), z.number()]).transform((value, ctx) => {
@@ -58,7 +59,14 @@ export const configFileSchema = z.object({
   host: z.string().min(1).optional(),
   database: z.string().min(1).optional(),
   invoiceLifetime: duration.refine((ms) => ms >= 1000, 'must be at least 1 second').optional(),
-  chains: z.object({ test: chainList('test').optional(), live: chainList('live').optional() }).optional(),
+  // The networks enabled per environment; or `true`: run a local chain per EVM test network (CONTRACT §14).
+  chains: z
+    .union([z.boolean(), z.object({ test: chainList('test').optional(), live: chainList('live').optional() })], {
+      error: 'must be true (local chains, svc dev --chains) or { test, live } (the networks enabled)',
+    })
+    .optional(),
+  // Blocks a local chain's payment needs, its own included (1: confirmed in its own block).
+  chainConfirmations: z.number().int().min(1).max(64).optional(),
   keys: z.object({ test: pinned('test').optional(), live: pinned('live').optional() }).optional(),
   webhooks: z
     .object({
@@ -90,6 +98,15 @@ export const configFileSchema = z.object({
         }),
       ),
     ])
+    .optional(),
+  // Internal webhook receivers an emulator listening beyond loopback may still reach (CONTRACT §8).
+  webhookAllow: z
+    .array(
+      z.string().superRefine((entry, ctx) => {
+        const problem = webhookAllowProblem(entry);
+        if (problem) ctx.addIssue({ code: 'custom', message: problem });
+      }),
+    )
     .optional(),
   profiles: z.record(z.string(), profileSchema).optional(),
   defaultProfile: z.string().optional(),

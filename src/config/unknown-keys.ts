@@ -5,7 +5,9 @@ import * as z from 'zod';
  * listing them lets the CLI warn about a typo (`prot` for `port`) instead of ignoring it.
  */
 export function unknownKeys(schema: z.core.SomeType, value: unknown, prefix = ''): string[] {
-  const inner = unwrap(schema);
+  let inner = unwrap(schema);
+  // A setting of several forms (`chains: true` or `chains: { test, live }`): an object is checked against the object form.
+  if (inner instanceof z.ZodUnion && isPlainObject(value)) inner = inner.options.map(unwrap).find((o) => o instanceof z.ZodObject) ?? inner;
   if (!(inner instanceof z.ZodObject) || !isPlainObject(value)) {
     if (inner instanceof z.ZodRecord && isPlainObject(value)) {
       return Object.entries(value).flatMap(([k, v]) => unknownKeys(inner.valueType, v, `${prefix}${k}.`));

@@ -23,7 +23,7 @@ export const ERRORS = {
   control_plane_forbidden: {
     status: 403,
     description:
-      'The control plane only answers loopback clients, clients sending the control token (`svc dev --control-token`), or any client under `svc dev --expose-control-plane`.',
+      'With a control token (`svc dev --control-token`), the control plane answers only clients sending it, loopback ones too; without one, loopback clients, or any client under `svc dev --expose-control-plane`.',
   },
   not_found: { status: 404, description: 'No route has this path.' },
   merchant_not_found: { status: 404, description: 'No such merchant for this partner in this environment.' },
@@ -33,6 +33,10 @@ export const ERRORS = {
   payment_not_found: { status: 404, description: 'No such payment on this invoice.' },
   fault_not_found: { status: 404, description: 'No such fault (it was cleared, or used up its `times`).' },
   snapshot_not_found: { status: 404, description: 'No snapshot has this name.' },
+  chain_not_found: {
+    status: 404,
+    description: 'No local chain has this networkId: `svc dev --chains` runs one for each EVM test network (11155111, 84532, 80002, 421614).',
+  },
   request_not_found: { status: 404, description: 'The request journal has no entry with this request id (not an API request, rotated out, or cleared).' },
   method_not_allowed: { status: 405, description: 'The path exists, not with this method; `Allow` lists the methods.' },
   request_timeout: { status: 408, description: 'The request body did not arrive within 10 s.' },
@@ -51,12 +55,19 @@ export const ERRORS = {
   },
   headers_too_large: { status: 431, description: 'The request headers are larger than 16 KiB.' },
   internal_error: { status: 500, description: 'Something unexpected failed; it is logged with the request id.' },
+  upstream_unavailable: { status: 502, description: '`svc proxy` could not reach the deployment it forwards to (CONTRACT §13); nothing was forwarded.' },
   database_busy: { status: 503, description: "Another program holds the database's write lock; nothing changed. Retry after `Retry-After`." },
   database_unavailable: {
     status: 503,
     description: 'The shared PostgreSQL database cannot be reached (restarting, or the connection was lost); nothing changed. Retry after `Retry-After`.',
   },
+  chain_unavailable: { status: 502, description: "The local chain's node did not answer (it stopped or crashed); nothing was sent to it." },
   storage_full: { status: 507, description: 'The database cannot be written (disk full or a file size limit); nothing changed.' },
+  temporary_folder_unavailable: {
+    status: 507,
+    description:
+      'A snapshot in transit needs a temporary folder, and the emulator cannot make one (`TMPDIR`, else `/tmp`, is read-only, full or not writable); nothing changed. Point `TMPDIR` at a writable folder.',
+  },
 } as const satisfies Record<string, { status: number; description: string }>;
 
 export type ErrorCode = keyof typeof ERRORS;

@@ -39,6 +39,11 @@ export interface OperationSpec {
   testOnly?: boolean;
   /** Refuse fee fields at any depth of the body (create-merchant). */
   rejectFeeFields?: boolean;
+  /**
+   * A JSON-RPC 2.0 endpoint (a local chain's `rpcUrl`, CONTRACT §14): the body may also be an array
+   * of `body` objects (a batch), each validated alone; the answer is JSON-RPC's own.
+   */
+  jsonRpc?: boolean;
 }
 
 /** A response: a schema's name, or one with a description, an SSE stream, or no body at all. */

@@ -11,10 +11,12 @@ import type { ResponseBody, ResponseSchemaName } from './schemas/responses.js';
 
 type Op<Id extends OperationId> = Operations[Id];
 
+/** A JSON-RPC operation takes a batch (an array) as well as one request (`jsonRpc`, ./operation.ts). */
+type OrBatch<Id extends OperationId, T> = Op<Id> extends { jsonRpc: true } ? T | T[] : T;
 /** The body a handler receives (defaults applied); `undefined` when the operation takes none. */
-export type BodyOf<Id extends OperationId> = Op<Id> extends { body: infer N extends RequestSchemaName } ? RequestOf<N> : undefined;
+export type BodyOf<Id extends OperationId> = Op<Id> extends { body: infer N extends RequestSchemaName } ? OrBatch<Id, RequestOf<N>> : undefined;
 /** The body a client sends. */
-export type BodyInputOf<Id extends OperationId> = Op<Id> extends { body: infer N extends RequestSchemaName } ? RequestInputOf<N> : undefined;
+export type BodyInputOf<Id extends OperationId> = Op<Id> extends { body: infer N extends RequestSchemaName } ? OrBatch<Id, RequestInputOf<N>> : undefined;
 /** The parsed query a handler receives; `undefined` when the operation reads none. */
 export type QueryOf<Id extends OperationId> = Op<Id> extends { query: infer N extends RequestSchemaName } ? RequestOf<N> : undefined;
 /** The query a client sends. */

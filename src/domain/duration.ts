@@ -38,3 +38,13 @@ export function formatDuration(ms: number): string {
   }
   return parts.join('');
 }
+
+/**
+ * How far the emulator's clock is from real time, as `svc time` says it: `+1h1m ahead of real time`,
+ * `-5m behind real time`, or `none (real time)`. The dashboard's clock view says the same.
+ */
+export function formatClockOffset(seconds: number): string {
+  if (seconds === 0) return 'none (real time)';
+  const text = formatDuration(Math.abs(seconds) * 1000);
+  return seconds > 0 ? `+${text} ahead of real time` : `-${text} behind real time`;
+}

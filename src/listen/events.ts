@@ -47,6 +47,8 @@ export type ListenEvent =
       reason: string;
       errorKind: ForwardErrorKind;
     }
+  /** Remote mode: the delivery departs from the contract (envelope, signature; CONTRACT §13). It is forwarded all the same. */
+  | { type: 'violation'; eventType: string; eventId: string; message: string }
   /** Not in `--events`: answered 200 without forwarding. */
   | { type: 'filtered'; eventType: string; eventId: string }
   /** The connection to the emulator is gone; the next try is in `delayMs`. */

@@ -6,7 +6,7 @@
  * result and retries its failures. An app that cannot be reached becomes a 502 (504 on a timeout)
  * carrying the reason. Events outside `--events` are answered 200 without forwarding.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Emit } from './events.js';
 import type { Forwarder } from './forward.js';
 
@@ -17,6 +17,8 @@ export interface RelayOptions {
   timeoutMs: number;
   forwarder: Forwarder;
   emit: Emit;
+  /** What in a delivery departs from the contract (one message each); reported, never blocking the forward. */
+  inspect?: (body: Buffer, headers: IncomingHttpHeaders) => string[];
 }
 
 export interface Relay {
@@ -57,6 +59,8 @@ export async function startRelay(o: RelayOptions): Promise<Relay> {
       return;
     }
     const envelope = peek(body);
+    for (const message of o.inspect?.(body, req.headers) ?? [])
+      o.emit({ type: 'violation', eventType: envelope.type ?? 'unknown', eventId: envelope.id ?? '', message });
     if (envelope.type && o.events && !o.events.includes(envelope.type)) {
       o.emit({ type: 'filtered', eventType: envelope.type, eventId: envelope.id ?? '' });
       res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' });

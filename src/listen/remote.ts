@@ -42,6 +42,8 @@ export interface RemoteListenOptions extends ListenOptions {
   stateDir: string;
   /** For CLOUDFLARED_BIN and cloudflared's own environment. */
   env: NodeJS.ProcessEnv;
+  /** The webhook's secret (--secret), to check each delivery's signature; listen knows it when it made the webhook. */
+  secret?: string | undefined;
 }
 
 /** Refuses live keys: listen never repoints a live webhook (nor could a tunnel URL pass its rules). */
@@ -87,7 +89,17 @@ export async function runRemote(o: RemoteListenOptions, { signal, emit }: RunCon
 
   // 3. The relay and the tunnel.
   const forwarder = createForwarder();
-  const relay = await startRelay({ forwardTo: o.forwardTo, events: o.events, headers: o.headers, timeoutMs: o.timeoutSeconds * 1000, forwarder, emit });
+  // Real deliveries held to the contract (CONTRACT §13), loaded only here: it builds the OpenAPI checker.
+  const inspector = (await import('../fidelity/contract/delivery-inspector.js')).createDeliveryInspector(o.secret ?? null);
+  const relay = await startRelay({
+    forwardTo: o.forwardTo,
+    events: o.events,
+    headers: o.headers,
+    timeoutMs: o.timeoutSeconds * 1000,
+    forwarder,
+    emit,
+    inspect: inspector.inspect,
+  });
   let tunnel: QuickTunnel | null = null;
   let failTunnel!: (message: string) => void;
   const tunnelFailed = new Promise<string>((resolve) => (failTunnel = resolve));
@@ -109,7 +121,11 @@ export async function runRemote(o: RemoteListenOptions, { signal, emit }: RunCon
       });
     }
     if (signal.aborted) return;
-    await pointAndWait(o, { signal, emit }, { file, previous, listenUrl: tunnel?.url ?? relay.url, relayUrl: relay.url, tunnelUrl: tunnel?.url, tunnelFailed });
+    await pointAndWait(
+      o,
+      { signal, emit },
+      { file, previous, listenUrl: tunnel?.url ?? relay.url, relayUrl: relay.url, tunnelUrl: tunnel?.url, tunnelFailed, useSecret: inspector.useSecret },
+    );
   } finally {
     await tunnel?.stop();
     await relay.close();
@@ -124,6 +140,8 @@ interface Pointing {
   relayUrl: string;
   tunnelUrl: string | undefined;
   tunnelFailed: Promise<string>;
+  /** The secret listen generated, for the delivery checks. */
+  useSecret: (secret: string) => void;
 }
 
 /** Steps 4 and 5: change the webhook (restore file first), wait, put it back. */
@@ -144,6 +162,7 @@ async function pointAndWait(o: RemoteListenOptions, { signal, emit }: RunContext
   let failure: unknown = null;
   try {
     const generated = p.previous ? null : generateSecret();
+    if (generated) p.useSecret(generated);
     await o.client.putWebhook({ body: generated ? { url: p.listenUrl, secret: generated, enabled: true } : { url: p.listenUrl, enabled: true } });
     pointed = true;
     emit({

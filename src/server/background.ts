@@ -12,6 +12,7 @@ import type { StartEmulatorOptions } from './emulator-api.js';
 import type { EventHub } from '../domain/event-hub.js';
 import type { EmulatorEvent } from './events.js';
 import { Scheduler } from './scheduler.js';
+import { webhookTargets, type WebhookTargets } from '../webhooks/targets.js';
 
 export /** The background work: webhook delivery, `svc webhook listen`'s hub and the clock's scheduler. */
 interface Work {
@@ -20,6 +21,7 @@ interface Work {
   dispatcher: Dispatcher;
   listeners: ListenerHub;
   scheduler: Scheduler;
+  targets: WebhookTargets;
 }
 
 /**
@@ -43,7 +45,9 @@ export function createWork(
   const chaos = new WebhookChaos(kit.sharedValue({ key: 'webhook_chaos', topic: 'chaos', guard: isStoredChaos, empty: () => ({}), onError: reportError }));
   // Where other processes' listener streams are: none where this one holds every stream.
   const presence = kit.presence(options.leaseMs ?? LEASE_MS);
-  const attempter = createAttempter({ maxConnectionsPerOrigin: 64, ...(options.lookup ? { lookup: options.lookup } : {}) });
+  // Where webhooks may go: anywhere on loopback; beyond it, no internal address unless listed (CONTRACT §8).
+  const targets = webhookTargets(options.host ?? '127.0.0.1', config.webhookAllow, options.lookup);
+  const attempter = createAttempter({ maxConnectionsPerOrigin: 64, allow: targets.allow, ...(options.lookup ? { lookup: options.lookup } : {}) });
   const dispatcher = new Dispatcher({
     db,
     clock,
@@ -57,6 +61,7 @@ export function createWork(
     chaos,
     leases: (hooks) => kit.leases(options.leaseMs, hooks),
     sync,
+    guardFor: targets.guardFor,
     listenerScope: () => listeners.claimScope(),
   });
   const listeners: ListenerHub = new ListenerHub({
@@ -85,5 +90,5 @@ export function createWork(
         stack: error instanceof Error ? error.stack : undefined,
       }),
   });
-  return { chaos, attempter, dispatcher, listeners, scheduler };
+  return { chaos, attempter, dispatcher, listeners, scheduler, targets };
 }

@@ -5,7 +5,7 @@ import type { ChaosSpec as WebhookChaosSpec } from '../contract/testing-types.js
 import type { EmulatorListener } from './events.js';
 import type { DefaultKeys } from '../contract/default-keys.js';
 import type { LookupFn } from '../domain/lookup.js';
-import type { AdvanceReport, FaultControl, JournalFilter } from './public-types.js';
+import type { AdvanceReport, EmulatorChains, FaultControl, JournalFilter } from './public-types.js';
 
 import type { Imported } from './snapshots/files.js';
 import type { JournalEntry, SnapshotInfo } from '../contract/testing-types.js';
@@ -80,6 +80,13 @@ export interface StartEmulatorOptions {
   seed?: number;
   /** Start the clock here, frozen unless advanced (an ISO time, a Date or epoch ms). Overrides `config.clockStart`. */
   clockStart?: string | number | Date;
+  /**
+   * Run a local chain per EVM test network (CONTRACT §14): anvil nodes (the optional package
+   * `@foundry-rs/anvil`) with each network's USDC, whose transfers to invoices' deposit addresses
+   * are payments. `confirmations`: blocks a payment's block needs, its own included (default 2).
+   * SQLite only. Overrides `config.localChains`.
+   */
+  chains?: boolean | { confirmations?: number };
 }
 
 /**
@@ -108,10 +115,15 @@ export interface Emulator {
   readonly clock: Clock;
   /** Subscribe to the emulator's events (as `onEvent` receives them); returns an unsubscribe function. */
   on(listener: EmulatorListener): () => void;
-  /** Empties every table and recreates the defaults (same keys). */
+  /** Empties every table, recreates the defaults (same keys) and puts the clock back (`resetClock`). */
   reset(): Promise<void>;
   /** Moves the clock forward and runs what falls due. */
   advanceClock(seconds: number): Promise<AdvanceReport>;
+  /**
+   * Puts the clock back: to the real time, or to `clockStart` for a frozen clock (a `clock` of your own
+   * only when it has `jump`). What fell due meanwhile stays as it is.
+   */
+  resetClock(): Promise<void>;
   /**
    * The API requests this emulator answered, newest first, with their bodies (the request journal,
    * CONTRACT §9): filter by `method`, `path` prefix, `status`, `invoiceId`, and `limit`.
@@ -141,6 +153,8 @@ export interface Emulator {
   snapshots(): SnapshotInfo[];
   /** Deletes a saved state. */
   deleteSnapshot(name: string): void;
+  /** The local chains (`chains: true`, CONTRACT §14): list, mine, pay; null without them. */
+  readonly chains: EmulatorChains | null;
   /** Stops listening, lets requests in flight finish (up to 2 s), closes the database. */
   stop(): Promise<void>;
 }

@@ -44,8 +44,40 @@ export interface ErrorEvent {
   stack?: string;
 }
 
+/**
+ * A local chain (`svc dev --chains`, CONTRACT §14) saw an ERC-20 Transfer to an invoice's deposit
+ * address: the payment it became (`credited`, with the invoice's status after it), or why it credits nothing.
+ */
+export interface ChainTransferEvent {
+  type: 'chain.transfer';
+  networkId: number;
+  txHash: string;
+  blockNumber: number;
+  invoiceId: string;
+  /** The amount in the token's units (exact decimal). */
+  amount: string;
+  /** The token's symbol, or the contract's address for a token svc does not accept there. */
+  token: string;
+  credited: boolean;
+  /** Why it credits nothing (`credited: false` only). */
+  reason?: string;
+  /** The invoice's status once credited (`credited: true` only). */
+  status?: string;
+}
+
+/** A local chain's payment reached its confirmations (CONTRACT §14). */
+export interface ChainConfirmedEvent {
+  type: 'chain.confirmed';
+  networkId: number;
+  txHash: string;
+  invoiceId: string;
+  paymentId: string;
+  /** The invoice's status after the confirmation. */
+  status: string;
+}
+
 /** Everything `onEvent` and `emulator.on(listener)` receive; switch on `event.type`. */
-export type EmulatorEvent = RequestEvent | WarningEvent | ErrorEvent | DeliverySentEvent | DeliveryResultEvent;
+export type EmulatorEvent = RequestEvent | WarningEvent | ErrorEvent | DeliverySentEvent | DeliveryResultEvent | ChainTransferEvent | ChainConfirmedEvent;
 
 /** Receives every {@link EmulatorEvent}; a listener that throws is ignored, never breaks the emulator. */
 export type EmulatorListener = (event: EmulatorEvent) => void;

@@ -78,6 +78,7 @@ export function operationRoutes(handlers: Handlers<OperationId>): RouteDef[] {
       },
       idempotent: op.idempotency,
       rejectFeeFields: op.rejectFeeFields === true,
+      jsonRpc: op.jsonRpc === true,
       auth: op.auth,
       handle: handlers[id],
     };

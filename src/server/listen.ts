@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { UserError } from '../errors.js';
 import type { RequestHandler } from './app.js';
 import { answerClientError } from './http/client-error.js';
+import { type PortHolder, svcEmulatorOn } from './port-holder.js';
 
 /** An HTTP server for the emulator's handler, with the timeouts its body reader expects. */
 export function createHttpServer(handler: RequestHandler): Server {
@@ -18,7 +19,11 @@ export function createHttpServer(handler: RequestHandler): Server {
 
 export function listen(server: Server, port: number, host: string): Promise<AddressInfo> {
   return new Promise((resolve, reject) => {
-    const failed = (error: NodeJS.ErrnoException) => reject(listenError(error, port, host));
+    const failed = (error: NodeJS.ErrnoException) => {
+      // A port in use: said of which svc emulator holds it, when one does (a forgotten `svc dev`).
+      if (error.code === 'EADDRINUSE') void svcEmulatorOn(host, port).then((holder) => reject(listenError(error, port, host, holder)));
+      else reject(listenError(error, port, host));
+    };
     server.once('error', failed);
     server.listen(port, host, () => {
       server.off('error', failed);
@@ -30,9 +35,18 @@ export function listen(server: Server, port: number, host: string): Promise<Addr
 }
 
 /** Why the emulator cannot listen, in one line a person can act on (exit 1, no stack trace). */
-function listenError(error: NodeJS.ErrnoException, port: number, host: string): Error {
+function listenError(error: NodeJS.ErrnoException, port: number, host: string, holder: PortHolder | null = null): Error {
   switch (error.code) {
     case 'EADDRINUSE':
+      if (holder) {
+        const which = [holder.pid === undefined ? '' : `pid ${holder.pid}`, holder.baseUrl ?? '', holder.folder ? `folder ${holder.folder}` : ''].filter(
+          Boolean,
+        );
+        return new UserError(
+          `port ${port} is already in use on ${host} by another svc emulator${which.length ? ` (${which.join(', ')})` : ''}; stop it, or start with --port 0 to pick a free port`,
+          'port_in_use',
+        );
+      }
       return new UserError(`port ${port} is already in use on ${host}; stop what uses it, or start with --port 0 to pick a free port`, 'port_in_use');
     case 'EACCES':
       return new UserError(`port ${port} on ${host} needs privileges to listen on; use a port above 1023, or --port 0 to pick a free one`, 'port_forbidden');

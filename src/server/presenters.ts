@@ -1,10 +1,15 @@
 import type { Delivery, DeliveryDetail, Invoice, Merchant, PartnerInvoice, Payment, WebhookConfiguration } from '../contract/schemas/responses.js';
 import type { Json } from '../contract/types.js';
+import type { ResponseBody } from '../contract/schemas/responses.js';
+
+/** An entry of `GET /__emulator/invoices/{id}/payments`. */
+type InvoicePaymentEntry = ResponseBody<'InvoicePayments'>['data'][number];
 import { parseCustomHeaders, parseDepositAddresses } from '../store/json-columns.js';
 import type { AttemptRow, DeliveryRow } from '../store/repos/deliveries.js';
 import type { InvoiceRow } from '../store/repos/invoices.js';
 import type { MerchantRow } from '../store/repos/merchants.js';
 import type { PaymentRow } from '../store/repos/payments.js';
+import type { ChainTransferRow } from '../store/repos/chains.js';
 import type { WebhookConfigRow } from '../store/repos/webhook-configs.js';
 
 /**
@@ -119,6 +124,23 @@ export function presentPayment(row: PaymentRow): Payment {
     confirmed: row.confirmed === 1,
     createdAt: iso(row.created_at),
     confirmedAt: row.confirmed_at === null ? null : iso(row.confirmed_at),
+  };
+}
+
+/** A local chain's transfer that credits nothing (CONTRACT §14), among an invoice's payments. */
+export function presentUncreditedTransfer(row: ChainTransferRow): InvoicePaymentEntry {
+  return {
+    id: row.id,
+    invoiceId: row.invoice_id,
+    networkId: row.network_id,
+    token: row.token ?? row.contract_address,
+    amount: row.amount,
+    txHash: row.tx_hash,
+    confirmed: false,
+    createdAt: iso(row.created_at),
+    confirmedAt: null,
+    credited: false,
+    reason: row.reason ?? 'not credited',
   };
 }
 

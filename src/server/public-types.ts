@@ -42,3 +42,53 @@ export interface FaultControl {
   /** Removes the fault `id`, or every fault; returns how many were removed. */
   clear(id?: string): number;
 }
+
+/** A local chain (`startEmulator({ chains: true })`, CONTRACT §14), as `GET /__emulator/chains` lists it. */
+export interface LocalChainInfo {
+  /** The network's id, which is also the node's chain id. */
+  networkId: number;
+  name: string;
+  /** `{baseUrl}/__emulator/chains/{networkId}/rpc`: give it to viem, ethers or a wallet. */
+  rpcUrl: string;
+  blockNumber: number;
+  /** Blocks a payment's block needs, its own included, before the payment is confirmed. */
+  confirmations: number;
+  tokens: { symbol: string; contractAddress: string; decimals: number }[];
+  /** anvil's default accounts, each with 10,000 ETH and 1,000,000 USDC. */
+  accounts: { address: string; privateKey: string }[];
+}
+
+/** How `emulator.chains.pay` pays (every field optional). */
+export interface ChainPayOptions {
+  /** The network (default: the invoice's first route with a local chain). */
+  networkId?: number;
+  /** The token's symbol (default: the route's first). */
+  token?: string;
+  /** In token units (default: what is left to pay). */
+  amount?: string;
+  /** Which default account sends it, 0–9 (default 0). */
+  account?: number;
+  /** Mine the blocks its confirmation needs before resolving (default true). */
+  confirm?: boolean;
+}
+
+/** A transfer `emulator.chains.pay` signed and sent, and where it left the invoice. */
+export interface ChainPayment {
+  txHash: string;
+  networkId: number;
+  token: string;
+  amount: string;
+  from: string;
+  to: string;
+  /** The invoice's status once the transfer was processed (and confirmed, unless `confirm: false`). */
+  invoiceStatus: string;
+}
+
+/** `emulator.chains`: the local chains in-process (what `/__emulator/chains` and `svc chain` do). */
+export interface EmulatorChains {
+  list(): Promise<LocalChainInfo[]>;
+  /** Mines `blocks` blocks (default 1) and processes them before resolving (payments credited and confirmed). */
+  mine(networkId: number, blocks?: number): Promise<LocalChainInfo>;
+  /** Pays an invoice with a real transfer, signed by a funded account's key, on its local chain. */
+  pay(invoiceId: string, options?: ChainPayOptions): Promise<ChainPayment>;
+}

@@ -17,6 +17,8 @@ import type { WebhookChaos } from '../webhooks/chaos.js';
 import type { Random } from '../domain/random.js';
 import type { FaultTable } from './faults/table.js';
 import type { RequestJournal } from './journal/journal.js';
+import type { ChainsControl } from './chains/types.js';
+import type { WebhookTargets } from '../webhooks/targets.js';
 
 /** Who is calling: the owner of the API key, in the key's environment. */
 export interface Principal {
@@ -56,13 +58,17 @@ export interface AppDeps {
   journal: RequestJournal;
   /** API faults in force (CONTRACT §9). */
   faults: FaultTable;
+  /** Where webhooks may go (CONTRACT §5, §8): checked when a URL is saved. */
+  webhookTargets: WebhookTargets;
 }
 
 export interface Runtime {
-  /** Empties every table and recreates the defaults with the same keys. */
+  /** Empties every table, recreates the defaults with the same keys, and puts the clock back (resetClock). */
   reset(): Promise<void>;
   /** Moves the clock forward and runs everything that falls due, before resolving. */
   advanceClock(ms: number): Promise<AdvanceReport>;
+  /** Puts the clock back to the real time, or to its start (`--clock-start`), for every replica. */
+  resetClock(): Promise<void>;
   /** The default partner's keys (CONTRACT §7 `GET keys`). */
   defaultKeys(): DefaultKeys;
   /** Something falls due at `at` (an expiry, a delivery): make sure the scheduler wakes by then. */
@@ -81,6 +87,8 @@ export interface Runtime {
   snapshots: Snapshots;
   /** Webhook chaos in force (CONTRACT §9). */
   chaos: WebhookChaos;
+  /** The local chains (`svc dev --chains`, CONTRACT §14), or null without them. */
+  readonly chains: ChainsControl | null;
 }
 
 // Declared in public-types.ts so that the public API's types never reach the database layer.
@@ -154,6 +162,8 @@ interface RouteBase {
   idempotent?: { endpoint: string; tenantScoped?: boolean; optional?: boolean; perPath?: boolean };
   /** Reject fee fields in the body (create-merchant only). */
   rejectFeeFields?: boolean;
+  /** A JSON-RPC endpoint: the body may be an array of `body` objects (a batch), each validated alone. */
+  jsonRpc?: boolean;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { defaultConfig, type EmulatorConfig } from '../config/defaults.js';
 import { allowedHostProblem } from '../domain/allowed-hosts.js';
+import { parseWebhookAllow } from '../domain/webhook-allow.js';
 import { cryptoRandom, type Random, seededRandom } from '../domain/random.js';
 import { isFiniteNumber, type StoreDb } from '../store/db.js';
 import type { EmulatorConfigInput, StartEmulatorOptions } from './emulator-api.js';
@@ -16,12 +17,29 @@ export function resolveConfig(options: StartEmulatorOptions): EmulatorConfig {
     const problem = allowedHostProblem(entry);
     if (problem) throw new TypeError(`allowedHosts: ${problem}`);
   }
+  // Checked before anything opens: a bad entry is a TypeError naming the setting.
+  parseWebhookAllow(config.webhookAllow);
   // As the config file's rule: a short token is a guessable one (CONTRACT §12).
   const token = config.controlToken;
   if (token !== null && (typeof token !== 'string' || token.length < 16 || token.length > 255)) {
     throw new TypeError('controlToken must be a string of 16 to 255 characters');
   }
   return config;
+}
+
+/**
+ * The local chains asked for (CONTRACT §14): `startEmulator({ chains })` over the config's
+ * `chains: true`; null for none.
+ */
+export function chainsWanted(options: StartEmulatorOptions, config: EmulatorConfig): { confirmations: number } | null {
+  const given = options.chains ?? config.localChains;
+  if (!given) return null;
+  const confirmations = typeof given === 'object' && given.confirmations !== undefined ? given.confirmations : config.chainConfirmations;
+  if (!Number.isInteger(confirmations) || confirmations < 1 || confirmations > 64) {
+    throw new TypeError(`chains.confirmations must be a whole number from 1 to 64, not ${confirmations}`);
+  }
+  if (options.database !== undefined) throw new TypeError('chains need SQLite (db), not a PostgreSQL database: one process owns the nodes');
+  return { confirmations };
 }
 
 /** Checked when the journal is built, after the database opened (as before this file existed). */

@@ -24,11 +24,15 @@ import type { AppDeps } from './route.js';
 import type { Emulator, StartEmulatorOptions } from './emulator-api.js';
 import { apiRoutes } from './routes/index.js';
 import { openApiRoute } from './routes/openapi.js';
-import { checkJournalSize, randomFor, resolveConfig } from './start-options.js';
+import { chainsWanted, checkJournalSize, randomFor, resolveConfig } from './start-options.js';
+import type { ChainsBoot } from './chains/boot.js';
+import type { ChainsControl } from './chains/types.js';
+import type { EmulatorChains } from './public-types.js';
 import { type Parts, runtimeOf, type Site } from './start-parts.js';
 import { close, createHttpServer, hostForUrl, listen } from './listen.js';
 import { followReplicas, reportSync } from './replicas.js';
 import { openClock } from './emulator-clock.js';
+import { rewindClock } from './clock-reset.js';
 import { Freshness } from './freshness.js';
 import { LEASE_MS } from '../store/leases.js';
 import { keysHolder } from './keys-holder.js';
@@ -51,30 +55,52 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
  */
 export async function startWithoutSchemas(options: StartEmulatorOptions = {}): Promise<Emulator> {
   const config = resolveConfig(options);
+  // Local chains (CONTRACT §14): anvil found, or one line naming its package, before anything starts;
+  // their code (and viem) is loaded only then, and their nodes start while the store opens.
+  const chains = chainsWanted(options, config);
+  const boot = chains ? (await import('./chains/boot.js')).bootChains(chains.confirmations) : null;
   // Connections lost and found again are reported once the emulator's events exist.
   const hub = new EventHub<EmulatorEvent>();
   // The store opens once, on the engine its options name (store/open.ts); its kit holds what differs.
-  const kit = await openStoreKit({
-    ...(options.db !== undefined ? { db: options.db } : {}),
-    ...(options.database !== undefined ? { database: options.database } : {}),
-    claimAs: options.owner ?? 'another emulator',
-    onWarning: (message) => hub.emit({ type: 'warning', message }),
-  });
+  let kit: StoreKit;
   try {
-    return await serve(kit, config, options, hub);
+    kit = await openStoreKit({
+      ...(options.db !== undefined ? { db: options.db } : {}),
+      ...(options.database !== undefined ? { database: options.database } : {}),
+      claimAs: options.owner ?? 'another emulator',
+      onWarning: (message) => hub.emit({ type: 'warning', message }),
+    });
   } catch (error) {
-    // Nothing may outlive a failed start: the database (and its claim) go with it.
+    await boot?.abandon();
+    throw error;
+  }
+  try {
+    return await serve(kit, config, options, hub, boot);
+  } catch (error) {
+    // Nothing may outlive a failed start: the database (and its claim) go with it, and the chains' nodes.
+    await boot?.abandon();
     await kit.close();
     throw kit.explain(error);
   }
 }
 
 /** Start-up in dependency order: store (opened) → clock → keys → background work → app → listen. */
-async function serve(kit: StoreKit, config: EmulatorConfig, options: StartEmulatorOptions, hub: EventHub<EmulatorEvent>): Promise<Emulator> {
+async function serve(
+  kit: StoreKit,
+  config: EmulatorConfig,
+  options: StartEmulatorOptions,
+  hub: EventHub<EmulatorEvent>,
+  boot: ChainsBoot | null,
+): Promise<Emulator> {
   const { db } = kit;
   const time = await openClock(kit.clock, config, options);
   const random = await randomFor(db, options.seed ?? config.seed);
-  if (options.reset) await db.clearData();
+  // The local chains' tables go with the rest: the chains start again from genesis. An emptied
+  // emulator starts at the real time (or its --clock-start) again (issue 38).
+  if (options.reset) {
+    await db.clearData();
+    await rewindClock(time);
+  }
   const keys = await keysHolder(db, config, time.clock, random);
   if (options.onEvent) hub.on(options.onEvent);
   // `publicUrl` as an option (the in-process API) or as a setting (config file, SVC_PUBLIC_URL).
@@ -124,7 +150,24 @@ async function serve(kit: StoreKit, config: EmulatorConfig, options: StartEmulat
     : null;
   await freshness?.loaded();
   const snapshotEngine = await kit.snapshots((message) => hub.emit({ type: 'warning', message }));
-  const parts: Parts = { kit, db, snapshotEngine, config, options, time, random, keys, hub, site, work, journal, faults, freshness, unfollow: () => {} };
+  const parts: Parts = {
+    kit,
+    db,
+    snapshotEngine,
+    config,
+    options,
+    time,
+    random,
+    keys,
+    hub,
+    site,
+    work,
+    journal,
+    faults,
+    freshness,
+    unfollow: () => {},
+    chains: null,
+  };
   const deps = appDeps(parts);
   const unfollow = followOtherReplicas(parts, deps);
   const unshare = shared?.follow(deps.runtime.streams, hub);
@@ -135,9 +178,14 @@ async function serve(kit: StoreKit, config: EmulatorConfig, options: StartEmulat
   // Each listener's reconnect window starts now (a listen connected when the emulator died is reconnecting).
   await startListeners(work, deps.runtime.snapshots);
   const imported = options.snapshot ? await importSnapshot(work, deps.runtime.snapshots, options.snapshot) : null;
+  // After an imported snapshot: its chains' states are what the chains start from.
+  if (boot) parts.chains = await attachChains(boot, deps, work);
 
   const server = createHttpServer(createApp(deps, [...apiRoutes(), openApiRoute()]));
-  const { port, address } = await listenOrStop(server, work, deps.runtime.snapshots, options);
+  const { port, address } = await listenOrStop(server, work, deps.runtime.snapshots, options).catch(async (error: unknown) => {
+    await parts.chains?.stop();
+    throw error;
+  });
   if (!publicUrl) site.baseUrl = `http://${hostForUrl(options.host ?? address)}:${port}`;
   // A specific bound address is a host the emulator answers to; a wildcard one (0.0.0.0) is not.
   if (!['0.0.0.0', '::', ''].includes(options.host ?? address)) site.boundHost = options.host ?? address;
@@ -147,6 +195,7 @@ async function serve(kit: StoreKit, config: EmulatorConfig, options: StartEmulat
   try {
     await kit.recoverClaims(options.leaseMs ?? LEASE_MS);
   } catch (error) {
+    await parts.chains?.stop();
     await stopWork(work, deps.runtime.snapshots);
     await close(server);
     throw error;
@@ -192,6 +241,7 @@ function appDeps(parts: Parts): AppDeps {
     random,
     journal,
     faults,
+    webhookTargets: parts.work.targets,
     runtime: runtimeOf(parts, keyCache),
   };
 }
@@ -224,6 +274,16 @@ async function importSnapshot(work: Work, snapshots: Snapshots, file: string): P
   }
 }
 
+/** The local chains, attached once the app's deps exist, or everything background stopped if that fails. */
+async function attachChains(boot: ChainsBoot, deps: AppDeps, work: Work): Promise<ChainsControl> {
+  try {
+    return await boot.attach(deps);
+  } catch (error) {
+    await stopWork(work, deps.runtime.snapshots);
+    throw error;
+  }
+}
+
 async function listenOrStop(server: Server, work: Work, snapshots: Snapshots, options: StartEmulatorOptions) {
   try {
     return await listen(server, options.port ?? 0, options.host ?? '127.0.0.1');
@@ -251,13 +311,17 @@ function emulatorOf(parts: Parts, deps: AppDeps, server: Server, bound: { port: 
     get client() {
       // Rebuilt when the keys change (a restore of a snapshot with other keys); cheap, no I/O.
       const current = keys.current;
-      if (clients?.keys !== current) clients = { keys: current, test: clientFor(site.baseUrl, current.test), live: clientFor(site.baseUrl, current.live) };
+      if (clients?.keys !== current) {
+        const { controlToken } = parts.config;
+        clients = { keys: current, test: clientFor(site.baseUrl, current.test, controlToken), live: clientFor(site.baseUrl, current.live, controlToken) };
+      }
       return clients;
     },
     clock: deps.clock,
     on: (listener) => hub.on(listener),
     reset: () => runtime.reset(),
     advanceClock: (seconds) => runtime.advanceClock(Math.round(seconds * 1000)),
+    resetClock: () => runtime.resetClock(),
     requests: (filter) => journal.find(filter),
     clearRequests: () => journal.clearNow(),
     faults: faultControl(faults),
@@ -275,6 +339,7 @@ function emulatorOf(parts: Parts, deps: AppDeps, server: Server, bound: { port: 
     // Synchronous for SQLite users; on PostgreSQL they serve the list this process keeps (docs/decisions.md).
     snapshots: () => runtime.snapshots.listNow(),
     deleteSnapshot: (name) => runtime.snapshots.deleteNow(name),
+    chains: parts.chains ? emulatorChains(parts.chains, deps) : null,
     stop: () => (stopped ??= stopAll(parts, server, runtime.snapshots)),
   };
   // The database is reachable for our own tests (internalsOf), not through the public type.
@@ -291,6 +356,8 @@ async function stopAll(parts: Parts, server: Server, snapshots: Snapshots): Prom
   await close(server);
   // The last answered requests' entries, written before the database closes (PostgreSQL).
   await parts.journal.close?.();
+  // The chains' states saved in the store (before an export on exit copies it), then their nodes stopped.
+  await parts.chains?.stop();
   await work.dispatcher.close();
   await work.attempter.close();
   try {
@@ -302,6 +369,16 @@ async function stopAll(parts: Parts, server: Server, snapshots: Snapshots): Prom
   }
 }
 
-function clientFor(baseUrl: string, keys: { partnerKey: string; merchantKey: string }): Client {
-  return createClient({ baseUrl, partnerKey: keys.partnerKey, merchantKey: keys.merchantKey });
+/** `emulator.chains`: the control plane's chain operations, in-process (CONTRACT §9, §14). */
+function emulatorChains(chains: ChainsControl, deps: AppDeps): EmulatorChains {
+  return {
+    list: () => chains.list(),
+    mine: (networkId, blocks = 1) => chains.mine(networkId, blocks),
+    pay: async (invoiceId, options) => (await import('./chains/pay.js')).payFromWallet(deps, chains, invoiceId, options),
+  };
+}
+
+/** With the control token when there is one: it guards loopback clients too (CONTRACT §8). */
+function clientFor(baseUrl: string, keys: { partnerKey: string; merchantKey: string }, controlToken: string | null): Client {
+  return createClient({ baseUrl, partnerKey: keys.partnerKey, merchantKey: keys.merchantKey, ...(controlToken === null ? {} : { controlToken }) });
 }

@@ -30,6 +30,8 @@ export function createStreams(journal: Pick<RequestJournal, 'subscribe'>, hub: E
           // Reads change nothing: the dashboard's own GETs must not make it refresh again.
           if (event.type === 'request' && event.method !== 'GET') publish('request');
           else if (event.type === 'delivery.result') publish('delivery');
+          // A local chain's payment is a write no request made (CONTRACT §14).
+          else if (event.type === 'chain.transfer' || event.type === 'chain.confirmed') publish('chain');
         }),
     ),
     attempts: new SseFanout(

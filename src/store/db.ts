@@ -95,6 +95,8 @@ export interface StoreDb extends Tx {
 
 /** Tables emptied by a reset, children first. `meta` stays: it holds the identity and the clock. */
 export const DATA_TABLES = [
+  'chain_transfers',
+  'local_chains',
   'listeners',
   'delivery_attempts',
   'deliveries',

@@ -6,6 +6,7 @@
  * the parity type every engine implements, so that a statement one engine lacks is a compile error.
  */
 import type { Statement } from './query.js';
+import type * as chains from './repos/chains.js';
 import type * as deliveries from './repos/deliveries.js';
 import type * as events from './repos/events.js';
 import type * as idempotency from './repos/idempotency.js';
@@ -85,4 +86,5 @@ export interface Repositories {
   webhookConfigs: typeof webhookConfigs;
   listeners: typeof listeners;
   meta: typeof meta;
+  chains: typeof chains;
 }

@@ -18,6 +18,8 @@ export interface Database {
   deliveries: DeliveriesTable;
   delivery_attempts: DeliveryAttemptsTable;
   listeners: ListenersTable;
+  local_chains: LocalChainsTable;
+  chain_transfers: ChainTransfersTable;
 }
 
 export interface MetaTable {
@@ -200,4 +202,36 @@ export interface ListenersTable {
   active: number;
   created_at: number;
   updated_at: number;
+}
+
+/**
+ * A local chain of `svc dev --chains` (CONTRACT §14; SQLite only, repos/chains.ts): the last block
+ * the watcher turned into payments, and the node's state as anvil dumped it.
+ */
+export interface LocalChainsTable {
+  network_id: number;
+  last_block: number;
+  /** anvil_dumpState's answer, or null until the first save. */
+  state: string | null;
+  updated_at: number;
+}
+
+/** An ERC-20 Transfer seen on a local chain to an invoice's deposit address: credited or not. */
+export interface ChainTransfersTable {
+  id: string;
+  network_id: number;
+  tx_hash: string;
+  log_index: number;
+  block_number: number;
+  invoice_id: string;
+  contract_address: string;
+  /** The token's symbol when svc accepts the contract on this network; null for another token. */
+  token: string | null;
+  sender: string;
+  amount: string;
+  /** The payment the transfer became; null when it credits nothing. */
+  payment_id: string | null;
+  /** Why it credits nothing; null when it did. */
+  reason: string | null;
+  created_at: number;
 }

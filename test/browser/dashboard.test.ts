@@ -7,6 +7,10 @@ import { ikey, startTestEmulator, type TestEmulator } from '../helpers/emulator.
 import { ROOT } from '../helpers/cli.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
 
+// Page-side code (page.evaluate) runs in the browser; this project compiles without the DOM lib.
+declare const document: any;
+declare const getComputedStyle: any;
+
 /**
  * The dashboard (CONTRACT §10) in Debian's Chromium against a real emulator and a real receiver: a
  * developer's day (watch invoices arrive, drive one by hand, see deliveries and resend, read the
@@ -75,8 +79,11 @@ describe('the dashboard', () => {
     // Escaped: the reference shows as text, no element made of it.
     expect(await page.getByText('order-<b>hello</b>').count()).toBe(1);
     expect(await page.locator('main b').count()).toBe(0);
-    await page.getByText('1. invoice.created').waitFor();
-    await page.locator('main table').last().getByText('invoice.created').waitFor();
+    await page.locator('ol.activity').getByText('Event #1 invoice.created → CREATED').waitFor();
+    await page
+      .getByRole('region', { name: /^Deliveries/ })
+      .getByRole('cell', { name: 'invoice.created' })
+      .waitFor();
     expect(page.errors).toEqual([]);
     await page.close();
   });
@@ -106,9 +113,12 @@ describe('the dashboard', () => {
       .filter({ hasText: /^live$/ })
       .waitFor();
     await page.getByRole('heading', { name: 'Invoices' }).waitFor();
-    expect(scripts).toEqual(['/assets/ui.js', '/assets/client.js']);
+    // ui.js first, then the modules it imports (assets/), the typed client among them.
+    expect(scripts[0]).toBe('/assets/ui.js');
+    expect(scripts).toContain('/assets/client.js');
+    expect(scripts.filter((s) => !/^\/assets\/[a-z-]+\.js$/.test(s))).toEqual([]);
     expect(calls.map((c) => c.url)).toEqual(expect.arrayContaining(['GET /__emulator/keys', 'GET /__emulator/changes', 'GET /v1/partner/invoices']));
-    // The client's own headers (ui.js sets none but Svc-Client); the change feed is the browser's EventSource.
+    // The client's own headers (ui.js sets none but Svc-Client); the change feed is a stream (readEvents).
     for (const c of calls.filter((x) => x.url !== 'GET /__emulator/changes'))
       expect(c, c.url).toMatchObject({ accept: 'application/json', client: 'dashboard' });
     await page.close();
@@ -118,11 +128,11 @@ describe('the dashboard', () => {
     const inv = await createInvoice('30.00');
     const page = await open(`#/invoices/${inv.id}`);
     await page.getByRole('button', { name: 'Pay part' }).click();
-    await page.locator('main .status', { hasText: 'PARTIALLY_PAID' }).first().waitFor();
+    await statusShown(page, 'PARTIALLY_PAID');
     await page.getByRole('button', { name: 'Pay unconfirmed' }).click();
-    await page.locator('main .status', { hasText: 'CONFIRMING' }).first().waitFor();
-    await page.getByRole('button', { name: /^Confirm payment/ }).click();
-    await page.locator('main .status', { hasText: 'PAID' }).first().waitFor();
+    await statusShown(page, 'CONFIRMING');
+    await page.getByRole('button', { name: 'Confirm pending payment' }).click();
+    await statusShown(page, 'PAID');
     expect((await emu.call('GET', `/v1/invoices/${inv.id}`, { key: emu.keys.test.merchantKey })).body.status).toBe('PAID');
     expect(await notReloaded(page)).toBe(true);
     await page.close();
@@ -133,11 +143,11 @@ describe('the dashboard', () => {
     const b = await createInvoice('5.00');
     const page = await open(`#/invoices/${a.id}`);
     await page.getByRole('button', { name: 'Overpay' }).click();
-    await page.locator('main .status', { hasText: 'PAID' }).first().waitFor();
+    await statusShown(page, 'PAID');
     expect((await emu.call('GET', `/v1/invoices/${a.id}`, { key: emu.keys.test.merchantKey })).body.amountReceived).toBe('6.00');
     await page.goto(`${emu.url}/__emulator/ui/#/invoices/${b.id}`);
-    await page.getByRole('button', { name: 'Expire' }).click();
-    await page.locator('main .status', { hasText: 'EXPIRED' }).first().waitFor();
+    await page.getByRole('button', { name: 'Expire now' }).click();
+    await statusShown(page, 'EXPIRED');
     await page.close();
   });
 
@@ -152,26 +162,37 @@ describe('the dashboard', () => {
     await page.getByText(/#1 scheduled .* 500/).waitFor();
     rx.respond({ status: 200 });
     await page.getByRole('button', { name: 'Resend' }).click();
-    await page.locator('main .status', { hasText: 'succeeded' }).first().waitFor();
+    await statusShown(page, 'succeeded');
     await page.close();
   });
 
   it('advances the clock by a chosen step and says what fell due', async () => {
     const page = await open('#/clock');
-    await page.getByLabel('seconds to advance').fill('7200');
-    await page.getByRole('button', { name: 'Advance' }).click();
-    await page.getByText(/Advanced 7200 s: \d+ invoice\(s\) expired/).waitFor();
+    await page.getByLabel('Advance by').fill('2h');
+    await page.getByRole('button', { name: 'Advance', exact: true }).click();
+    // In `svc time advance`'s words (issue 38: the page said `7200 s`).
+    await page.getByText(/^Advanced 2h: \d+ expir(y|ies), \d+ delivery attempts?; now \+2h ahead of real time$/).waitFor();
+    await page.close();
+  });
+
+  it('puts the clock back to the real time, as svc time reset does (issue 38)', async () => {
+    expect((await emu.call('POST', '/__emulator/clock/advance', { body: { seconds: 3600 } })).status).toBe(200);
+    const page = await open('#/clock');
+    await page.getByRole('button', { name: 'Back to real time' }).click();
+    await page.getByText(/^Clock reset: now /).waitFor();
+    expect((await emu.call('GET', '/__emulator/clock')).body).toMatchObject({ offsetSeconds: 0 });
     await page.close();
   });
 
   it('reads the request journal, filtered by path and status', async () => {
     await emu.call('POST', '/v1/invoices', { key: emu.keys.test.merchantKey, idempotencyKey: ikey(), body: { amount: 'x' } });
     const page = await open('#/requests?path=/v1/invoices&status=400');
-    await page
+    const entries = page.locator('ol.entries');
+    await entries
       .getByText(/POST \/v1\/invoices → 400/)
       .first()
       .waitFor();
-    expect(await page.getByText(/→ 201/).count()).toBe(0);
+    expect(await entries.getByText(/→ 201/).count()).toBe(0);
     await page.close();
   });
 
@@ -191,27 +212,28 @@ describe('the dashboard', () => {
     expect(mine.every((e) => !e.fromDashboard)).toBe(true);
 
     const page = await open('#/requests');
-    await page
+    const journal = page.locator('ol.entries');
+    await journal
       .getByText(/POST \/v1\/invoices → 201/)
       .first()
       .waitFor();
-    expect(await page.getByText(/GET \/v1\/partner\/invoices/).count()).toBe(0);
+    expect(await journal.getByText(/GET \/v1\/partner\/invoices/).count()).toBe(0);
     await page.getByLabel("the dashboard's own requests too").check();
     await page.getByRole('button', { name: 'Filter' }).click();
-    await page
+    await journal
       .getByText(/GET \/v1\/partner\/invoices.* · dashboard$/)
       .first()
       .waitFor();
-    expect(await page.getByText(/POST \/v1\/invoices → 201/).count()).toBeGreaterThan(0);
+    expect(await journal.getByText(/POST \/v1\/invoices → 201/).count()).toBeGreaterThan(0);
     expect(page.errors).toEqual([]);
     await page.close();
   });
 
   it('saves and restores a snapshot, adds and clears faults and chaos, mints a merchant key', async () => {
     const page = await open('#/snapshots');
-    await page.getByLabel('snapshot name').fill('from-dashboard');
+    await page.getByLabel('Snapshot name').fill('from-dashboard');
     await page.getByRole('button', { name: 'Save' }).click();
-    await page.getByRole('cell', { name: 'from-dashboard' }).waitFor();
+    await page.getByRole('cell', { name: 'from-dashboard', exact: true }).waitFor();
     await page.getByRole('button', { name: 'Restore' }).click();
     await page.getByText('Restore: done').waitFor();
 
@@ -238,11 +260,19 @@ describe('the dashboard', () => {
       () => (globalThis as unknown as { document: { documentElement: { scrollWidth: number } } }).document.documentElement.scrollWidth,
     );
     expect(width).toBeLessThanOrEqual(360);
-    await page.keyboard.press('Tab'); // the environment select
-    await page.keyboard.press('Tab'); // first view link
-    await page.keyboard.press('Tab');
-    await page.keyboard.press('Enter'); // Deliveries
-    await page.getByRole('heading', { name: 'Deliveries' }).waitFor();
+    const focused = () => page.evaluate(() => document.activeElement?.id || document.activeElement?.textContent?.trim() || '');
+    const order: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      await page.keyboard.press('Tab');
+      order.push(await focused());
+    }
+    expect(order).toEqual(['Skip to the view', 'env', 'Invoices', 'Deliveries']);
+    // Focus is visible: an outline drawn on the focused link.
+    expect(await page.evaluate(() => getComputedStyle(document.activeElement!).outlineStyle)).toBe('solid');
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Deliveries', level: 1 }).waitFor();
+    // The new view is where the keyboard goes on.
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('main');
     await page.close();
   });
 
@@ -291,24 +321,29 @@ describe('the dashboard', () => {
     }
   });
 
-  it.each([1280, 360])('every view fits a %i px window (no page-wide horizontal scroll)', async (width) => {
-    const views = ['invoices', 'deliveries', 'requests', 'merchants', 'webhook', 'clock', 'snapshots', 'faults'];
+  it.each([1280, 390, 360])('every view fits a %i px window (no page-wide horizontal scroll)', async (width) => {
+    const inv = await createInvoice('4.00');
+    await emu.call('POST', `/v1/test_helpers/invoices/${inv.id}/payments`, { key: emu.keys.test.partnerKey, body: { amount: '1.00' } });
+    const views = ['invoices', `invoices/${inv.id}`, 'deliveries', 'requests', 'merchants', 'webhook', 'clock', 'snapshots', 'faults'];
     const page = await open('#/invoices', { width, height: 900 });
     for (const view of views) {
       await page.goto(`${emu.url}/__emulator/ui/#/${view}`);
-      await page.locator(`nav a[data-view="${view}"][aria-current]`).waitFor();
-      await page.locator('main h1').first().waitFor();
+      await page.waitForFunction((hash) => document.body.dataset.ready === hash, `#/${view}`);
+      await page.locator(`nav a[data-view="${view.split('/')[0]}"][aria-current]`).waitFor();
       const overflow = await page.evaluate(() => {
         const d = (globalThis as unknown as { document: { documentElement: { scrollWidth: number; clientWidth: number } } }).document;
         return d.documentElement.scrollWidth - d.documentElement.clientWidth;
       });
       expect(overflow, `${view} at ${width} px`).toBeLessThanOrEqual(0);
-      await shoot(page, `${view}-${width}`);
+      await shoot(page, `${view.replace('/', '-')}-${width}`);
     }
     expect(page.errors).toEqual([]);
     await page.close();
   });
 });
+
+/** The status badge of the view's heading shows `status` (the word, with its icon). */
+const statusShown = (page: Page, status: string) => page.locator(`main h1 .badge[data-status="${status}"]`).waitFor();
 
 /** Set SCREENSHOT_DIR to keep what these tests see, to look at it. */
 async function shoot(page: Page, name: string): Promise<void> {

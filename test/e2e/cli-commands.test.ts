@@ -603,5 +603,19 @@ describe('colour', () => {
     expect(await onTty(['status'], { NO_COLOR: '' })).toMatch(ANSI);
     expect(await onTty(['status'], { NO_COLOR: '1' })).not.toMatch(ANSI);
     expect(await onTty(['status', '--no-color'], { NO_COLOR: '' })).not.toMatch(ANSI);
+    expect(await onTty(['status'], { NO_COLOR: '', FORCE_COLOR: '0' })).not.toMatch(ANSI);
+  });
+
+  // Node's util.styleText paints now, not chalk (issue 39): NO_COLOR and FORCE_COLOR as before, and as documented.
+  it('FORCE_COLOR colours off a terminal; NO_COLOR and --no-color win over it (spawned)', async () => {
+    const run = async (args: string[], extra: Env) => {
+      const r = await runCli(args, { cwd: dir, env: { ...NO_TARGET, ...env, NO_COLOR: '', ...extra } });
+      expect(r.code, r.stderr).toBe(0);
+      return r.stdout;
+    };
+    expect(await run(['status'], { FORCE_COLOR: '1' })).toMatch(ANSI);
+    expect(await run(['status'], { FORCE_COLOR: '1', NO_COLOR: '1' })).not.toMatch(ANSI);
+    expect(await run(['status', '--no-color'], { FORCE_COLOR: '1' })).not.toMatch(ANSI);
+    expect(await run(['status'], { FORCE_COLOR: '0' })).not.toMatch(ANSI);
   });
 });

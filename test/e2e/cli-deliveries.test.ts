@@ -116,7 +116,7 @@ describe('webhook deliveries list', () => {
   it('refusals and bad flags: exit codes and the error document', async () => {
     const bad = await svc(['webhook', 'deliveries', 'list', '--status', 'lost']);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain("argument 'lost' is invalid");
+    expect(bad.stderr).toContain('error --status must be one of pending, retrying, succeeded, failed, not "lost".');
     const cursor = await svc(['webhook', 'deliveries', 'list', '--starting-after', 'nope', '--json']);
     expect(json(cursor, 1)).toEqual({ error: { code: 'validation_failed', message: expect.any(String), param: 'startingAfter' } });
     const merchantOnly = await runInProcess(['webhook', 'deliveries', 'list'], {

@@ -1,6 +1,7 @@
+import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli, runInProcess, type RunResult } from '../helpers/cli.js';
+import { runCli, runInProcess, spawnCli, type RunResult } from '../helpers/cli.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
@@ -74,5 +75,56 @@ describe('messages that say what to do (issue 11)', () => {
     const status = await svc(['invoices', 'list', '--status', 'payed'], env);
     expect(status.code).toBe(2);
     expect(status.stderr).toContain('Did you mean "PAID"?');
+  });
+});
+
+describe('one error style (issue 38)', () => {
+  // commander's own messages (`error: command-argument value 'invoice.payed' is invalid …`) beside
+  // svc's (`error missing required argument …`): now all svc's, with the closest choice.
+  it.each([
+    [['trigger', 'invoice.payed'], /^error <event> must be one of invoice\.created, .*, not "invoice\.payed"\. Did you mean "invoice\.paid"\?$/],
+    [['trigger'], /^error missing required argument <event>: one of invoice\.created, /],
+    [['invoices', 'get'], /^error missing required argument <invoiceId>$/],
+    [['invoices', 'list', '--statuss', 'PAID'], /^error unknown option '--statuss'\. Did you mean "--status"\?$/],
+    [['invoices', 'list', '--status', 'payed'], /^error --status must be one of CREATED, .*, not "payed"\. Did you mean "PAID"\?$/],
+    [['invoicez', 'list'], /^error unknown command 'invoicez'\. Did you mean "invoices"\?$/],
+    [['invoices', 'list', '--limit', 'abc'], /^error --limit must be a positive whole number, not "abc"\.$/],
+  ])('svc %j: "error <message>", then the help hint (spawned)', async (args, first) => {
+    const r = await spawned(args, env);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    const lines = r.stderr.trimEnd().split('\n');
+    expect(lines[0]).toMatch(first);
+    expect(lines.slice(1)).toEqual(['(add --help for usage)']);
+  });
+});
+
+describe('a port held by another svc dev (issue 38)', () => {
+  it('says it is an svc emulator and which (pid, URL, folder), and suggests --port 0; another program keeps the plain line', async () => {
+    const first = tempDir('svc-port-first-');
+    const holder = spawnCli(['dev', '--port', '0', '--json', '--memory'], { cwd: first, env: NO_TARGET });
+    try {
+      const ready = JSON.parse(await holder.waitForLine((l) => l.includes('"type":"ready"'))) as { baseUrl: string };
+      const port = new URL(ready.baseUrl).port;
+      const second = await spawned(['dev', '--port', port, '--memory'], {});
+      expect(second.code).toBe(1);
+      expect(second.stderr.split('\n')[0]).toBe(
+        `error port ${port} is already in use on 127.0.0.1 by another svc emulator (pid ${holder.child.pid}, ${ready.baseUrl}, folder ${first}); stop it, or start with --port 0 to pick a free port`,
+      );
+    } finally {
+      await holder.stop();
+    }
+    // Not an emulator: another web server, whose health path is not svc's.
+    const other = createHttpServer((_req, res) => res.writeHead(404, { 'content-type': 'text/html' }).end('<h1>Not Found</h1>'));
+    await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = other.address() as { port: number };
+      const r = await spawned(['dev', '--port', String(port), '--memory'], {});
+      expect(r.code).toBe(1);
+      expect(r.stderr.split('\n')[0]).toBe(`error port ${port} is already in use on 127.0.0.1; stop what uses it, or start with --port 0 to pick a free port`);
+    } finally {
+      other.closeAllConnections();
+      await new Promise((resolve) => other.close(resolve));
+    }
   });
 });

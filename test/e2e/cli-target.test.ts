@@ -109,9 +109,21 @@ describe('precedence: flags > environment > profile > local emulator', () => {
       expect(await merchantsSeen(svc(['merchants', 'list', '--json', ...args], env))).toEqual([profileEmu.keys.test.merchantId]);
     }
     const unknown = await svc(['status', '--profile', 'nope'], {});
-    expect(unknown.code).toBe(1);
+    expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('no profile "nope"');
     expect(unknown.stderr).toContain('Known profiles: staging.');
+  });
+
+  it('a mistyped profile is a usage error (exit 2) with the closest one, from --profile or SVC_PROFILE (spawned CLI)', async () => {
+    const typo = await runCli(['invoices', 'list', '--profile', 'stagign'], { cwd: project, env: NO_TARGET });
+    expect(typo.code).toBe(2);
+    expect(typo.stderr.split('\n')[0]).toBe(
+      `error --profile: no profile "stagign" in ${path.join(project, 'svc.config.json')}. Did you mean "staging"? Known profiles: staging.`,
+    );
+    expect(typo.stderr).toContain('(add --help for usage)');
+    const json = await runCli(['invoices', 'list', '--json'], { cwd: project, env: { ...NO_TARGET, SVC_PROFILE: 'stagign' } });
+    expect(json.code).toBe(2);
+    expect(JSON.parse(json.stdout).error).toMatchObject({ code: 'usage_error', param: 'SVC_PROFILE' });
   });
 
   it('with nothing else, the local emulator that `svc dev` recorded (spawned CLI)', async () => {

@@ -17,6 +17,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import { afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { openStore } from '../../src/store/sqlite/store.js';
 import { BIN, spawnCli, type LiveCli } from '../helpers/cli.js';
+import { packageFor } from '../helpers/readable-package.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 const running: LiveCli[] = [];
@@ -30,6 +31,8 @@ const NOBODY = 65534;
 
 /** The Node that runs svc as `nobody`: ours, unless it sits where nobody cannot reach it. */
 let nobodyNode = process.execPath;
+/** The svc it runs: the clone's, unless the clone sits where nobody cannot read it (packageFor). */
+let nobodyBin = BIN;
 beforeAll(() => {
   // Reachable by `nobody` too (permission cases run as it when the tests run as root), through the
   // run's isolation folders above it (mkdtemp makes them 0700): execute (search) rights only.
@@ -50,6 +53,8 @@ beforeAll(() => {
       fs.chmodSync(nobodyNode, 0o755);
     }
   }
+  // A clone in a private folder (mode 0700, as `mktemp -d` and /root are): a copy nobody can read.
+  if (isRoot) nobodyBin = packageFor(root, nobodyNode, { uid: NOBODY, gid: NOBODY });
 });
 
 /** A cache folder `nobody` may write in, outside every case's folder. */
@@ -75,7 +80,11 @@ function runDev(args: string[], cwd: string, options: { unprivileged?: boolean; 
     // Its compile cache (src/runtime.ts) goes to a cache folder of its own, not into the case's folder.
     const home = 'uid' in asNobody ? { HOME: cwd, XDG_CACHE_HOME: nobodyCache() } : {};
     const env = { ...process.env, NO_COLOR: '1', ...home, ...options.env };
-    const child = spawn('uid' in asNobody ? nobodyNode : process.execPath, [BIN, 'dev', '--port', '0', ...args], { cwd, env, ...asNobody });
+    const child = spawn('uid' in asNobody ? nobodyNode : process.execPath, ['uid' in asNobody ? nobodyBin : BIN, 'dev', '--port', '0', ...args], {
+      cwd,
+      env,
+      ...asNobody,
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));

@@ -236,7 +236,8 @@ describe('--fixtures', () => {
 describe('what fails before or instead of the command', () => {
   it('an emulator that cannot start (port in use): exit 1, one line, the command never runs', async () => {
     const dir = tempDir();
-    const blocker: Server = createServer();
+    // A program that holds the port and reads what it is sent (svc asks whether it is an emulator).
+    const blocker: Server = createServer((socket) => socket.resume());
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
     each.defer(() => new Promise((resolve) => blocker.close(resolve)));
     const port = (blocker.address() as { port: number }).port;
@@ -288,7 +289,7 @@ describe('what fails before or instead of the command', () => {
     const r = await runCli(['exec', 'node', '--test', 'test/'], { cwd: dir, env: NO_TARGET });
     expect(r).toMatchObject({ code: 2, stdout: '' });
     expect(r.stderr).toBe(
-      "error: unknown option '--test' after the command: put -- before the command, so that its options are not taken for svc's: svc exec [options] -- node --test test/\n(add --help for usage)\n",
+      "error unknown option '--test' after the command: put -- before the command, so that its options are not taken for svc's: svc exec [options] -- node --test test/\n(add --help for usage)\n",
     );
     const json = await runCli(['exec', '--json', 'node', '--test'], { cwd: dir, env: NO_TARGET });
     expect(json.code).toBe(2);

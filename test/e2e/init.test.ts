@@ -37,6 +37,21 @@ describe('svc init', () => {
     expect(run.stdout).toContain('Wrote svc.config.json, svc.fixtures.yaml, webhook-receiver.mjs');
     expect(run.stdout).toContain('svc dev --fixtures svc.fixtures.yaml');
     expect(run.stdout).toMatch(/WEBHOOK_SECRET=whsec_[0-9a-f]{24} node webhook-receiver\.mjs/);
+    // The "Next:" lines fit 80 columns (issue 38: the webhook one was 116 wide, the rest padded to it).
+    const lines = run.stdout.split('\n');
+    expect(lines.filter((l) => l.length > 80)).toEqual([]);
+    // They are shell lines as they are: the webhook command's secret is the receiver's.
+    const next = lines.slice(lines.indexOf('Next:') + 1);
+    const secret = /WEBHOOK_SECRET=(whsec_[0-9a-f]{24})/.exec(run.stdout)![1];
+    expect(next).toContain('  svc webhook set --url http://localhost:3000/hooks \\');
+    expect(next).toContain(`    --secret ${secret}`);
+    expect(next.filter((l) => l.startsWith('  ') && !l.startsWith('  #') && !l.startsWith('    ')).map((l) => l.trim().split(' ')[0])).toEqual([
+      'svc',
+      'svc',
+      `WEBHOOK_SECRET=${secret}`,
+      'svc',
+      'svc',
+    ]);
     expect(read(dir, 'svc.fixtures.yaml')).toBe(template('svc.fixtures.yaml'));
     expect(read(dir, 'webhook-receiver.mjs')).toBe(template('webhook-receiver.mjs'));
     expect(fs.statSync(path.join(dir, 'webhook-receiver.mjs')).mode & 0o111).not.toBe(0);

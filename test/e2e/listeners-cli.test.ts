@@ -34,7 +34,7 @@ describe('svc webhook listeners', () => {
       { id: 'test', environment: 'test', forwardTo: FORWARD_TO, events: ['invoice.paid'], connected: true, removeAt: null, updatedAt: expect.any(String) },
     ]);
     const human = await svc();
-    expect(human.stdout).toMatch(/^ID\s+FORWARD TO\s+EVENTS\s+STATE\ntest\s+http:\/\/127\.0\.0\.1:9\/hooks\s+invoice\.paid\s+connected\n$/);
+    expect(human.stdout).toMatch(/^id\s+forward to\s+events\s+state\ntest\s+http:\/\/127\.0\.0\.1:9\/hooks\s+invoice\.paid\s+connected\n$/);
 
     // Killed: no goodbye. It stays for its reconnect window, which the list shows.
     listen.child.kill('SIGKILL');

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli, spawnCli, type LiveCli } from '../helpers/cli.js';
 import { ikey, request, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { startReceiver } from '../helpers/receiver.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 /** `svc logs tail` (the request journal's stream) and `svc faults add|list|clear`, spawned from the build. */
@@ -22,6 +23,32 @@ const create = (emu: TestEmulator, amount = '5.00') =>
   request(emu.url, 'POST', '/v1/invoices', { key: emu.keys.test.merchantKey, idempotencyKey: ikey(), body: { amount } });
 
 describe('svc logs tail', () => {
+  it('prints times as svc webhook deliveries tail does: the time of day on the emulator clock (issue 38)', async () => {
+    // A frozen clock: the request and the delivery attempt it causes are both at its start.
+    const start = '2030-01-01T12:34:56.000Z';
+    const emu = await startTestEmulator({ clockStart: start });
+    emulators.push(emu);
+    const receiver = await startReceiver({ status: 200 });
+    try {
+      const env = { ...NO_TARGET, SVC_BASE_URL: emu.url, SVC_PARTNER_KEY: emu.keys.test.partnerKey };
+      await request(emu.url, 'PUT', '/v1/partner/webhook', { key: emu.keys.test.partnerKey, body: { url: receiver.url, secret: 'whsec_times_0123456789' } });
+      const logs = spawnCli(['logs', 'tail', '--path', '/v1/invoices'], { cwd: tempDir(), env });
+      const deliveries = spawnCli(['webhook', 'deliveries', 'tail'], { cwd: tempDir(), env });
+      running.push(logs, deliveries);
+      for (const tail of [logs, deliveries]) {
+        await expect.poll(() => /Tailing|Watching|Ctrl-C/.test(tail.stderr()), { timeout: 10_000 }).toBe(true);
+      }
+      await create(emu);
+      const time = new Date(start).toTimeString().slice(0, 8);
+      const logLine = await logs.waitForLine((l) => l.includes('POST /v1/invoices'));
+      const attemptLine = await deliveries.waitForLine((l) => l.includes('invoice.created'));
+      expect(logLine.split(' ')[0]).toBe(time);
+      expect(attemptLine.split(' ')[0]).toBe(time);
+    } finally {
+      await receiver.close();
+    }
+  });
+
   it('prints each API request as it is answered, refusals with their error; --json is NDJSON; SIGINT exits 0', async () => {
     const emu = await emulator();
     const human = spawnCli(['logs', 'tail', '--base-url', emu.url, '--path', '/v1/invoices'], { cwd: tempDir(), env: NO_TARGET });
@@ -33,7 +60,7 @@ describe('svc logs tail', () => {
     await create(emu);
     await create(emu, 'bad');
     const ok = await human.waitForLine((l) => / POST \/v1\/invoices .*201 /.test(l));
-    expect(ok).toMatch(/^\d{4}-\d\d-\d\dT[\d:.]+Z {2}POST \/v1\/invoices 201 \d+ ms {2}merchant test {2}req_/);
+    expect(ok).toMatch(/^\d\d:\d\d:\d\d {2}POST \/v1\/invoices 201 \d+ ms {2}merchant test {2}req_/);
     await human.waitForLine((l) => l.includes('validation_failed: amount'));
     for (let i = 0; i < 100 && json.lines.length === 0; i++) {
       await create(emu, 'bad');
@@ -108,7 +135,7 @@ describe('svc logs tail', () => {
       const tail = spawnCli(['logs', 'tail', '--base-url', `http://127.0.0.1:${port}`], { cwd: tempDir(), env: NO_TARGET });
       running.push(tail);
       expect(await tail.waitForLine((l) => l.includes('POST /v1/invoices'))).toMatch(
-        /^2030-01-01T00:00:00.000Z {2}POST \/v1\/invoices 201 3 ms {2}merchant test {2}req_1$/,
+        new RegExp(`^${new Date('2030-01-01T00:00:00.000Z').toTimeString().slice(0, 8)} {2}POST /v1/invoices 201 3 ms {2}merchant test {2}req_1$`),
       );
       await expect.poll(() => tail.stderr(), { timeout: 10_000 }).toContain('ignored a malformed request message from the emulator: {"id":7}');
       expect(tail.stderr()).toContain('ignored a malformed request message from the emulator: not json');

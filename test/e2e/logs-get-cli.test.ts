@@ -17,7 +17,9 @@ describe('svc logs get', () => {
 
     const human = await svc(emu, id);
     expect(human.code, human.stderr).toBe(0);
-    expect(human.stdout).toMatch(new RegExp(`^\\S+Z {2}POST /v1/invoices 201 \\d+ ms {2}merchant test {2}${id}\\n`));
+    expect(human.stdout).toMatch(new RegExp(`^\\d\\d:\\d\\d:\\d\\d {2}POST /v1/invoices 201 \\d+ ms {2}merchant test {2}${id}\\n`));
+    // The line has the time of day, as the tails print it; the whole timestamp is on the next.
+    expect(human.stdout.split('\n')[1]).toMatch(/^at \d{4}-\d\d-\d\dT[\d:.]+Z {2}· {2}key /);
     expect(human.stdout).toContain('Request body\n{\n  "amount": "5.00"\n}');
     expect(human.stdout).toContain(`"id": "${created.body.id}"`);
 

@@ -34,7 +34,7 @@ describe('svc snapshot', () => {
     expect(saved.code, saved.stderr).toBe(0);
     expect(JSON.parse(saved.stdout)).toMatchObject({ name: 'seeded', bytes: expect.any(Number) });
     const human = await svc('snapshot', 'list');
-    expect(human.stdout.trimEnd()).toMatch(/^NAME\s+SAVED AT \(EMULATOR TIME\)\s+SIZE\nseeded\s+\d{4}-\d\d-\d\dT[\d:.]+Z\s+[\d.]+ KiB$/);
+    expect(human.stdout.trimEnd()).toMatch(/^name\s+saved at \(emulator time\)\s+size\nseeded\s+\d{4}-\d\d-\d\dT[\d:.]+Z\s+[\d.]+ KiB$/);
 
     const dropped = (await create()).body;
     const restored = await svc('snapshot', 'restore', 'seeded');

@@ -132,7 +132,8 @@ describe('what the built package loads to start', () => {
     expect(stdout).toBe('done\n');
     const loaded = packagesIn(out);
     expect(loaded).toContain('better-sqlite3'); // the hook saw the package's own imports
-    expect(loaded.filter((p) => ['kysely', 'undici', 'qrcode', 'pngjs'].includes(p))).toEqual([]);
+    // viem: only local chains (--chains, CONTRACT §14) load it.
+    expect(loaded.filter((p) => ['kysely', 'undici', 'qrcode', 'pngjs', 'viem'].includes(p))).toEqual([]);
   });
 
   // A client command is what scripts run in loops (#9): it needs commander, the contract and HTTP,
@@ -181,6 +182,6 @@ describe('what the built package loads to start', () => {
     expect(stderr).toBe('');
     const loaded = packagesIn(out);
     expect(loaded).toContain('better-sqlite3');
-    expect(loaded.filter((p) => ['kysely', 'undici', 'cosmiconfig', 'qrcode'].includes(p))).toEqual([]);
+    expect(loaded.filter((p) => ['kysely', 'undici', 'cosmiconfig', 'qrcode', 'viem'].includes(p))).toEqual([]);
   });
 });

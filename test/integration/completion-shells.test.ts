@@ -74,8 +74,12 @@ describe('svc completion bash (run in bash)', () => {
       'faults',
       'keys',
       'fixtures',
+      'verify',
+      'proxy',
+      'chain',
     ]);
     expect(bashComplete('svc', 'in')).toEqual(['init', 'invoices']);
+    expect(bashComplete('svc', 'chain', '')).toEqual(['list', 'mine', 'pay']);
     expect(bashComplete('svc', 'invoices', '')).toEqual(['create', 'get', 'list', 'pay', 'confirm', 'expire']);
     expect(bashComplete('svc', 'merchants', 'k')).toEqual(['keys']);
   });

@@ -435,6 +435,7 @@ describe('loopback rule', () => {
       }
       const before = dataOf(await open.client.test.getClock()).offsetSeconds;
       expectExactError(await request(external, 'POST', '/__emulator/clock/advance', { body: { seconds: 60 } }), 403, 'control_plane_forbidden');
+      expectExactError(await request(external, 'POST', '/__emulator/clock/reset'), 403, 'control_plane_forbidden');
       expectExactError(await request(external, 'POST', '/__emulator/partners', { body: {} }), 403, 'control_plane_forbidden');
       expect(dataOf(await open.client.test.getClock()).offsetSeconds).toBe(before);
       expect(await open.query('SELECT COUNT(*) AS n FROM partners')).toEqual([{ n: 1 }]);

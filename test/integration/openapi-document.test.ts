@@ -56,8 +56,11 @@ describe('one source', () => {
   it('uses the interface document’s parameter names: /v1/partner/webhook/deliveries/{id} and …/{id}/resend', () => {
     expect(doc.paths['/v1/partner/webhook/deliveries/{id}'].get.operationId).toBe('getDelivery');
     expect(doc.paths['/v1/partner/webhook/deliveries/{id}/resend'].post.operationId).toBe('resendDelivery');
-    // A snapshot is named by its name (CONTRACT §9), not a UUID; a journal entry by its request id (`req_…`).
-    expect(Object.keys(doc.paths).filter((p) => /\{(?!id\}|paymentId\}|name\}|requestId\})/.test(p))).toEqual([]);
+    // A snapshot is named by its name (CONTRACT §9), not a UUID; a journal entry by its request id (`req_…`);
+    // a local chain by its network's id (§14).
+    expect(Object.keys(doc.paths).filter((p) => /\{(?!id\}|paymentId\}|name\}|requestId\}|networkId\})/.test(p))).toEqual([]);
+    expect(Object.keys(doc.paths).filter((p) => p.includes('{networkId}') && !p.startsWith('/__emulator/chains/'))).toEqual([]);
+    expect(opById('mineChain').parameters[0].schema).toMatchObject({ type: 'string', pattern: '^[1-9][0-9]{0,9}$' });
     expect(Object.keys(doc.paths).filter((p) => p.includes('{name}') && !p.startsWith('/__emulator/snapshots/'))).toEqual([]);
     expect(Object.keys(doc.paths).filter((p) => p.includes('{requestId}'))).toEqual(['/__emulator/requests/{requestId}']);
     expect(opById('getRequest').parameters).toEqual([

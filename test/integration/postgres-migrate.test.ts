@@ -217,7 +217,8 @@ describe('PostgreSQL migrations', () => {
   it('refuse, at start, an svc database that lost a table or a column (one line naming it)', async () => {
     // CONTRACT §12 "trust only its own" (issue 40): before, such a database started and answered 500s.
     for (const [damage, named] of [
-      ['DROP TABLE payments', /the table "payments" is missing/],
+      // CASCADE: the local chains' transfers refer to payments (the reference goes, the table stays).
+      ['DROP TABLE payments CASCADE', /the table "payments" is missing/],
       ['ALTER TABLE invoices DROP COLUMN reference_id', /the table "invoices" lacks the column "reference_id"/],
       ['DROP TABLE request_journal', /the table "request_journal" is missing/],
     ] as const) {

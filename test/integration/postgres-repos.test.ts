@@ -224,12 +224,13 @@ describe('PostgreSQL repositories', () => {
     expect(await repos.deliveries.nextDeliveryDueAt(db)).toBe(T0 + 1);
     expect(await repos.deliveries.nextDeliveryDueAfter(db, T0 + 4)).toBe(T0 + 50);
 
-    // a has one running already: with perUrl 2, one more of a; b is not due past T0+4 yet.
-    const claimed = await repos.deliveries.claimDue(db, T0 + 10, 10, 2, new Map([[a, 1]]));
+    // a's receiver has one running already (`busy` is by receiver: scheme, host and port): with
+    // perUrl 2, one more of a; b is not due past T0+4 yet.
+    const claimed = await repos.deliveries.claimDue(db, T0 + 10, 10, 2, new Map([['http://a', 1]]));
     expect(claimed.map((d) => d.id).sort()).toEqual([rows[0]!.id, rows[3]!.id].sort());
     expect(claimed.every((d) => d.in_flight === 1)).toBe(true);
     // a saturated: left out entirely.
-    expect(await repos.deliveries.claimDue(db, T0 + 10, 10, 2, new Map([[a, 2]]))).toEqual([]);
+    expect(await repos.deliveries.claimDue(db, T0 + 10, 10, 2, new Map([['http://a', 2]]))).toEqual([]);
     expect((await repos.deliveries.claimDueForUrl(db, a, T0 + 10, 1)).map((d) => d.id)).toEqual([rows[1]!.id]);
     expect(await repos.deliveries.nextDeliveryDueAt(db)).toBe(T0 + 3);
 

@@ -14,6 +14,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/cli.js';
+import { bash, docBlocks } from '../helpers/doc-blocks.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 const project = tempDir('svc-consumer-');
@@ -166,7 +167,7 @@ describe('the packed package in a fresh project', () => {
       tampered: 'signature_mismatch',
       selfSigned: true,
       typed: { readBack: summary.invoiceId, missingCode: 'invoice_not_found' },
-      advanced: { expired: 1, clockMoved: true },
+      advanced: { expired: 1, clockMoved: true, clockBack: true },
       afterReset: 404,
       eventTypes: ['delivery.result', 'delivery.sent', 'request'],
       fixedClock: '2030-01-01T00:00:00.000Z',
@@ -192,5 +193,25 @@ describe('the packed package in a fresh project', () => {
       expect(r.code, `${bin}: ${r.out}`).toBe(0);
       expect(r.stdout.trim()).toBe(version);
     }
+  });
+  // Last: it writes the project's allowScripts.
+  it("npm 11's install-script review: the README names every package it lists, and its commands leave none unreviewed", async ({ skip }) => {
+    const pending = async () => {
+      const r = await run('npm', ['install-scripts', 'ls', '--json'], project, 30_000);
+      if (r.code !== 0 && /Unknown command|not a valid command/i.test(r.out)) return null;
+      expect(r.code, r.out).toBe(0);
+      return ((JSON.parse(r.stdout) as { allowScripts?: { name: string }[] }).allowScripts ?? []).map((p) => p.name).sort();
+    };
+    const before = await pending();
+    if (before === null) return skip('this npm has no `npm install-scripts` (allowScripts came in npm 11)');
+    expect(before.length).toBeGreaterThan(0);
+    const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('**In your own project.**'), readme.indexOf('## The model in one minute'));
+    for (const name of before) expect(section, `README's "In your own project" says what ${name}'s install script does`).toContain(`- \`${name}\`:`);
+    const [commands, ...more] = docBlocks('README.md', 'readme-allow-scripts');
+    expect(more).toEqual([]);
+    const result = bash(`set -euo pipefail\n${commands}`, project);
+    expect(result.status, result.stderr).toBe(0);
+    expect(await pending()).toEqual([]);
   });
 });

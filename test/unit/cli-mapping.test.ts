@@ -7,6 +7,7 @@ import { main } from '../../src/cli/main.js';
 import { buildProgram } from '../../src/cli/program.js';
 import { GLOBAL_OPTIONS, type CommandSpec, type HandlerInput } from '../../src/cli/spec.js';
 import { inputProblem, optionsProblem } from '../../src/cli/spec-input.js';
+import { UsageError } from '../../src/errors.js';
 
 /**
  * The argv → handler mapping, for every command: which spec runs, with which positional arguments
@@ -43,11 +44,27 @@ async function parse(argv: string[]): Promise<Invocation> {
   return seen;
 }
 
-/** Parses argv that must fail; returns commander's error. */
-async function parseError(argv: string[]): Promise<CommanderError> {
+/**
+ * Parses argv that must fail as a usage error; returns what it failed with: commander's error (an
+ * unknown command or option, too many arguments), the UsageError a value's parser threw, or the
+ * UsageError the action rendered (a missing argument), with what reached stderr.
+ */
+async function parseError(argv: string[]): Promise<{ code: string; message: string; exitCode: number }> {
+  let stderr = '';
+  let exitCode = 0;
   const program = buildProgram({
-    setExitCode: () => {},
-    io: { stdout: sink(), stderr: sink(), stdinIsTTY: false, env: {} },
+    setExitCode: (c) => (exitCode = c),
+    io: {
+      stdout: sink(),
+      stderr: new Writable({
+        write(chunk, _enc, done) {
+          stderr += String(chunk);
+          done();
+        },
+      }),
+      stdinIsTTY: false,
+      env: {},
+    },
     invoke: async () => {
       throw new Error(`should not run: ${argv.join(' ')}`);
     },
@@ -56,8 +73,10 @@ async function parseError(argv: string[]): Promise<CommanderError> {
     () => null,
     (e: unknown) => e,
   );
-  expect(error).toBeInstanceOf(CommanderError);
-  return error as CommanderError;
+  if (error instanceof CommanderError) return { code: error.code, message: stderr, exitCode: error.exitCode };
+  if (error instanceof UsageError) return { code: error.code, message: error.message, exitCode: 2 };
+  expect(error).toBeNull();
+  return { code: 'usage_error', message: stderr, exitCode };
 }
 
 const PARTNER_KEY = `pt_test_${'a'.repeat(32)}`;
@@ -177,6 +196,7 @@ const ROWS: [string, string, Record<string, string | readonly string[] | undefin
   ['webhook deliveries tail --status retrying --interval 5', 'webhook deliveries tail', {}, { status: 'retrying', interval: 5 }],
   ['time show', 'time show', {}, {}],
   ['time advance 90s', 'time advance', { duration: '90s' }, {}],
+  ['time reset', 'time reset', {}, {}],
   ['snapshot save seeded', 'snapshot save', { name: 'seeded' }, {}],
   ['snapshot restore seeded', 'snapshot restore', { name: 'seeded' }, {}],
   ['snapshot list', 'snapshot list', {}, {}],
@@ -208,6 +228,34 @@ const ROWS: [string, string, Record<string, string | readonly string[] | undefin
   ['snapshot export seeded bug.sqlite', 'snapshot export', { name: 'seeded', file: 'bug.sqlite' }, {}],
   ['keys list', 'keys list', {}, {}],
   ['fixtures apply fixtures.yaml', 'fixtures apply', { file: 'fixtures.yaml' }, {}],
+  ['fixtures from-recording traffic.ndjson', 'fixtures from-recording', { file: 'traffic.ndjson' }, {}],
+  [
+    'verify --partner-key pt_test_k --merchant-key test_k --only auth,webhook --tunnel',
+    'verify',
+    {},
+    { partnerKey: 'pt_test_k', merchantKey: 'test_k', only: 'auth,webhook', tunnel: true },
+  ],
+  ['verify', 'verify', {}, {}],
+  [
+    'proxy --upstream https://sandbox.example.com --port 0 --record traffic.ndjson',
+    'proxy',
+    {},
+    { upstream: 'https://sandbox.example.com', port: 0, record: 'traffic.ndjson' },
+  ],
+  [
+    'webhook listen --forward-to 3000 --secret whsec_0123456789abcdef',
+    'webhook listen',
+    {},
+    { forwardTo: '3000', secret: 'whsec_0123456789abcdef', tunnel: 'auto' },
+  ],
+  ['chain list', 'chain list', {}, {}],
+  ['chain mine 3 --network 84532', 'chain mine', { blocks: '3' }, { network: 84532 }],
+  [
+    'chain pay inv-1 --network 80002 --token USDC --amount 4.5 --account 2 --no-confirm',
+    'chain pay',
+    { invoiceId: 'inv-1' },
+    { network: 80002, token: 'USDC', amount: '4.5', account: 2, confirm: false },
+  ],
 ];
 
 describe('argv → handler', () => {
@@ -280,20 +328,28 @@ describe('global options', () => {
 });
 
 describe('usage errors', () => {
+  // One style (issue 38): svc's `error <message>`, commander's own errors rewritten into it.
   it.each([
-    ['unknown option', 'invoices get i-1 --nope', 'commander.unknownOption', /unknown option '--nope'/],
-    ['missing argument', 'invoices get', 'commander.missingArgument', /missing required argument 'invoiceId'/],
-    ['missing option value', 'invoices list --limit', 'commander.optionMissingArgument', /--limit <n>/],
-    ['bad int', 'invoices list --limit abc', 'commander.invalidArgument', /--limit must be a positive whole number, not "abc"/],
-    ['zero for a positive int', 'merchants list --limit 0', 'commander.invalidArgument', /--limit must be a positive whole number/],
-    ['bad int for a network id', 'invoices pay i-1 --network-id base', 'commander.invalidArgument', /--network-id must be a whole number/],
-    ['bad option choice', 'invoices list --status NOPE', 'commander.invalidArgument', /Allowed choices are CREATED, CONFIRMING/],
-    ['bad argument choice', 'trigger invoice.nope', 'commander.invalidArgument', /Allowed choices are invoice\.created/],
-    ['bad shell', 'completion powershell', 'commander.invalidArgument', /Allowed choices are bash, zsh, fish/],
-    ['unknown command', 'merchants frobnicate', 'commander.unknownCommand', /unknown command 'frobnicate'/],
-    ['too many arguments', 'invoices expire i-1 i-2', 'commander.excessArguments', /too many arguments/],
-    ['no command to exec', 'exec', 'commander.missingArgument', /missing required argument 'command'/],
-    ['nothing after --', 'exec --memory --', 'commander.missingArgument', /missing required argument 'command'/],
+    ['unknown option', 'invoices get i-1 --nope', 'commander.unknownOption', /^error unknown option '--nope'\n/],
+    ['unknown option, a typo', 'invoices list --statuss PAID', 'commander.unknownOption', /^error unknown option '--statuss'\. Did you mean "--status"\?\n/],
+    ['missing argument', 'invoices get', 'usage_error', /^error missing required argument <invoiceId>\n/],
+    ['missing option value', 'invoices list --limit', 'commander.optionMissingArgument', /^error option '--limit <n>' argument missing/],
+    ['bad int', 'invoices list --limit abc', 'usage_error', /^--limit must be a positive whole number, not "abc"/],
+    ['zero for a positive int', 'merchants list --limit 0', 'usage_error', /^--limit must be a positive whole number/],
+    ['bad int for a network id', 'invoices pay i-1 --network-id base', 'usage_error', /^--network-id must be a whole number/],
+    ['bad option choice', 'invoices list --status NOPE', 'usage_error', /^--status must be one of CREATED, CONFIRMING/],
+    [
+      'bad argument choice',
+      'trigger invoice.payed',
+      'usage_error',
+      /^<event> must be one of invoice\.created, .*, not "invoice\.payed"\. Did you mean "invoice\.paid"\?$/,
+    ],
+    ['bad shell', 'completion powershell', 'usage_error', /^<shell> must be one of bash, zsh, fish, not "powershell"\.$/],
+    ['unknown command', 'merchants frobnicate', 'commander.unknownCommand', /^error unknown command 'frobnicate'/],
+    ['unknown command, a typo', 'invoicez', 'commander.unknownCommand', /^error unknown command 'invoicez'\. Did you mean "invoices"\?\n/],
+    ['too many arguments', 'invoices expire i-1 i-2', 'commander.excessArguments', /^error too many arguments/],
+    ['no command to exec', 'exec', 'usage_error', /^error missing required argument <command>\n/],
+    ['nothing after --', 'exec --memory --', 'usage_error', /^error missing required argument <command>\n/],
   ])('%s: svc %s', async (_what, argv, code, message) => {
     const error = await parseError(argv.split(' '));
     expect(error.code).toBe(code);
@@ -336,7 +392,7 @@ describe('main(): commander errors are exit code 2', () => {
     vi.restoreAllMocks();
     expect(code).toBe(2);
     expect(io.out()).toBe('');
-    expect(io.err()).toMatch(/^error: /);
+    expect(io.err()).toMatch(/^error (?!: )/);
   });
 
   it('with --json, stdout is one {"error":…} document', async () => {
@@ -345,7 +401,9 @@ describe('main(): commander errors are exit code 2', () => {
     const code = process.exitCode;
     vi.restoreAllMocks();
     expect(code).toBe(2);
-    expect(JSON.parse(io.out())).toEqual({ error: { code: 'usage_error', message: expect.stringContaining('--limit must be a positive whole number') } });
+    expect(JSON.parse(io.out())).toEqual({
+      error: { code: 'usage_error', message: expect.stringContaining('--limit must be a positive whole number'), param: '--limit' },
+    });
   });
 
   it('--help and --version are exit code 0', async () => {

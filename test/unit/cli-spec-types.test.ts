@@ -70,6 +70,8 @@ describe('types: a handler reads what its spec declares, as declared', () => {
       readonly controlToken?: string;
       readonly publicUrl?: string;
       readonly allowedHost?: readonly string[];
+      readonly chains?: boolean;
+      readonly webhookAllow?: readonly string[];
     }>();
   });
 

@@ -12,8 +12,8 @@ import { describe, expect, it } from 'vitest';
 const FLOORS: readonly (readonly [floor: number, name: string, prefixes: readonly string[]])[] = [
   [0, 'contract, domain (pure)', ['contract/', 'domain/', 'errors.ts']],
   [1, 'store, clock, config, process helpers', ['store/', 'clock/', 'config/', 'pid.ts', 'package-root.ts', 'version.ts', 'runtime.ts']],
-  [2, 'webhooks, tunnel', ['webhooks/', 'tunnel/']],
-  [3, 'server, listen, client', ['server/', 'listen/', 'client/']],
+  [2, 'webhooks, tunnel, local chains', ['webhooks/', 'tunnel/', 'chains/']],
+  [3, 'server, listen, client, fidelity', ['server/', 'listen/', 'client/', 'fidelity/']],
   [4, 'cli', ['cli/']],
   // The package's API (src/index.ts) composes the server, the client and the clock: an entry point.
   [5, 'entry points', ['entry/', 'index.ts']],

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { Chalk } from 'chalk';
 import { UsageError } from '../../src/errors.js';
 import { humanListenLines } from '../../src/cli/output/listen-events.js';
+import { styleFor } from '../../src/cli/output/style.js';
 import { parseEvents, parseForwardTo, parseHeaders, parseTimeout } from '../../src/listen/target.js';
 
 describe('svc webhook listen --forward-to', () => {
@@ -64,8 +64,8 @@ describe('svc webhook listen options', () => {
 });
 
 describe('svc webhook listen human lines', () => {
-  const plain = new Chalk({ level: 0 });
-  const colour = new Chalk({ level: 1 });
+  const plain = styleFor(false);
+  const colour = styleFor(true);
   const text = (lines: { text: string }[]) => lines.map((l) => l.text);
 
   it('prints the lines of the issue: Ready!, -->, <--', () => {

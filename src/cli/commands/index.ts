@@ -1,4 +1,6 @@
 import type { LazyCommand } from '../spec.js';
+import { fidelityCommands } from './fidelity.js';
+import { chainCommands } from './chain/index.js';
 import { fixtureCommands } from './fixtures/index.js';
 import { invoiceCommands } from './invoices/index.js';
 import { keyCommands } from './keys/index.js';
@@ -22,4 +24,6 @@ export const ALL_COMMANDS: readonly LazyCommand[] = [
   ...faultCommands,
   ...keyCommands,
   ...fixtureCommands,
+  ...fidelityCommands,
+  ...chainCommands,
 ];

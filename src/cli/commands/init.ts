@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { ChalkInstance } from 'chalk';
+import type { Style } from '../output/style.js';
 import { DEFAULT_DATABASE, DEFAULT_PORT } from '../../config/defaults.js';
 import { SEARCH_PLACES } from '../../config/load.js';
 import { parseDuration } from '../../domain/duration.js';
@@ -124,21 +124,26 @@ function competingConfigs(ctx: Context): string[] {
   );
 }
 
-function summary(files: string[], answers: Answers, c: ChalkInstance): string {
+/**
+ * What to run next, as lines a shell takes as they are: each step's purpose as a comment, then its
+ * commands, none wider than 80 columns (the webhook command continues on a second line).
+ */
+function summary(files: string[], answers: Answers, c: Style): string {
   const secret = `whsec_${randomBytes(12).toString('hex')}`;
-  const steps: [string, string][] = [['svc dev', `start the emulator on port ${answers.port} (reads ${CONFIG_FILE})`]];
-  if (answers.fixtures) steps.push([`svc dev --fixtures ${FIXTURES_FILE}`, 'start it and seed the example data']);
+  const steps: [string, string[]][] = [[`start the emulator on port ${answers.port} (reads ${CONFIG_FILE})`, ['svc dev']]];
+  if (answers.fixtures) steps.push(['or start it and seed the example data', [`svc dev --fixtures ${FIXTURES_FILE}`]]);
   if (answers.receiver) {
-    steps.push([`WEBHOOK_SECRET=${secret} node ${RECEIVER_FILE}`, 'run the receiver on port 3000']);
-    steps.push([`svc webhook set --url http://localhost:3000/hooks --secret ${secret}`, 'point the webhook at it']);
-    steps.push(['svc trigger invoice.paid', 'and watch it fulfil']);
+    steps.push(['in a second terminal: run the receiver on port 3000', [`WEBHOOK_SECRET=${secret} node ${RECEIVER_FILE}`]]);
+    steps.push([
+      'in a third: point the webhook at it, and watch it fulfil',
+      ['svc webhook set --url http://localhost:3000/hooks \\', `  --secret ${secret}`, 'svc trigger invoice.paid'],
+    ]);
   }
-  const width = Math.max(...steps.map(([cmd]) => cmd.length));
   return [
     `Wrote ${files.join(', ')}`,
     '',
     c.bold('Next:'),
-    ...steps.map(([cmd, what]) => `  ${cmd.padEnd(width)}  ${c.dim(what)}`),
+    ...steps.flatMap(([what, commands]) => [c.dim(`  # ${what}`), ...commands.map((line) => `  ${line}`)]),
     '',
     c.dim('Add .svc/ to .gitignore: it holds the local database and keys.'),
   ].join('\n');

@@ -1,4 +1,4 @@
-import type { ChalkInstance } from 'chalk';
+import type { Style } from '../output/style.js';
 import { ApiRefusedError, ServiceUnreachableError } from '../../client/errors.js';
 import { keyHint, parseKey } from '../../domain/keys.js';
 import { UserError } from '../../errors.js';
@@ -98,7 +98,7 @@ function keyStatus(key: string | undefined, source: Source | undefined): KeyStat
   return { hint: keyHint(key), environment: parseKey(key)?.environment ?? null, source };
 }
 
-function view(c: ChalkInstance, s: StatusData): string {
+function view(c: Style, s: StatusData): string {
   // Values built here mix styles: their data parts are escaped one by one (the service's answer,
   // the state file and the config are not ours).
   const key = (k: KeyStatus | null) => styled(k ? `${esc(k.hint)}  ${c.dim(`(${esc(k.source)}${k.environment ? `, ${k.environment}` : ''})`)}` : c.dim('none'));

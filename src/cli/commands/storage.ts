@@ -16,6 +16,23 @@ export function storageOption(storage: StorageChoice): { db: string } | { databa
   return storage.kind === 'postgres' ? { database: storage.url } : { db: storage.file };
 }
 
+/**
+ * The warning for a password given on the command line (`--database postgres://user:secret@…`,
+ * CONTRACT §12 "Trust only its own"): every local user reads a process's arguments (`ps`,
+ * /proc/<pid>/cmdline). Null when the flag carries none (in the URL's user info or its query).
+ */
+export function passwordInFlagWarning(flag: string | undefined): string | null {
+  if (flag === undefined || !isPostgresUrl(flag)) return null;
+  let url: URL;
+  try {
+    url = new URL(flag);
+  } catch {
+    return null;
+  }
+  if (url.password === '' && !url.searchParams.has('password')) return null;
+  return '--database carries a password, which every local user can read in /proc/<pid>/cmdline (ps shows it too): pass the URL in SVC_DATABASE_URL or the config file\'s "database" instead';
+}
+
 /** A PostgreSQL connection URL, as libpq and `pg` take it. */
 export const isPostgresUrl = (value: string): boolean => /^postgres(ql)?:\/\//i.test(value);
 

@@ -15,7 +15,7 @@ export const devSpec = defineCommand({
     { flags: '--db <file>', description: 'SQLite database file (default .svc/emulator.sqlite)' },
     { flags: '--memory', description: 'use a throwaway in-memory database' },
     { flags: '--database <url>', description: 'a PostgreSQL database (postgres://…) instead of SQLite: one sandbox shared by several svc dev processes' },
-    { flags: '--reset', description: 'start with an empty database (the default keys are kept)' },
+    { flags: '--reset', description: 'start with an empty database and the clock at the real time (the default keys are kept)' },
     { flags: '--fixtures <file>', description: 'apply a fixtures file once the emulator is up' },
     {
       flags: '--snapshot <file>',
@@ -40,6 +40,16 @@ export const devSpec = defineCommand({
       description: 'also answer requests for this host name (LAN name, container service; `all` lifts the check)',
       repeatable: true,
     },
+    {
+      flags: '--chains',
+      description: 'run a local chain per EVM test network (anvil, optional package @foundry-rs/anvil): pay invoices with real transactions',
+    },
+    {
+      flags: '--webhook-allow <list>',
+      description:
+        'listening beyond loopback, webhooks may still reach these internal hosts, addresses or CIDR ranges (comma-separated: app,10.0.0.0/8); other internal addresses are refused',
+      repeatable: true,
+    },
   ],
   examples: [
     'svc dev',
@@ -48,6 +58,7 @@ export const devSpec = defineCommand({
     'svc dev --memory --snapshot bug-4711.sqlite',
     'svc dev --memory --snapshot state.sqlite --export-on-exit state.sqlite',
     'SVC_PORT=5000 SVC_MEMORY=1 svc dev',
+    'svc dev --chains',
   ],
   stopsOnSignal: true,
 });
@@ -68,7 +79,7 @@ export const execSpec = defineCommand({
     { flags: '--db <file>', description: 'SQLite database file (default: a throwaway in-memory database)' },
     { flags: '--memory', description: 'use a throwaway in-memory database (the default)' },
     { flags: '--database <url>', description: 'a PostgreSQL database (postgres://…) instead of SQLite: one sandbox shared by several svc dev processes' },
-    { flags: '--reset', description: 'start with an empty database (the default keys are kept)' },
+    { flags: '--reset', description: 'start with an empty database and the clock at the real time (the default keys are kept)' },
     { flags: '--fixtures <file>', description: 'apply a fixtures file before the command runs; its --json output is in the file $SVC_FIXTURES_OUTPUT names' },
     {
       flags: '--snapshot <file>',
@@ -88,6 +99,16 @@ export const execSpec = defineCommand({
     {
       flags: '--allowed-host <host>',
       description: 'also answer requests for this host name (LAN name, container service; `all` lifts the check)',
+      repeatable: true,
+    },
+    {
+      flags: '--chains',
+      description: 'run a local chain per EVM test network (anvil, optional package @foundry-rs/anvil): pay invoices with real transactions',
+    },
+    {
+      flags: '--webhook-allow <list>',
+      description:
+        'listening beyond loopback, webhooks may still reach these internal hosts, addresses or CIDR ranges (comma-separated: app,10.0.0.0/8); other internal addresses are refused',
       repeatable: true,
     },
     { flags: '--log <file>', description: "write the emulator's events to this file, as NDJSON (what `svc dev --json` prints)" },
@@ -147,7 +168,7 @@ export const resetSpec = defineCommand({
   name: 'reset',
   summary: 'delete all data of the running emulator (the default keys are kept); asks first',
   description:
-    'Empties the emulator the command targets (POST /__emulator/reset): merchants, invoices, events, deliveries, webhook settings; the default partner and merchant keep their keys. On a terminal it asks for confirmation; elsewhere (scripts, CI, --json) --yes is required.',
+    'Empties the emulator the command targets (POST /__emulator/reset): merchants, invoices, events, deliveries, webhook settings; the default partner and merchant keep their keys, a running `svc webhook listen` stays registered with its secret, and the clock is back at the real time (or --clock-start). On a terminal it asks for confirmation; elsewhere (scripts, CI, --json) --yes is required.',
   options: [{ flags: '-y, --yes', description: 'reset without asking (required off a terminal)' }],
   examples: ['svc reset', 'svc reset --yes --json'],
 });

@@ -1,4 +1,4 @@
-import type { ChalkInstance } from 'chalk';
+import type { Style } from '../output/style.js';
 import type { ThrowingClient } from '../../client/throwing.js';
 import { createInvoiceAs } from '../invoice-calls.js';
 import { addAmounts, fromBaseUnits, isValidAmount, scaleOf, toBaseUnits } from '../../domain/money.js';
@@ -101,7 +101,7 @@ function half(amount: string): string {
   return `${text}${scaleOf(text) === 0 ? '.' : ''}${'0'.repeat(missing)}`;
 }
 
-function report(c: ChalkInstance, r: { invoice: InvoiceData; steps: Step[]; event: TriggerEvent }): string {
+function report(c: Style, r: { invoice: InvoiceData; steps: Step[]; event: TriggerEvent }): string {
   // What the service answered is escaped (CONTRACT §8); the step lines carry no colour.
   const lines = r.steps
     .map((s) => {

@@ -1,13 +1,14 @@
-import type { ChalkInstance } from 'chalk';
+import type { Style } from './style.js';
 import type { EmulatorEvent } from '../../server/events.js';
 import { esc } from './escape.js';
 import { statusColour } from './style.js';
+import { statusColour as invoiceStatus } from './human.js';
 
 /**
  * One line per emulator event for people: `POST /v1/invoices 201 3 ms`. Paths, warnings (which name
  * the unknown fields a client sent), event fields and receivers' errors are escaped (CONTRACT §8).
  */
-export function humanDevLine(event: EmulatorEvent, c: ChalkInstance): string | null {
+export function humanDevLine(event: EmulatorEvent, c: Style): string | null {
   switch (event.type) {
     case 'request': {
       const ms = event.durationMs < 1 ? '<1' : Math.round(event.durationMs).toString();
@@ -21,6 +22,12 @@ export function humanDevLine(event: EmulatorEvent, c: ChalkInstance): string | n
       return `${c.dim(time())} ${c.cyan('-->')} ${named(event)}${event.target === 'listener' ? ' to the listener' : ''}${event.trigger === 'manual' ? c.dim(' (resend)') : ''}`;
     case 'delivery.result':
       return `${c.dim(time())} ${resultLine(event, c)}`;
+    case 'chain.transfer':
+      return `${c.dim(time())} ${c.magenta('chain')} ${event.networkId} ${esc(event.txHash)} ${esc(event.amount)} ${esc(event.token)} to invoice ${esc(event.invoiceId)}: ${
+        event.credited ? invoiceStatus(c, event.status ?? '') : c.yellow(`not credited (${esc(event.reason ?? '')})`)
+      }`;
+    case 'chain.confirmed':
+      return `${c.dim(time())} ${c.magenta('chain')} ${event.networkId} ${esc(event.txHash)} confirmed: invoice ${esc(event.invoiceId)} ${invoiceStatus(c, event.status)}`;
     default:
       return null;
   }
@@ -35,7 +42,7 @@ const named = (e: { eventType: string; eventId: string }) => `${esc(e.eventType)
  * because attempts run concurrently and their results interleave; failures in red with the reason
  * and what next.
  */
-export function resultLine(event: Result, c: ChalkInstance): string {
+export function resultLine(event: Result, c: Style): string {
   const status = event.responseStatus === null ? 'ERR' : String(event.responseStatus);
   const line = `<-- [${status}] ${named(event)} POST ${esc(event.url)} (${Math.round(event.durationMs)} ms)`;
   if (event.ok) return `${c.green('<--')}${line.slice(3)}`;

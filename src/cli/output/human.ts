@@ -1,4 +1,4 @@
-import type { ChalkInstance } from 'chalk';
+import type { Style } from './style.js';
 import { esc } from './escape.js';
 
 /**
@@ -14,7 +14,7 @@ export const styled = (text: string): Styled => new Styled(text);
 export type Row = [string, unknown] | [string, unknown, (text: string) => string];
 
 /** Aligned `key  value` lines. Undefined values are left out; null shows as a dash. */
-export function keyValue(c: ChalkInstance, rows: Row[]): string {
+export function keyValue(c: Style, rows: Row[]): string {
   const shown = rows.filter((r) => r[1] !== undefined);
   const width = Math.max(0, ...shown.map(([k]) => k.length));
   return shown
@@ -33,7 +33,7 @@ export interface Column<Row> {
 }
 
 /** A plain aligned table with a dim header; an empty list says so. Cells are escaped (CONTRACT §8). */
-export function table<Row>(c: ChalkInstance, columns: Column<Row>[], rows: Row[], empty = 'nothing to show'): string {
+export function table<Row>(c: Style, columns: Column<Row>[], rows: Row[], empty = 'nothing to show'): string {
   if (!rows.length) return c.dim(`(${empty})`);
   const cells = rows.map((r) => columns.map((col) => text(col.value(r))));
   const widths = columns.map((col, i) => Math.max(col.header.length, ...cells.map((row) => row[i]!.length)));
@@ -56,7 +56,7 @@ function text(value: unknown): string {
   return esc(value);
 }
 
-export function statusColour(c: ChalkInstance, status: string): string {
+export function statusColour(c: Style, status: string): string {
   const s = esc(status);
   switch (status) {
     case 'PAID':
@@ -77,7 +77,7 @@ export function statusColour(c: ChalkInstance, status: string): string {
 }
 
 /** A generic rendering for values without their own: objects as key/value, the rest as JSON. */
-export function plain(c: ChalkInstance, data: unknown): string {
+export function plain(c: Style, data: unknown): string {
   if (data === undefined) return '';
   if (data !== null && typeof data === 'object' && !Array.isArray(data)) {
     return keyValue(

@@ -1,4 +1,4 @@
-import type { ChalkInstance } from 'chalk';
+import type { Style } from './style.js';
 import type { ListenEvent } from '../../listen/events.js';
 import { esc } from './escape.js';
 
@@ -20,7 +20,7 @@ const seconds = (n: number) => `${Math.round(n / 100) / 10} s`;
  * failures in red with their reason, and what happens to the connection and the webhook. Whatever
  * the service, the deliveries or the app sent is escaped (CONTRACT §8). Empty: nothing to show.
  */
-export function humanListenLines(event: ListenEvent, c: ChalkInstance): HumanLine[] {
+export function humanListenLines(event: ListenEvent, c: Style): HumanLine[] {
   const out = (...text: string[]): HumanLine[] => text.map((t) => ({ stream: 'stdout', text: t }));
   const err = (...text: string[]): HumanLine[] => text.map((t) => ({ stream: 'stderr', text: t }));
   switch (event.type) {
@@ -46,6 +46,8 @@ export function humanListenLines(event: ListenEvent, c: ChalkInstance): HumanLin
       return out(`${c.green('<--')} [${event.status}] ${named(event)} ${esc(event.method)} ${esc(event.url)} (${ms(event.durationMs)})`);
     case 'forward_failed':
       return out(c.red(`<-- [${event.status ?? 'ERR'}] ${named(event)} ${esc(event.method)} ${esc(event.url)} (${ms(event.durationMs)}) ${esc(event.reason)}`));
+    case 'violation':
+      return err(c.yellow(`violation ${named(event)}: ${esc(event.message)}`));
     case 'filtered':
       return out(c.dim(`--- ${named(event)} not forwarded (not in --events)`));
     case 'reconnecting':

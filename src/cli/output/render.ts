@@ -35,8 +35,10 @@ export function renderError(
   ctx: Context | null,
   stderr: NodeJS.WritableStream = process.stderr,
   stdout: NodeJS.WritableStream = process.stdout,
+  /** Before a context exists (a value refused while commander parses): whether --json was given. */
+  jsonWithoutContext = false,
 ): number {
-  const json = ctx?.json ?? false;
+  const json = ctx?.json ?? jsonWithoutContext;
   const c = styleFor(ctx?.color ?? false);
   const err = ctx?.stderr ?? stderr;
   const out = ctx?.stdout ?? stdout;

@@ -1,30 +1,41 @@
-import type { ChalkInstance } from 'chalk';
-
-let chalk: typeof import('chalk') | undefined;
+import { styleText } from 'node:util';
 
 /**
- * Loads chalk, when colour is on. Without colour (scripts, pipes, --json, NO_COLOR) chalk is never
- * imported: with its colour detection it was a tenth of a command's start-up time.
+ * The styles svc's human output uses. Each wraps its text in ANSI codes through Node's own
+ * `util.styleText` (which re-opens an outer style after an inner one ends, as chalk did), or, without
+ * colour, returns it as it is. Whether there is colour is the context's decision (context.ts), made
+ * once: a TTY, or FORCE_COLOR, unless NO_COLOR or --no-color.
  */
-export async function prepareStyle(color: boolean): Promise<void> {
-  if (color && !chalk) chalk = await import('chalk');
+export interface Style {
+  bold(text: string): string;
+  dim(text: string): string;
+  red(text: string): string;
+  green(text: string): string;
+  yellow(text: string): string;
+  cyan(text: string): string;
+  magenta(text: string): string;
 }
 
-/** A chalk that colours only when the context says so (TTY, no NO_COLOR, no --no-color). */
-export function styleFor(color: boolean): ChalkInstance {
-  if (color && chalk) return new chalk.Chalk({ level: 1 });
-  return plain;
+// validateStream: false, because the context decided already (and for stderr as well as stdout).
+const paint = (format: keyof Style) => (text: string) => styleText(format, text, { validateStream: false });
+const colour: Style = {
+  bold: paint('bold'),
+  dim: paint('dim'),
+  red: paint('red'),
+  green: paint('green'),
+  yellow: paint('yellow'),
+  cyan: paint('cyan'),
+  magenta: paint('magenta'),
+};
+const same = (text: string) => text;
+const plain: Style = { bold: same, dim: same, red: same, green: same, yellow: same, cyan: same, magenta: same };
+
+/** The styles when the context says there is colour, else text unchanged. */
+export function styleFor(color: boolean): Style {
+  return color ? colour : plain;
 }
 
-/**
- * Chalk's shape without colour: any chain of style names (`c.bold.red`) is a function returning
- * its text unchanged.
- */
-const plain: ChalkInstance = new Proxy(((...text: unknown[]) => text.join(' ')) as ChalkInstance, {
-  get: (_target, property) => (property === 'level' ? 0 : plain),
-});
-
-export function statusColour(c: ChalkInstance, status: number): (text: string) => string {
+export function statusColour(c: Style, status: number): (text: string) => string {
   if (status >= 500) return c.red;
   if (status >= 400) return c.yellow;
   if (status >= 300) return c.cyan;

@@ -1,8 +1,8 @@
-import type { ChalkInstance } from 'chalk';
+import type { Style } from '../output/style.js';
 import type { ResponseBody } from '../../contract/index.js';
 import { keyValue } from '../output/human.js';
 
-export function chaosView(c: ChalkInstance, chaos: ResponseBody<'WebhookChaos'>): string {
+export function chaosView(c: Style, chaos: ResponseBody<'WebhookChaos'>): string {
   if (!chaos.active) return c.dim(`no webhook chaos for this partner in ${chaos.environment}`);
   const pct = (p: number | undefined) => (p === undefined ? undefined : `${Math.round(p * 100)}% of attempts`);
   return keyValue(c, [

@@ -1,9 +1,10 @@
-import type { ChalkInstance } from 'chalk';
+import type { Style } from '../output/style.js';
 import type { Delivery, DeliveryDetail } from '../../contract/index.js';
 import { esc } from '../output/escape.js';
 import { keyValue, statusColour, styled, table } from '../output/human.js';
 
 import type { DeliveryStatus } from '../../contract/enums.js';
+import { clockTime } from './time-of-day.js';
 export type { DeliveryStatus };
 export type DeliveryTarget = 'webhook' | 'listener';
 
@@ -45,14 +46,6 @@ export interface AttemptLine {
 /** HTTP status, or ERR when there was no response (timeout, refused, reset). */
 const statusText = (status: number | null) => (status === null ? 'ERR' : String(status));
 
-/** `14:03:09`, local time of day; a full timestamp when it is not the same day as `ref`. */
-export function clockTime(iso: string, ref?: string): string {
-  const d = new Date(iso);
-  if (Number.isNaN(d.getTime())) return iso;
-  if (ref !== undefined && new Date(ref).toDateString() !== d.toDateString()) return iso;
-  return d.toTimeString().slice(0, 8);
-}
-
 const oneLine = (s: string, max: number) => {
   const flat = s.replace(/\s+/g, ' ').trim();
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
@@ -63,7 +56,7 @@ function lastResult(d: DeliveryData): string | null {
   return d.lastError ? `${statusText(d.lastResponseStatus)} ${oneLine(d.lastError, 40)}` : statusText(d.lastResponseStatus);
 }
 
-export function deliveryTable(c: ChalkInstance, list: { data: DeliveryData[]; hasMore: boolean }): string {
+export function deliveryTable(c: Style, list: { data: DeliveryData[]; hasMore: boolean }): string {
   const rows = table(
     c,
     [
@@ -85,7 +78,7 @@ export function deliveryTable(c: ChalkInstance, list: { data: DeliveryData[]; ha
 /** How much of a response body people see; `--json` has all of it (the service keeps up to 4 KiB). */
 const BODY_SHOWN = 200;
 
-function attemptBlock(c: ChalkInstance, a: AttemptData): string {
+function attemptBlock(c: Style, a: AttemptData): string {
   const ok = a.responseStatus !== null && a.responseStatus >= 200 && a.responseStatus < 300;
   const status = ok ? c.green(statusText(a.responseStatus)) : c.red(statusText(a.responseStatus));
   const head = `#${a.number}  ${a.trigger.padEnd(9)}  ${a.startedAt}  ${`${Math.round(a.durationMs)} ms`.padStart(7)}  ${status}`;
@@ -113,7 +106,7 @@ function prettyPayload(payload: string): string {
   return esc(text, { multiline: true });
 }
 
-export function deliveryView(c: ChalkInstance, d: DeliveryDetailData): string {
+export function deliveryView(c: Style, d: DeliveryDetailData): string {
   const head = keyValue(c, [
     ['id', d.id],
     ['event', `${d.eventType} [${d.eventId}]`],
@@ -133,7 +126,7 @@ export function deliveryView(c: ChalkInstance, d: DeliveryDetailData): string {
 }
 
 /** After a resend: the new attempt (the record's last), then the delivery's status. */
-export function resendView(c: ChalkInstance, d: DeliveryDetailData): string {
+export function resendView(c: Style, d: DeliveryDetailData): string {
   const a = d.attempts.at(-1);
   const lines = a ? [attemptBlock(c, a)] : [c.dim('(no attempt recorded)')];
   lines.push(
@@ -150,7 +143,7 @@ export function resendView(c: ChalkInstance, d: DeliveryDetailData): string {
  * attempt went to (the partner's webhook, or `svc webhook listen`'s listener); a failure in red with
  * its error and what happens next. Everything the service or the receiver supplied is escaped.
  */
-export function attemptLine(c: ChalkInstance, a: AttemptLine): string {
+export function attemptLine(c: Style, a: AttemptLine): string {
   const resend = a.trigger === 'manual' ? ' (resend)' : '';
   const nth = a.attempt > 1 ? ` · attempt ${a.attempt}` : '';
   const line = `<-- [${statusText(a.responseStatus)}] ${esc(a.eventType)} [${esc(a.eventId)}]${resend} ${esc(a.target)} POST ${esc(a.url)} (${Math.round(a.durationMs)} ms) ${esc(a.status)}`;

@@ -1,4 +1,4 @@
-import type { ChalkInstance } from 'chalk';
+import type { Style } from '../output/style.js';
 import type { Fault } from '../../contract/testing-types.js';
 import { table } from '../output/human.js';
 
@@ -17,20 +17,20 @@ function where(f: Fault): string {
 const times = (f: Fault) => (f.times === null ? 'until cleared' : `${f.times} more`);
 
 /** `<id>: POST /v1/invoices → 503 service_unavailable, before, 1 more` */
-export function faultLine(c: ChalkInstance, f: Fault): string {
+export function faultLine(c: Style, f: Fault): string {
   return `${c.bold(f.id)}: ${where(f)} → ${what(f)}, ${f.when}, ${times(f)}`;
 }
 
-export function faultTable(c: ChalkInstance, faults: Fault[]): string {
+export function faultTable(c: Style, faults: Fault[]): string {
   return table(
     c,
     [
-      { header: 'ID', value: (f: Fault) => f.id },
-      { header: 'MATCH', value: where },
-      { header: 'ACTION', value: what },
-      { header: 'WHEN', value: (f) => f.when },
-      { header: 'LEFT', value: times },
-      { header: 'FIRED', value: (f) => f.fired },
+      { header: 'id', value: (f: Fault) => f.id },
+      { header: 'match', value: where },
+      { header: 'action', value: what },
+      { header: 'when', value: (f) => f.when },
+      { header: 'left', value: times },
+      { header: 'fired', value: (f) => f.fired },
     ],
     faults,
     'no faults in force',

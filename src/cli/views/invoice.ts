@@ -1,6 +1,9 @@
-import type { ChalkInstance } from 'chalk';
+import type { Style } from '../output/style.js';
 import type { Invoice, PartnerInvoice } from '../../contract/index.js';
-import type { Payment } from '../../contract/schemas/responses.js';
+import type { ResponseBody } from '../../contract/schemas/responses.js';
+
+/** A payment, or a local chain's transfer that credits nothing (CONTRACT §14). */
+type PaymentEntry = ResponseBody<'InvoicePayments'>['data'][number];
 import type { WebhookEvent } from '../../contract/webhook-event.js';
 import { esc } from '../output/escape.js';
 import { keyValue, statusColour, table } from '../output/human.js';
@@ -10,11 +13,11 @@ export type InvoiceData = Invoice | PartnerInvoice;
 
 /** What the emulator's control plane adds to an invoice: its payments and events, oldest first. */
 export interface InvoiceHistory {
-  payments: Payment[];
+  payments: PaymentEntry[];
   events: WebhookEvent[];
 }
 
-export function invoiceView(c: ChalkInstance, inv: InvoiceData, history: InvoiceHistory | null = null): string {
+export function invoiceView(c: Style, inv: InvoiceData, history: InvoiceHistory | null = null): string {
   const head = keyValue(c, [
     ['id', inv.id],
     ['merchant', 'merchantId' in inv ? inv.merchantId : undefined],
@@ -39,10 +42,10 @@ export function invoiceView(c: ChalkInstance, inv: InvoiceData, history: Invoice
   const payments = table(
     c,
     [
-      { header: 'payment', value: (p: Payment) => p.id },
+      { header: 'payment', value: (p: PaymentEntry) => p.id },
       { header: 'amount', value: (p) => `${p.amount} ${p.token}` },
       { header: 'network', value: (p) => String(p.networkId) },
-      { header: 'confirmed', value: (p) => p.confirmedAt ?? 'not yet' },
+      { header: 'confirmed', value: (p) => (p.credited ? (p.confirmedAt ?? 'not yet') : `not credited: ${p.reason ?? ''}`) },
     ],
     history.payments,
     'no payments',
@@ -62,7 +65,7 @@ export function invoiceView(c: ChalkInstance, inv: InvoiceData, history: Invoice
   return `${head}\n\n${addresses}\n\n${c.bold('Payments')}\n${payments}\n\n${c.bold('Events')}\n${events}`;
 }
 
-export function invoiceTable(c: ChalkInstance, list: { data: InvoiceData[]; hasMore: boolean }): string {
+export function invoiceTable(c: Style, list: { data: InvoiceData[]; hasMore: boolean }): string {
   const rows = table(
     c,
     [

@@ -1,11 +1,11 @@
-import type { ChalkInstance } from 'chalk';
+import type { Style } from '../output/style.js';
 import type { Merchant } from '../../contract/index.js';
 import { esc } from '../output/escape.js';
 import { keyValue, statusColour, table } from '../output/human.js';
 
 export type MerchantData = Merchant;
 
-export function merchantView(c: ChalkInstance, m: MerchantData): string {
+export function merchantView(c: Style, m: MerchantData): string {
   return keyValue(c, [
     ['id', m.merchantId],
     ['name', m.name],
@@ -18,7 +18,7 @@ export function merchantView(c: ChalkInstance, m: MerchantData): string {
   ]);
 }
 
-export function merchantTable(c: ChalkInstance, list: { data: MerchantData[]; hasMore: boolean }): string {
+export function merchantTable(c: Style, list: { data: MerchantData[]; hasMore: boolean }): string {
   const rows = table(
     c,
     [

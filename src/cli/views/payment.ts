@@ -1,4 +1,4 @@
-import type { ChalkInstance } from 'chalk';
+import type { Style } from '../output/style.js';
 import type { Payment, ResponseBody } from '../../contract/index.js';
 import { chainByNetworkId } from '../../domain/chains.js';
 import { keyValue } from '../output/human.js';
@@ -15,7 +15,7 @@ export function networkLabel(invoice: Pick<InvoiceData, 'addresses' | 'environme
   return name ? `${name} (${networkId})` : `network ${networkId}`;
 }
 
-export function paymentView(c: ChalkInstance, result: PaymentResult): string {
+export function paymentView(c: Style, result: PaymentResult): string {
   const p = result.payment;
   const head = keyValue(c, [
     ['payment', p.id],

@@ -1,4 +1,4 @@
-import type { ChalkInstance } from 'chalk';
+import type { Style } from '../output/style.js';
 import { esc } from '../output/escape.js';
 import { table } from '../output/human.js';
 
@@ -15,17 +15,17 @@ export function formatBytes(bytes: number): string {
 }
 
 /** `seeded (148.0 KiB, saved at 2030-01-01T00:00:00.000Z)` */
-export function snapshotView(c: ChalkInstance, s: SnapshotData): string {
+export function snapshotView(c: Style, s: SnapshotData): string {
   return `${c.bold(esc(s.name))} ${c.dim(`(${formatBytes(s.bytes)}, saved at ${s.createdAt})`)}`;
 }
 
-export function snapshotListView(c: ChalkInstance, list: SnapshotData[]): string {
+export function snapshotListView(c: Style, list: SnapshotData[]): string {
   return table(
     c,
     [
-      { header: 'NAME', value: (s: SnapshotData) => s.name },
-      { header: 'SAVED AT (EMULATOR TIME)', value: (s) => s.createdAt },
-      { header: 'SIZE', value: (s) => formatBytes(s.bytes) },
+      { header: 'name', value: (s: SnapshotData) => s.name },
+      { header: 'saved at (emulator time)', value: (s) => s.createdAt },
+      { header: 'size', value: (s) => formatBytes(s.bytes) },
     ],
     list,
     'no snapshots: save one with svc snapshot save <name>',

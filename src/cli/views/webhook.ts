@@ -1,10 +1,10 @@
-import type { ChalkInstance } from 'chalk';
+import type { Style } from '../output/style.js';
 import type { WebhookConfiguration } from '../../contract/index.js';
 import { keyValue } from '../output/human.js';
 
 export type WebhookConfigData = WebhookConfiguration;
 
-export function webhookView(c: ChalkInstance, w: WebhookConfigData): string {
+export function webhookView(c: Style, w: WebhookConfigData): string {
   const headers = Object.entries(w.customHeaders);
   return keyValue(c, [
     ['url', w.url],

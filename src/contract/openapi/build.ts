@@ -104,6 +104,13 @@ export function buildOpenApi(version: string, serverUrl: string = DEFAULT_SERVER
 /** A `Request-Id` as the emulator writes them (src/server/app.ts): `req_` and lowercase hex. */
 const REQUEST_ID = { type: 'string', pattern: '^req_[0-9a-f]+$' };
 
+/** Path parameters that are not a resource's UUID, by name. */
+const PATH_PARAMETERS: Record<string, JsonSchema> = {
+  name: { type: 'string', pattern: SNAPSHOT_NAME.source },
+  requestId: REQUEST_ID,
+  networkId: { type: 'string', pattern: '^[1-9][0-9]{0,9}$', description: "A network's id (CONTRACT §3), which a local chain uses as its chain id." },
+};
+
 function operationObject(
   id: string,
   op: OperationSpec,
@@ -114,8 +121,9 @@ function operationObject(
     name: m[1],
     in: 'path',
     required: true,
-    // Every path parameter is a resource's UUID, except a snapshot's name and a journal entry's request id.
-    schema: m[1] === 'name' ? { type: 'string', pattern: SNAPSHOT_NAME.source } : m[1] === 'requestId' ? REQUEST_ID : { type: 'string', format: 'uuid' },
+    // Every path parameter is a resource's UUID, except a snapshot's name, a journal entry's request id
+    // and a local chain's network id.
+    schema: PATH_PARAMETERS[m[1]!] ?? { type: 'string', format: 'uuid' },
   }));
   if (op.query) parameters.push(...queryParameters(REQUEST_SCHEMAS[op.query], schemas));
   if (op.idempotency) parameters.push(idempotencyHeader(op.idempotency.optional === true));
@@ -159,12 +167,18 @@ function operationObject(
       ? {
           requestBody: {
             required: !body.safeParse({}).success,
-            content: { 'application/json': { schema: { $ref: `#/components/schemas/${op.body}` } } },
+            content: { 'application/json': { schema: bodySchema(op.body, op.jsonRpc === true) } },
           },
         }
       : {}),
     responses,
   };
+}
+
+/** A body's schema: its component, or for JSON-RPC one request or a batch of them. */
+function bodySchema(name: string, jsonRpc: boolean): JsonSchema {
+  const ref = { $ref: `#/components/schemas/${name}` };
+  return jsonRpc ? { oneOf: [ref, { type: 'array', minItems: 1, items: ref }] } : ref;
 }
 
 function successResponse(op: OperationSpec, spec: ResponseSpec, status: string, streamEvents?: Record<string, JsonSchema>): Record<string, unknown> {

@@ -16,7 +16,7 @@ export const controlOperations = defineOperations({
     ...control,
     method: 'POST',
     path: '/__emulator/reset',
-    summary: 'Delete all data and recreate the default partner with the same keys',
+    summary: 'Delete all data, recreate the default partner with the same keys, and put the clock back',
     auth: 'none',
     responses: { 200: 'ResetResult' },
   },
@@ -29,6 +29,14 @@ export const controlOperations = defineOperations({
     auth: 'none',
     body: 'AdvanceClockRequest',
     responses: { 200: 'ClockAdvance' },
+  },
+  resetClock: {
+    ...control,
+    method: 'POST',
+    path: '/__emulator/clock/reset',
+    summary: 'Put the clock back: to the real time, or to its start (--clock-start); what was due stays due',
+    auth: 'none',
+    responses: { 200: 'Clock' },
   },
   getDefaultKeys: {
     ...control,

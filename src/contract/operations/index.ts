@@ -1,4 +1,5 @@
 import type { OperationSpec } from '../operation.js';
+import { chainOperations } from './chains.js';
 import { chaosOperations } from './chaos.js';
 import { controlOperations } from './control.js';
 import { dashboardOperations } from './dashboard.js';
@@ -23,6 +24,7 @@ export const OPERATIONS = {
   ...snapshotOperations,
   ...chaosOperations,
   ...dashboardOperations,
+  ...chainOperations,
 };
 
 export type Operations = typeof OPERATIONS;

@@ -16,6 +16,11 @@ export const health = z
     version: z.string(),
     now: z.iso.datetime().meta({ description: 'Emulator time.' }),
     baseUrl: z.url(),
+    pid: z.number().int().optional().meta({ description: "The emulator process's id (a second `svc dev` on its port names it)." }),
+    folder: z
+      .string()
+      .optional()
+      .meta({ description: "The emulator process's working folder, where `svc dev` keeps `.svc/` (a second `svc dev` on its port names it)." }),
   })
   .meta({ id: 'Health' });
 

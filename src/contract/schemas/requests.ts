@@ -3,6 +3,7 @@ import { DELIVERY_STATUSES, INVOICE_EVENT_TYPES, INVOICE_STATUSES } from '../enu
 import { amountString, boundedString, listQuery, uuidString } from './common.js';
 import { customHeadersSchema } from './custom-headers.js';
 import { CHAOS_REQUESTS } from './chaos.js';
+import { CHAIN_REQUESTS } from './chains.js';
 import { lazyRecord } from './lazy.js';
 import { SNAPSHOT_REQUESTS } from './snapshots.js';
 import { TESTING_REQUESTS } from './testing-requests.js';
@@ -159,6 +160,7 @@ export const REQUEST_SCHEMAS = lazyRecord({
   ...TESTING_REQUESTS,
   ...SNAPSHOT_REQUESTS,
   ...CHAOS_REQUESTS,
+  ...CHAIN_REQUESTS,
 } satisfies Record<string, () => z.ZodObject>);
 
 export type RequestSchemas = typeof REQUEST_SCHEMAS;

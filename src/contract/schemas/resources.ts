@@ -96,6 +96,19 @@ export const payment = z
   })
   .meta({ id: 'Payment' });
 
+/**
+ * An entry of an invoice's payments on the control plane: a payment (`credited: true`), or a transfer
+ * a local chain saw to its deposit address that credits nothing (CONTRACT §14), with why.
+ */
+export const invoicePayment = payment
+  .extend({
+    credited: z.boolean().meta({
+      description: 'false: a transfer seen on a local chain that is no payment (another token, a route the invoice does not take); `reason` says why.',
+    }),
+    reason: z.string().optional().meta({ description: 'Why it credits nothing (`credited: false` only).' }),
+  })
+  .meta({ id: 'InvoicePayment' });
+
 /** Partner keys see the partner variant of the invoice, merchant keys the merchant variant. */
 const eitherInvoice = z.union([partnerInvoice, invoice]);
 export const paymentResult = z.object({ payment, invoice: eitherInvoice }).meta({ id: 'PaymentResult' });

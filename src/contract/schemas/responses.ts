@@ -4,15 +4,16 @@ import { TESTING_SCHEMAS } from './testing.js';
 import { webhookEvent } from './events.js';
 import { SNAPSHOT_SCHEMAS } from './snapshots.js';
 import { CHAOS_SCHEMAS } from './chaos.js';
+import { CHAIN_SCHEMAS } from './chains.js';
 import {
   delivery,
   deliveryDetail,
   expireResult,
   invoice,
+  invoicePayment,
   listOf,
   merchant,
   partnerInvoice,
-  payment,
   paymentResult,
   webhookConfiguration,
 } from './resources.js';
@@ -35,12 +36,15 @@ export const RESPONSE_SCHEMAS = {
   ExpireResult: expireResult,
   WebhookEvent: webhookEvent,
   InvoiceEvents: z.object({ data: z.array(webhookEvent) }).meta({ id: 'InvoiceEvents', description: 'Oldest first.' }),
-  InvoicePayments: z.object({ data: z.array(payment) }).meta({ id: 'InvoicePayments', description: 'Oldest first, confirmed or not.' }),
+  InvoicePayments: z
+    .object({ data: z.array(invoicePayment) })
+    .meta({ id: 'InvoicePayments', description: 'Oldest first, confirmed or not; with the transfers of local chains that credit nothing.' }),
   ...CONTROL_SCHEMAS,
   ...TESTING_SCHEMAS,
 
   ...SNAPSHOT_SCHEMAS,
   ...CHAOS_SCHEMAS,
+  ...CHAIN_SCHEMAS,
 };
 
 export type ResponseSchemas = typeof RESPONSE_SCHEMAS;

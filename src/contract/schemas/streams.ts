@@ -25,7 +25,11 @@ const overflow = z
   });
 
 const change = z
-  .object({ kind: z.enum(['request', 'delivery']).meta({ description: '`request`: a write was answered; `delivery`: a delivery attempt finished.' }) })
+  .object({
+    kind: z.enum(['request', 'delivery', 'chain']).meta({
+      description: '`request`: a write was answered; `delivery`: a delivery attempt finished; `chain`: a local chain’s transfer was recorded or confirmed.',
+    }),
+  })
   .meta({ id: 'StreamChange', description: 'Something changed: re-read what you show.' });
 
 const deliveryAttempt = z

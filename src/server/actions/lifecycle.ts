@@ -67,50 +67,59 @@ export interface PaymentInput {
  * route, confirmed. A confirmed payment emits no `invoice.payment_detected`.
  */
 export function addPayment(deps: AppDeps, invoice: InvoiceRow, input: PaymentInput): Promise<{ payment: PaymentRow; invoice: InvoiceRow }> {
-  return deps.db.transaction(async (tx) => {
-    const row = (await tx.invoices.findInvoice(invoice.id))!;
-    const now = deps.clock.now();
-    const route = chooseRoute(row, input.networkId, input.token);
-    const amount = input.amount ?? (await defaultAmount(tx, row));
-    const confirmed = input.confirmed ?? true;
-    const id = deps.random.uuid();
-    await tx.payments.insertPayment({
-      id,
-      invoice_id: row.id,
-      network_id: route.networkId,
-      token: route.token,
-      amount,
-      tx_hash: input.txHash ?? fakeTxHash(route.family, deps.random),
-      confirmed: confirmed ? 1 : 0,
-      created_at: now,
-      confirmed_at: confirmed ? now : null,
-    });
-    const last = await tx.payments.lastConfirmedTokenOf(row.id);
-    const t = confirmed
-      ? confirmTransition(stateOf(row), now, { amount, token: route.token, wasPending: false }, last)
-      : detectPayment(stateOf(row), now, route.token, last);
-    const { invoice: updated } = await applyTransition(tx, deps, row, t, now);
-    return { payment: (await tx.payments.findPayment(id))!, invoice: updated };
+  return deps.db.transaction((tx) => addPaymentIn(tx, deps, invoice.id, input));
+}
+
+/**
+ * `addPayment` in the caller's transaction: the local chains' watcher (src/server/chains/) records
+ * the transfer a payment comes from in the same one (CONTRACT §14, credited once).
+ */
+export async function addPaymentIn(tx: Tx, deps: AppDeps, invoiceId: string, input: PaymentInput): Promise<{ payment: PaymentRow; invoice: InvoiceRow }> {
+  const row = (await tx.invoices.findInvoice(invoiceId))!;
+  const now = deps.clock.now();
+  const route = chooseRoute(row, input.networkId, input.token);
+  const amount = input.amount ?? (await defaultAmount(tx, row));
+  const confirmed = input.confirmed ?? true;
+  const id = deps.random.uuid();
+  await tx.payments.insertPayment({
+    id,
+    invoice_id: row.id,
+    network_id: route.networkId,
+    token: route.token,
+    amount,
+    tx_hash: input.txHash ?? fakeTxHash(route.family, deps.random),
+    confirmed: confirmed ? 1 : 0,
+    created_at: now,
+    confirmed_at: confirmed ? now : null,
   });
+  const last = await tx.payments.lastConfirmedTokenOf(row.id);
+  const t = confirmed
+    ? confirmTransition(stateOf(row), now, { amount, token: route.token, wasPending: false }, last)
+    : detectPayment(stateOf(row), now, route.token, last);
+  const { invoice: updated } = await applyTransition(tx, deps, row, t, now);
+  return { payment: (await tx.payments.findPayment(id))!, invoice: updated };
 }
 
 /** Confirms a payment seen earlier; 409 when it already is confirmed. */
 export function confirmPendingPayment(deps: AppDeps, invoice: InvoiceRow, paymentId: string): Promise<{ payment: PaymentRow; invoice: InvoiceRow }> {
-  return deps.db.transaction(async (tx) => {
-    const payment = await tx.payments.findPayment(paymentId);
-    if (!payment || payment.invoice_id !== invoice.id) {
-      throw new ApiError(404, 'payment_not_found', `No payment ${paymentId} on invoice ${invoice.id}.`);
-    }
-    const now = deps.clock.now();
-    if (!(await tx.payments.markConfirmed(paymentId, now))) {
-      throw new ApiError(409, 'payment_already_confirmed', `Payment ${paymentId} is already confirmed.`);
-    }
-    const row = (await tx.invoices.findInvoice(invoice.id))!;
-    const last = await tx.payments.lastConfirmedTokenOf(row.id);
-    const t = confirmTransition(stateOf(row), now, { amount: payment.amount, token: payment.token, wasPending: true }, last);
-    const { invoice: updated } = await applyTransition(tx, deps, row, t, now);
-    return { payment: (await tx.payments.findPayment(paymentId))!, invoice: updated };
-  });
+  return deps.db.transaction((tx) => confirmPaymentIn(tx, deps, invoice.id, paymentId));
+}
+
+/** `confirmPendingPayment` in the caller's transaction (the local chains' watcher, as `addPaymentIn`). */
+export async function confirmPaymentIn(tx: Tx, deps: AppDeps, invoiceId: string, paymentId: string): Promise<{ payment: PaymentRow; invoice: InvoiceRow }> {
+  const payment = await tx.payments.findPayment(paymentId);
+  if (!payment || payment.invoice_id !== invoiceId) {
+    throw new ApiError(404, 'payment_not_found', `No payment ${paymentId} on invoice ${invoiceId}.`);
+  }
+  const now = deps.clock.now();
+  if (!(await tx.payments.markConfirmed(paymentId, now))) {
+    throw new ApiError(409, 'payment_already_confirmed', `Payment ${paymentId} is already confirmed.`);
+  }
+  const row = (await tx.invoices.findInvoice(invoiceId))!;
+  const last = await tx.payments.lastConfirmedTokenOf(row.id);
+  const t = confirmTransition(stateOf(row), now, { amount: payment.amount, token: payment.token, wasPending: true }, last);
+  const { invoice: updated } = await applyTransition(tx, deps, row, t, now);
+  return { payment: (await tx.payments.findPayment(paymentId))!, invoice: updated };
 }
 
 /** The "expire now" test helper: 409 invoice_not_expirable when PAID or EXPIRED. */

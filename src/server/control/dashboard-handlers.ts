@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { presentPayment } from '../presenters.js';
+import { presentPayment, presentUncreditedTransfer } from '../presenters.js';
 import { ApiError } from '../api-error.js';
 import { isWebhookEvent } from '../../webhooks/event-guard.js';
 import { sseFrame } from '../../webhooks/sse-frame.js';
@@ -22,7 +22,11 @@ export const dashboardHandlers = {
   listInvoicePayments: async (input, deps) => {
     const id = input.params.id;
     if (!UUID.test(id) || !(await deps.db.invoices.findInvoice(id))) throw new ApiError(404, 'invoice_not_found', `No invoice ${id}.`);
-    return { status: 200, body: { data: (await deps.db.payments.paymentsOf(id)).map(presentPayment) } };
+    const payments = (await deps.db.payments.paymentsOf(id)).map((row) => ({ ...presentPayment(row), credited: true }));
+    // The local chains (CONTRACT §14): the transfers that credit nothing, among the payments by time.
+    const uncredited = (await deps.db.chains.uncreditedTransfersOf(id)).map(presentUncreditedTransfer);
+    const data = uncredited.length ? [...payments, ...uncredited].sort((a, b) => Date.parse(a.createdAt) - Date.parse(b.createdAt)) : payments;
+    return { status: 200, body: { data } };
   },
   streamChanges: (_input, deps) => ({
     status: 200,

@@ -17,11 +17,22 @@ function clockBody(deps: AppDeps) {
   return { now: iso(deps.clock.now()), offsetSeconds: Math.round(deps.clock.offset() / 1000) };
 }
 
+/** The process's working folder; none once it was removed (process.cwd() then throws). */
+function workingFolder(): string | undefined {
+  try {
+    return process.cwd();
+  } catch {
+    return undefined;
+  }
+}
+
 /** CONTRACT §7: loopback-only, no API key (the emulator's own operator is calling). */
 export const controlHandlers = {
   getHealth: async (_input, deps) => {
     const problem = await deps.db.checkHealth();
-    const base = { version: deps.version, now: iso(deps.clock.now()), baseUrl: deps.baseUrl() };
+    // The process and its folder: what a second `svc dev` on this port says it collided with.
+    const folder = workingFolder();
+    const base = { version: deps.version, now: iso(deps.clock.now()), baseUrl: deps.baseUrl(), pid: process.pid, ...(folder ? { folder } : {}) };
     // CONTRACT §8: a full disk shows here until a write succeeds again; §12: a shared database that is down.
     if (problem) return { status: 503, body: { status: 'degraded', reason: problem, ...base } };
     return { status: 200, body: { status: 'ok', ...base } };
@@ -37,6 +48,10 @@ export const controlHandlers = {
       status: 200,
       body: { ...clockBody(deps), advancedSeconds: input.body.seconds, expired: report.expired, deliveryAttempts: report.attempts },
     };
+  },
+  resetClock: async (_input, deps) => {
+    await deps.runtime.resetClock();
+    return { status: 200, body: clockBody(deps) };
   },
   getDefaultKeys: (_input, deps) => ({ status: 200, body: deps.runtime.defaultKeys() }),
   createPartner: async (input, deps) => {
@@ -76,5 +91,5 @@ export const controlHandlers = {
     return { status: 200, body: { merchantId: merchant.id, environment: merchant.environment, networkIds } };
   },
 } satisfies Handlers<
-  'getHealth' | 'resetEmulator' | 'getClock' | 'advanceClock' | 'getDefaultKeys' | 'createPartner' | 'createMerchantKey' | 'setMerchantChains'
+  'getHealth' | 'resetEmulator' | 'getClock' | 'advanceClock' | 'resetClock' | 'getDefaultKeys' | 'createPartner' | 'createMerchantKey' | 'setMerchantChains'
 >;

@@ -60,6 +60,26 @@ export function checkJsonContentType(req: IncomingMessage): void {
  * 10,000 values is refused first, unparsed (413, CONTRACT §8 "Bounded work per request").
  */
 export function parseJsonObject(raw: Buffer): Record<string, unknown> {
+  const value = parseJsonValue(raw);
+  if (!isJsonObject(value)) {
+    throw new ApiError(400, 'invalid_json', 'The request body must be a JSON object.');
+  }
+  return value;
+}
+
+/**
+ * A JSON-RPC body (a local chain's RPC, CONTRACT §14): an object, or a batch, a non-empty array of
+ * objects; the same limits as any body.
+ */
+export function parseJsonRpcBody(raw: Buffer): Record<string, unknown> | Record<string, unknown>[] {
+  const value = parseJsonValue(raw);
+  if (isJsonObject(value)) return value;
+  if (Array.isArray(value) && value.length > 0 && value.every(isJsonObject)) return value;
+  throw new ApiError(400, 'invalid_json', 'The request body must be a JSON-RPC request (an object) or a batch of them (an array of objects).');
+}
+
+/** Any JSON value within the limits: the value budget first (unparsed), then the depth. */
+function parseJsonValue(raw: Buffer): object {
   if (exceedsValueBudget(raw)) {
     throw new ApiError(
       413,
@@ -73,7 +93,7 @@ export function parseJsonObject(raw: Buffer): Record<string, unknown> {
   } catch {
     throw new ApiError(400, 'invalid_json', raw.length === 0 ? 'The request body is empty; send a JSON object.' : 'The request body is not valid JSON.');
   }
-  if (!isJsonObject(value)) {
+  if (value === null || typeof value !== 'object') {
     throw new ApiError(400, 'invalid_json', 'The request body must be a JSON object.');
   }
   // Later passes (canonical JSON, the fee-field scan) recurse; a 5,000-level body must not reach them.

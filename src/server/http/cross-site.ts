@@ -12,10 +12,19 @@ import { ApiError } from '../api-error.js';
 export const WRITE_METHODS: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /**
+ * A browser extension's origin. A page cannot send one (`Origin` is the browser's to set), so a
+ * request carrying it comes from an extension the user installed, with the access it was granted:
+ * a wallet (MetaMask) calling a local chain's RPC from its background (CONTRACT §14).
+ */
+const EXTENSION_ORIGIN = /^(chrome-extension|moz-extension|safari-web-extension):\/\/[^/]+$/i;
+
+/**
  * Throws 403 `cross_site_request` when the browser marks the request as coming from another site,
  * or its `Origin` is neither `http://<its own Host>` nor the public base URL's origin.
+ * `wallets`: a browser extension's origin passes too (a local chain's JSON-RPC endpoint).
  */
-export function refuseCrossSite(headers: IncomingHttpHeaders, publicOrigin: string): void {
+export function refuseCrossSite(headers: IncomingHttpHeaders, publicOrigin: string, wallets = false): void {
+  if (wallets && headers.origin !== undefined && EXTENSION_ORIGIN.test(headers.origin)) return;
   const site = headers['sec-fetch-site'];
   if (site === 'cross-site' || site === 'same-site') {
     throw crossSite(`The browser marked this request as coming from another site (Sec-Fetch-Site: ${site}).`);

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { StorageCondition } from '../../store/conditions.js';
 import { ApiError } from '../api-error.js';
+import { TempFolderError } from '../../store/temp-folder.js';
 import type { RouteResult } from '../route.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -68,7 +69,8 @@ export function sendError(req: IncomingMessage, res: ServerResponse, error: unkn
   const apiError =
     error instanceof ApiError
       ? error
-      : (storageError(condition) ??
+      : (tempFolderError(error) ??
+        storageError(condition) ??
         new ApiError(500, 'internal_error', `Something went wrong inside the emulator; it was logged with request id ${String(res.getHeader('Request-Id'))}.`));
   if (res.headersSent) {
     res.destroy();
@@ -83,6 +85,11 @@ export function sendError(req: IncomingMessage, res: ServerResponse, error: unkn
   res.setHeader('Content-Length', Buffer.byteLength(body));
   res.writeHead(apiError.status).end(body);
   return body;
+}
+
+/** The temporary folder a snapshot in transit needs cannot be made (a read-only /tmp): 507, naming it. */
+function tempFolderError(error: unknown): ApiError | null {
+  return error instanceof TempFolderError ? new ApiError(507, 'temporary_folder_unavailable', `The emulator ${error.message}. Nothing was changed.`) : null;
 }
 
 /**

@@ -13,7 +13,7 @@ export function renderBind(merchant: MerchantRow, partner: PartnerRow | undefine
   <dt>E-mail</dt><dd>${merchant.email}</dd>
   <dt>Platform</dt><dd id="partner-name">${partner?.name ?? merchant.partner_id}</dd>
   <dt>Environment</dt><dd>${merchant.environment}</dd>
-  <dt>Status</dt><dd id="integration-status" role="status">${merchant.integration_status}</dd>
+  <dt>Status</dt><dd><span id="integration-status" role="status">${merchant.integration_status}</span></dd>
 </dl>
 ${
   active

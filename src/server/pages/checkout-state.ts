@@ -1,5 +1,6 @@
-import { addAmounts, compareAmounts, formatReceived, fromBaseUnits, remainingAmount, subtractAmounts, toBaseUnits } from '../../domain/money.js';
+import { compareAmounts, formatReceived, remainingAmount, subtractAmounts } from '../../domain/money.js';
 import { paymentUri } from '../../domain/payment-uri.js';
+import { testAmount as amountFor, type TestAction, unavailableActions } from '../../domain/test-actions.js';
 import { parseDepositAddresses } from '../../store/json-columns.js';
 import type { InvoiceRow } from '../../store/repos/invoices.js';
 import type { Repos } from '../../store/db.js';
@@ -48,8 +49,8 @@ export interface CheckoutState {
   unavailable: Partial<Record<TestAction, string>>;
 }
 
-export const TEST_ACTIONS = ['pay-full', 'pay-part', 'overpay', 'pay-unconfirmed', 'confirm', 'expire'] as const;
-export type TestAction = (typeof TEST_ACTIONS)[number];
+// The test actions and when they apply: one rule, shared with the dashboard (src/domain/test-actions.ts).
+export { TEST_ACTIONS, type TestAction } from '../../domain/test-actions.js';
 
 function outcomeOf(status: string, amount: string, received: string): string | null {
   const none = compareAmounts(received, '0') === 0;
@@ -60,23 +61,6 @@ function outcomeOf(status: string, amount: string, received: string): string | n
   }
   if (status === 'EXPIRED') return none ? 'Expired before any payment arrived.' : `Expired with ${received} of ${amount} USD received.`;
   return null;
-}
-
-/**
- * Why each test action cannot apply in this state. A payment on a PAID or EXPIRED invoice stays
- * possible (it raises amountReceived; on EXPIRED it is invoice.paid_late, worth testing), so only
- * "pay what is left" goes away once nothing is left.
- */
-function unavailableActions(status: string, remaining: string, pendingCount: number): Partial<Record<TestAction, string>> {
-  const out: Partial<Record<TestAction, string>> = {};
-  if (status === 'PAID' || compareAmounts(remaining, '0') <= 0) {
-    out['pay-full'] = 'Nothing is left to pay.';
-    out['pay-part'] = 'Nothing is left to pay.';
-  }
-  if (pendingCount === 0) out.confirm = 'No payment is waiting for confirmation.';
-  if (status === 'PAID') out.expire = 'A paid invoice cannot expire.';
-  if (status === 'EXPIRED') out.expire = 'The invoice has expired already.';
-  return out;
 }
 
 export async function checkoutState(db: Repos, invoice: InvoiceRow, now: number): Promise<CheckoutState> {
@@ -127,17 +111,11 @@ export async function checkoutState(db: Repos, invoice: InvoiceRow, now: number)
       chainName: chainNames.get(p.network_id) ?? `network ${p.network_id}`,
       confirmed: p.confirmed === 1,
     })),
-    unavailable: unavailableActions(invoice.status, remaining, pending.length),
+    unavailable: unavailableActions({ status: invoice.status, amount: invoice.amount, amountReceived: invoice.amount_received, pendingCount: pending.length }),
   };
 }
 
 /** Amounts for the test panel's buttons, from what is left to pay. */
 export function testAmount(invoice: InvoiceRow, kind: 'full' | 'part' | 'over'): string {
-  const remaining = remainingAmount(invoice.amount, invoice.amount_received);
-  const left = compareAmounts(remaining, '0') > 0 ? remaining : invoice.amount;
-  if (kind === 'full') return left;
-  if (kind === 'over') return formatReceived(invoice.amount, addAmounts(left, '1'));
-  // Half of what is left, at most 6 decimals, never zero.
-  const half = toBaseUnits(left, 6) / 2n;
-  return fromBaseUnits(half > 0n ? half : 1n, 6);
+  return amountFor(invoice.amount, invoice.amount_received, kind);
 }

@@ -1,4 +1,5 @@
-import { type CheckoutRoute, type CheckoutState, TEST_ACTIONS, type TestAction } from './checkout-state.js';
+import { TEST_ACTION_LABELS as ACTION_LABELS } from '../../domain/test-actions.js';
+import { type CheckoutRoute, type CheckoutState, TEST_ACTIONS } from './checkout-state.js';
 import { html, jsonForScript, page, trusted, type SafeHtml } from './html.js';
 
 const STATUS_TEXT: Record<string, string> = {
@@ -27,7 +28,7 @@ export async function qrSvg(uri: string): Promise<string> {
  * The hosted checkout page: white-label, server-rendered, with a small script that keeps the status
  * and countdown live. Works without the script for reading; the test panel needs it.
  */
-export async function renderCheckout(state: CheckoutState, testMode: boolean): Promise<string> {
+export async function renderCheckout(state: CheckoutState, testMode: boolean, extra?: SafeHtml): Promise<string> {
   const first = state.routes[0];
   const networks = [...new Map(state.routes.map((r) => [r.networkId, r.chainName])).entries()];
   const tokens = first ? state.routes.filter((r) => r.networkId === first.networkId) : [];
@@ -43,6 +44,7 @@ export async function renderCheckout(state: CheckoutState, testMode: boolean): P
 </header>
 ${state.final ? settledSection(state) : first ? routeSection(state, networks, tokens, first, qr) : html`<p>No payment route is available for this invoice.</p>`}
 ${testMode ? testPanel(state) : ''}
+${extra ?? ''}
 <script type="application/json" id="checkout-data">${jsonForScript(state)}</script>`;
   return page({ title: `Pay ${state.amount} USD`, body, script: 'checkout.js' });
 }
@@ -98,15 +100,6 @@ function settledSection(state: CheckoutState): SafeHtml {
   }
 </section>`;
 }
-
-const ACTION_LABELS: Record<TestAction, string> = {
-  'pay-full': 'Pay in full',
-  'pay-part': 'Pay part',
-  overpay: 'Overpay',
-  'pay-unconfirmed': 'Pay unconfirmed',
-  confirm: 'Confirm pending payment',
-  expire: 'Expire now',
-};
 
 /** The panel's buttons, disabled with their reason (title, and listed under them) where they cannot apply. */
 function testPanel(state: CheckoutState): SafeHtml {

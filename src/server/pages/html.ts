@@ -49,7 +49,7 @@ export interface PageShell {
   script?: string;
 }
 
-/** The shared shell: neutral, white-label, readable on a phone; no third-party anything. */
+/** The shared shell: neutral, white-label, readable on a phone, on svc's one design (theme.css); no third-party anything. */
 export function page({ title, body, script }: PageShell): string {
   return html`<!doctype html>
 <html lang="en">
@@ -59,6 +59,7 @@ export function page({ title, body, script }: PageShell): string {
 <meta name="robots" content="noindex">
 <link rel="icon" href="data:,">
 <title>${title}</title>
+<link rel="stylesheet" href="/assets/theme.css">
 <link rel="stylesheet" href="/assets/pages.css">
 </head>
 <body>

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { ApiError } from '../api-error.js';
-import { checkJsonContentType, hasBody, parseJsonObject, readBody } from '../http/body.js';
+import { checkJsonContentType, hasBody, parseJsonObject, parseJsonRpcBody, readBody } from '../http/body.js';
 import { checkForbiddenFields } from '../http/fields.js';
 import { keptBody } from '../journal/journal.js';
 import type { RouteDef } from '../route.js';
@@ -23,7 +23,7 @@ export const bodyLimits: Stage<RoutedContext> = async (ctx, next) => {
   // The first request of a route that validates loads zod (./validation/schemas.ts).
   if (route.validated && !schemasLoaded()) await loadSchemas();
   const body = await readRouteBody(ctx.req, route, ctx);
-  if (body !== undefined) checkForbiddenFields(body, route.rejectFeeFields === true);
+  if (body !== undefined && !Array.isArray(body)) checkForbiddenFields(body, route.rejectFeeFields === true);
   if (!route.body && body !== undefined) warnUnknownFields(ctx, Object.keys(body));
   else ctx.body = body;
   return next();
@@ -33,7 +33,11 @@ export const bodyLimits: Stage<RoutedContext> = async (ctx, next) => {
  * The body as a JSON object, or undefined when a route without a body schema got none. A body sent
  * to such a route follows the same rules as any body (CONTRACT §2): 415, 413, 400; empty is fine.
  */
-async function readRouteBody(req: IncomingMessage, route: RouteDef, ctx: RoutedContext): Promise<Record<string, unknown> | undefined> {
+async function readRouteBody(
+  req: IncomingMessage,
+  route: RouteDef,
+  ctx: RoutedContext,
+): Promise<Record<string, unknown> | Record<string, unknown>[] | undefined> {
   const present = hasBody(req);
   if (!present) {
     if (!route.body) return undefined;
@@ -44,5 +48,5 @@ async function readRouteBody(req: IncomingMessage, route: RouteDef, ctx: RoutedC
   const raw = await readBody(req, BODY_TIMEOUT_MS);
   if (ctx.record) ctx.record.requestBody = keptBody(raw, ctx.record);
   if (!route.body && raw.length === 0) return undefined;
-  return parseJsonObject(raw);
+  return route.jsonRpc ? parseJsonRpcBody(raw) : parseJsonObject(raw);
 }

@@ -40,8 +40,8 @@ export interface RequestContext {
   /** An `after_commit` fault waiting for the operation's answer. */
   fault: ActiveFault | undefined;
   idempotent: IdempotentRequest | undefined;
-  /** The body as a JSON object, before validation; undefined when the route takes none. */
-  body: Record<string, unknown> | undefined;
+  /** The body as a JSON object (or a JSON-RPC batch of them), before validation; undefined when the route takes none. */
+  body: Record<string, unknown> | Record<string, unknown>[] | undefined;
   input: HandlerInputOf | undefined;
 }
 

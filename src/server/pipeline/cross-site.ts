@@ -15,7 +15,8 @@ export function crossSite(deps: AppDeps): Stage<RoutedContext> {
     const { route } = ctx;
     if ((route.control || route.sameOriginWrites) && WRITE_METHODS.has(route.method)) {
       publicOrigin ??= new URL(deps.baseUrl()).origin.toLowerCase();
-      refuseCrossSite(ctx.req.headers, publicOrigin);
+      // A local chain's RPC lets browser wallets (extensions) through: they are how a page pays (CONTRACT §14).
+      refuseCrossSite(ctx.req.headers, publicOrigin, route.jsonRpc === true);
     }
     return next();
   };

@@ -52,7 +52,7 @@ export const idempotentReplay: Stage<InputContext> = async (ctx, next) => {
   if (!idempotent || !principal || !route.idempotent) return next();
   // Routes without a body (the confirm and expire helpers) compare as `{}`.
   const body = ctx.body ?? {};
-  const tenant = route.idempotent.tenantScoped && typeof body.externalTenantId === 'string' ? body.externalTenantId : undefined;
+  const tenant = route.idempotent.tenantScoped && !Array.isArray(body) && typeof body.externalTenantId === 'string' ? body.externalTenantId : undefined;
   const scope = idempotencyScope(principal, idempotent.endpoint, idempotent.key, tenant);
   const print = fingerprint(canonicalJson(body));
   const now = deps.clock.now();

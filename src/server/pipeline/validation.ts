@@ -34,10 +34,17 @@ export function query(routed: (ctx: InputContext) => void | Promise<void>): Stag
  */
 export const validation: Stage<InputContext> = (ctx, next) => {
   const { route, body } = ctx;
-  if (route.body && body !== undefined) {
-    ctx.input.body = parseWith(route.body, body);
-    refuseUnstorableText(ctx.input.body);
-    warnUnknownFields(ctx, unknownFieldsOf(route.body, body));
+  const schema = route.body;
+  if (schema && body !== undefined) {
+    if (Array.isArray(body)) {
+      // A JSON-RPC batch: each request alone (`param` names its place, `[0].method`).
+      ctx.input.body = body.map((call, i) => parseWith(schema, call, `[${i}]`));
+      refuseUnstorableText(ctx.input.body);
+    } else {
+      ctx.input.body = parseWith(schema, body);
+      refuseUnstorableText(ctx.input.body);
+      warnUnknownFields(ctx, unknownFieldsOf(schema, body));
+    }
   }
   return next();
 };

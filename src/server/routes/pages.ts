@@ -5,6 +5,7 @@ import { renderBind } from '../pages/bind.js';
 import { renderDashboard } from '../pages/dashboard.js';
 import { checkoutState, testAmount } from '../pages/checkout-state.js';
 import { notFoundPage, qrSvg, renderCheckout } from '../pages/checkout.js';
+import { walletPanel } from '../pages/checkout-wallet.js';
 import type { AppDeps, RouteDef, RouteInput } from '../route.js';
 import { PACKAGE_ROOT } from '../../package-root.js';
 import { schemas } from '../validation/schemas.js';
@@ -33,15 +34,39 @@ async function testInvoice(deps: AppDeps, id: string) {
   return invoice;
 }
 
+const JS = 'text/javascript; charset=utf-8';
+/** The dashboard's modules (plain ES modules, no build): ui.js and what it imports, each named for what it holds. */
+const DASHBOARD_MODULES = [
+  'ui.js',
+  'api.js',
+  'live.js',
+  'dom.js',
+  'svg.js',
+  'marks.js',
+  'chart-minutes.js',
+  'chart-latency.js',
+  'chart-lanes.js',
+  'view-invoices.js',
+  'view-deliveries.js',
+  'view-requests.js',
+  'view-clock.js',
+  'view-sandbox.js',
+];
 /** Served at /assets/<name>: its content type, and its file under the package root. */
 const ASSETS: Record<string, { type: string; file: string }> = {
-  'checkout.js': { type: 'text/javascript; charset=utf-8', file: 'assets/checkout.js' },
+  'checkout.js': { type: JS, file: 'assets/checkout.js' },
+  'checkout-wallet.js': { type: JS, file: 'assets/checkout-wallet.js' },
+  // svc's one design (theme.css), then each page's own: checkout and bind (pages.css), the dashboard (ui.css).
+  'theme.css': { type: 'text/css; charset=utf-8', file: 'assets/theme.css' },
   'pages.css': { type: 'text/css; charset=utf-8', file: 'assets/pages.css' },
-  'ui.js': { type: 'text/javascript; charset=utf-8', file: 'assets/ui.js' },
+  ...Object.fromEntries(DASHBOARD_MODULES.map((name) => [name, { type: JS, file: `assets/${name}` }])),
   // The typed client the package exports (`svc-emulator/client`), built as one ES module: the
   // dashboard calls the API through it, by operation id, so ui.js holds no path (issue 26).
   'client.js': { type: 'text/javascript; charset=utf-8', file: 'dist/client.js' },
+  // The rules the dashboard shares with the checkout page and the CLI (src/entry/page-rules.ts).
+  'page-rules.js': { type: JS, file: 'dist/page-rules.js' },
   'ui.css': { type: 'text/css; charset=utf-8', file: 'assets/ui.css' },
+  'charts.css': { type: 'text/css; charset=utf-8', file: 'assets/charts.css' },
   'favicon.svg': { type: 'image/svg+xml', file: 'assets/favicon.svg' },
 };
 const assetCache = new Map<string, string>();
@@ -68,7 +93,10 @@ export const pageRoutes: RouteDef[] = [
       const invoice = await invoiceOrNull(deps, input.params.invoiceId!);
       if (!invoice) return { status: 404, html: notFoundPage('There is no invoice at this address.'), headers: PAGE_HEADERS };
       const state = await checkoutState(deps.db, invoice, deps.clock.now());
-      return { status: 200, html: await renderCheckout(state, invoice.environment === 'test'), headers: PAGE_HEADERS };
+      const test = invoice.environment === 'test';
+      // With local chains, "Pay from a test wallet" beside the test panel (CONTRACT §14).
+      const wallet = test && !state.final && deps.runtime.chains ? walletPanel(deps.runtime.chains.networkIds()) : undefined;
+      return { status: 200, html: await renderCheckout(state, test, wallet), headers: PAGE_HEADERS };
     },
   },
   {

@@ -1,12 +1,15 @@
 import fs from 'node:fs';
 import type { NamedSnapshots } from '../../store/snapshot-engine.js';
 import { SnapshotFiles } from './files.js';
+import { memorySnapshots } from './memory-snapshots.js';
 
 /**
- * Named snapshots as files beside a file database (or in a temporary folder for an in-memory one):
- * where an engine keeps none of its own (SQLite's `named: { besideFile }`, store/snapshot-engine.ts).
+ * Named snapshots as files beside a file database (or in memory for an in-memory one,
+ * memory-snapshots.ts): where an engine keeps none of its own (SQLite's `named: { besideFile }`,
+ * store/snapshot-engine.ts).
  */
 export function namedFiles(databaseFile: string): NamedSnapshots {
+  if (databaseFile === ':memory:') return memorySnapshots();
   const files = SnapshotFiles.for(databaseFile);
   return {
     save: async (name, write) => {
@@ -28,6 +31,6 @@ export function namedFiles(databaseFile: string): NamedSnapshots {
     listNow: () => files.list(),
     delete: async (name) => files.delete(name),
     deleteNow: (name) => files.delete(name),
-    close: () => files.close(),
+    close: () => {},
   };
 }

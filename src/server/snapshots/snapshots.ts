@@ -3,15 +3,14 @@ import path from 'node:path';
 import type { Clock } from '../../clock/clock.js';
 import { DatabaseFileError } from '../../store/errors.js';
 import type { Imported } from './files.js';
-import { openStore } from '../../store/sqlite/store.js';
 import { ApiError } from '../api-error.js';
 import { removeTempFolders } from '../../store/leftovers.js';
 import { SNAPSHOT_NAME, SNAPSHOT_NAME_MESSAGE } from '../../contract/snapshot-name.js';
 import type { SnapshotInfo } from '../../contract/testing-types.js';
 import { type SnapshotEngine, type SnapshotFile, SnapshotValueRefused } from '../../store/snapshot-engine.js';
-import { tempFolder } from '../../store/temp-folder.js';
 import { namedFiles } from './named-files.js';
-import { checkSnapshotFile, checkSnapshotSchema, SnapshotRefused } from './untrusted.js';
+import { preparedFile } from './prepared-file.js';
+import { SnapshotRefused } from './untrusted.js';
 
 /** The emulator time a snapshot was taken at: a restore puts the clock back there (CONTRACT §9). */
 const CLOCK_AT_SAVE = 'snapshot_clock_ms';
@@ -28,6 +27,12 @@ export interface SnapshotDeps {
   quiesce(): void;
   /** After the data was replaced: caches cleared, defaults checked, due work rescheduled. */
   restored(): Promise<void>;
+  /** Before a copy is taken: state kept outside the store written into it (the local chains'). */
+  beforeSave?(): Promise<void>;
+  /** Before the data is replaced: work that writes outside a request stopped (the local chains' watchers). */
+  beforeRestore?(): Promise<void>;
+  /** The data could not be replaced (nothing changed): what `beforeRestore` stopped goes on. */
+  restoreFailed?(): Promise<void>;
 }
 
 export interface Snapshots {
@@ -82,16 +87,23 @@ export function createSnapshots(deps: SnapshotDeps): Snapshots {
   };
 
   const replaceWith = async (file: string, hold: boolean): Promise<Imported> => {
-    const source = await sameSchema(engine, file);
+    // An imported file (held back: a stranger's) is prepared on a copy; a named snapshot is read as it is.
+    const source = await preparedFile(engine, file, hold);
     try {
-      const held = await engine.replaceAll(source.file, hold, CLOCK_AT_SAVE, {
-        before: deps.quiesce,
-        after: (at) => {
-          if (at === undefined) return;
-          if (deps.clock.jump) deps.clock.jump(at);
-          else deps.clock.set(at);
-        },
-      });
+      await deps.beforeRestore?.();
+      const held = await engine
+        .replaceAll(source.file, hold, CLOCK_AT_SAVE, {
+          before: deps.quiesce,
+          after: (at) => {
+            if (at === undefined) return;
+            if (deps.clock.jump) deps.clock.jump(at);
+            else deps.clock.set(at);
+          },
+        })
+        .catch(async (error: unknown) => {
+          await deps.restoreFailed?.();
+          throw error;
+        });
       await deps.restored();
       return held;
     } finally {
@@ -103,6 +115,7 @@ export function createSnapshots(deps: SnapshotDeps): Snapshots {
   const copyTo = async (scratch: string): Promise<number> => {
     const now = deps.clock.now();
     try {
+      await deps.beforeSave?.();
       await engine.copyTo(scratch, CLOCK_AT_SAVE, now);
       return now;
     } catch (error) {
@@ -171,28 +184,4 @@ export function createSnapshots(deps: SnapshotDeps): Snapshots {
     open: found,
     close: () => named.close(),
   };
-}
-
-/**
- * The snapshot as a file with this release's schema, checked first to be exactly one svc wrote
- * (`untrusted.ts`): itself when its migrations are the store's, else a migrated copy in a private
- * temporary folder (an export from an earlier svc), removed by `dispose()` or, after a kill, by the
- * next start (`leftovers.ts`).
- */
-async function sameSchema(engine: SnapshotEngine, file: string): Promise<{ file: string; dispose(): void }> {
-  checkSnapshotFile(file);
-  const theirs = await checkSnapshotSchema(file);
-  if (theirs.join() === engine.migrations().join()) return { file, dispose: () => {} };
-  const temp = tempFolder();
-  const copy = path.join(temp.dir, 'snapshot.sqlite');
-  try {
-    fs.copyFileSync(file, copy);
-    (await openStore({ file: copy })).close();
-  } catch (error) {
-    temp.dispose();
-    // The error names the temporary copy: name the file the user gave.
-    if (error instanceof Error) error.message = error.message.replaceAll(copy, file);
-    throw error;
-  }
-  return { file: copy, dispose: temp.dispose };
 }

@@ -3,13 +3,15 @@ import type { EngineStatements } from '../engine.js';
 import type { DeliveryRow, Lease, ListenerScope } from '../repos/deliveries.js';
 import { postgresBatches } from './batches.js';
 import { type PgHandle, touched } from './handle.js';
+import { RECEIVER_SQL_POSTGRES, receiverOf } from '../../domain/receiver.js';
 
 // PostgreSQL's own statements (../engine.ts EngineStatements): the claims of due deliveries, which
 // lock the rows they take with FOR UPDATE SKIP LOCKED (concurrent claimers, of this replica or
 // others, never take the same delivery, and none waits for another's rows), and the lock of a meta
 // entry.
 
-const DUE = ['pending', 'retrying'] as const;
+/** A delivery's receiver (`receiverOf`: scheme, host and port), as SQL on its `url`. */
+const RECEIVER = sql.raw(RECEIVER_SQL_POSTGRES);
 
 /**
  * Now on the database's clock, in ms: leases are measured there (CONTRACT §12), so that a replica
@@ -86,9 +88,10 @@ async function takeClaimTurn(db: PgHandle): Promise<void> {
 }
 
 /**
- * Claims up to `limit` due deliveries, at most `perUrl` in flight per receiver URL counting those
- * already running (`busy`), as SQLite's claimDue does, in one statement. The candidates (the oldest
- * few times `limit`, receivers at their cap left out) are ranked per URL without locks; only the
+ * Claims up to `limit` due deliveries, at most `perUrl` in flight per receiver (`receiverOf`: scheme,
+ * host and port) counting those already running (`busy`, by receiver), partners taking turns among
+ * the rows chosen, as SQLite's claimDue does, in one statement. The candidates (the oldest few times
+ * `limit`, receivers at their cap left out) are ranked per receiver without locks; only the
  * rows taken are locked, with SKIP LOCKED: a row another claimer holds is passed over, not waited
  * for, and one it has taken since no longer matches `in_flight = 0` when re-checked under the lock.
  * Locking the candidates instead (PostgreSQL refuses FOR UPDATE beside the window function anyway)
@@ -113,25 +116,26 @@ async function claimDue(
   // Plain SQL, as SQLite's claim is; its rows are the deliveries table's (`RETURNING d.*`).
   const { rows } = await sql<DeliveryRow>`
     WITH mine AS (
-      SELECT url, n::int AS n FROM jsonb_each_text(${JSON.stringify(Object.fromEntries(busy))}::jsonb) AS mine(url, n)
+      SELECT receiver, n::int AS n FROM jsonb_each_text(${JSON.stringify(Object.fromEntries(busy))}::jsonb) AS mine(receiver, n)
     ), shared AS (
-      SELECT url, count(*)::int AS n FROM deliveries WHERE in_flight = 1 GROUP BY url
+      SELECT ${RECEIVER} AS receiver, count(*)::int AS n FROM deliveries WHERE in_flight = 1 GROUP BY 1
     ), busy AS (
-      SELECT url, max(n) AS n FROM (SELECT * FROM mine UNION ALL SELECT * FROM shared) AS counts GROUP BY url
+      SELECT receiver, max(n) AS n FROM (SELECT * FROM mine UNION ALL SELECT * FROM shared) AS counts GROUP BY receiver
     ), candidates AS (
-      SELECT id, url, next_attempt_at, seq FROM deliveries
+      SELECT id, ${RECEIVER} AS receiver, partner_id, next_attempt_at, seq FROM deliveries
       WHERE status IN ('pending', 'retrying') AND in_flight = 0 AND next_attempt_at <= ${now}
-        AND url NOT IN (SELECT url FROM busy WHERE n >= ${perUrl}) ${listenerFilter(listeners)}
+        AND ${RECEIVER} NOT IN (SELECT receiver FROM busy WHERE n >= ${perUrl}) ${listenerFilter(listeners)}
       ORDER BY next_attempt_at, seq LIMIT ${scan}
     ), ranked AS (
-      SELECT id, url, ROW_NUMBER() OVER (PARTITION BY url ORDER BY next_attempt_at, seq) AS rn FROM candidates
+      SELECT id, receiver, partner_id, next_attempt_at, seq, ROW_NUMBER() OVER (PARTITION BY receiver ORDER BY next_attempt_at, seq) AS rn FROM candidates
     ), chosen AS (
-      SELECT ranked.id FROM ranked LEFT JOIN busy ON busy.url = ranked.url
+      SELECT ranked.id, ROW_NUMBER() OVER (PARTITION BY ranked.partner_id ORDER BY ranked.next_attempt_at, ranked.seq) AS turn
+      FROM ranked LEFT JOIN busy ON busy.receiver = ranked.receiver
       WHERE ranked.rn + COALESCE(busy.n, 0) <= ${perUrl}
     ), taken AS (
       SELECT d.id FROM deliveries d JOIN chosen ON chosen.id = d.id
       WHERE d.status IN ('pending', 'retrying') AND d.in_flight = 0
-      ORDER BY d.next_attempt_at, d.seq LIMIT ${limit}
+      ORDER BY chosen.turn, d.next_attempt_at, d.seq LIMIT ${limit}
       FOR UPDATE OF d SKIP LOCKED
     )
     UPDATE deliveries d SET in_flight = 1, lease_token = ${lease?.token ?? null}, lease_until = ${leaseEnd(lease)}
@@ -163,9 +167,10 @@ function inQueueOrder(rows: DeliveryRow[]): DeliveryRow[] {
 }
 
 /**
- * Claims up to `limit` due deliveries of one receiver URL (a slot of that receiver was freed). With
- * `perUrl`, no more than the receiver's room left across replicas: `perUrl` less its rows in flight
- * in the database (every replica's claims, counted in its turn as in claimDue).
+ * Claims up to `limit` due deliveries of the receiver of `url` (a slot of that receiver was freed),
+ * partners taking turns. With `perUrl`, no more than the receiver's room left across replicas:
+ * `perUrl` less its rows in flight in the database (every replica's claims, counted in its turn as
+ * in claimDue).
  */
 async function claimDueForUrl(
   db: PgHandle,
@@ -176,38 +181,29 @@ async function claimDueForUrl(
   perUrl?: number,
   listeners?: ListenerScope,
 ): Promise<DeliveryRow[]> {
+  const receiver = receiverOf(url);
   let room = limit;
   if (perUrl !== undefined) {
     await takeClaimTurn(db);
-    const row = await db
-      .selectFrom('deliveries')
-      .select((eb) => eb.fn.countAll<string>().as('n'))
-      .where('in_flight', '=', 1)
-      .where('url', '=', url)
-      .executeTakeFirst();
-    room = Math.min(limit, perUrl - Number(row?.n ?? 0));
+    const { rows } = await sql<{ n: string }>`SELECT count(*) AS n FROM deliveries WHERE in_flight = 1 AND ${RECEIVER} = ${receiver}`.execute(db);
+    room = Math.min(limit, perUrl - Number(rows[0]?.n ?? 0));
   }
   if (room <= 0) return [];
-  return db
-    .updateTable('deliveries')
-    .set({ in_flight: 1, lease_token: lease?.token ?? null, lease_until: leaseEnd(lease) })
-    .where('id', 'in', (eb) =>
-      eb
-        .selectFrom('deliveries')
-        .select('id')
-        .where('url', '=', url)
-        .where('status', 'in', DUE)
-        .where('in_flight', '=', 0)
-        .where('next_attempt_at', '<=', now)
-        .$if(listeners !== undefined, (q) => q.where(sql<boolean>`TRUE ${listenerFilter(listeners)}`))
-        .orderBy('next_attempt_at')
-        .limit(room)
-        .forUpdate()
-        .skipLocked(),
+  const { rows } = await sql<DeliveryRow>`
+    WITH chosen AS (
+      SELECT id, next_attempt_at, seq, ROW_NUMBER() OVER (PARTITION BY partner_id ORDER BY next_attempt_at, seq) AS turn FROM deliveries
+      WHERE ${RECEIVER} = ${receiver} AND status IN ('pending', 'retrying') AND in_flight = 0 AND next_attempt_at <= ${now} ${listenerFilter(listeners)}
+      ORDER BY next_attempt_at, seq LIMIT ${Math.min(1024, Math.max(64, room * 4))}
+    ), taken AS (
+      SELECT d.id FROM deliveries d JOIN chosen ON chosen.id = d.id
+      WHERE d.status IN ('pending', 'retrying') AND d.in_flight = 0
+      ORDER BY chosen.turn, d.next_attempt_at, d.seq LIMIT ${room}
+      FOR UPDATE OF d SKIP LOCKED
     )
-    .returningAll()
-    .execute()
-    .then(inQueueOrder);
+    UPDATE deliveries d SET in_flight = 1, lease_token = ${lease?.token ?? null}, lease_until = ${leaseEnd(lease)}
+    FROM taken WHERE d.id = taken.id
+    RETURNING d.*`.execute(db);
+  return inQueueOrder(rows);
 }
 
 /**

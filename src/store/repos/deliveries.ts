@@ -199,9 +199,12 @@ export async function releaseInFlight(db: Runner): Promise<number> {
 
 /**
  * Claims up to `limit` due deliveries (marking them in flight) in one statement, at most `perUrl`
- * in flight per receiver URL, counting those already running (`busy`, the dispatcher's own counts:
- * counting in SQL would scan the table). A dead receiver's backlog must not fill the queue for
- * everyone else, even when a thousand of its retries fall due at once. Each engine writes it in its
+ * in flight per receiver (its scheme, host and port: `receiverOf`, issue 40), counting those
+ * already running (`busy`, by receiver: the dispatcher's own counts; counting in SQL would scan the
+ * table). A dead receiver's backlog must not fill the queue for everyone else, even when a thousand
+ * of its retries fall due at once, nor one tenant's URLs cycling `?n=1`, `?n=2`, … to one receiver.
+ * Partners take turns among the rows chosen: each partner's oldest first, then each one's second…,
+ * so that one tenant's backlog does not hold another's deliveries back. Each engine writes it in its
  * own SQL (../engine.ts EngineStatements: sqlite/claims.ts, postgres/claims.ts): window functions and
  * JSON differ, and PostgreSQL's replicas lock what they take and count each other's claims.
  */
@@ -218,7 +221,7 @@ export function claimDue(
 }
 
 /**
- * Claims up to `limit` due deliveries of one receiver URL (a slot of that receiver was freed).
+ * Claims up to `limit` due deliveries of the receiver of `url` (a slot of that receiver was freed).
  * `perUrl`: the receiver's room across replicas, where several share the queue.
  */
 export function claimDueForUrl(

@@ -1,4 +1,5 @@
 import type { Repositories } from '../engine.js';
+import * as chains from './chains.js';
 import * as deliveries from './deliveries.js';
 import * as events from './events.js';
 import * as idempotency from './idempotency.js';
@@ -12,4 +13,17 @@ import * as payments from './payments.js';
 import * as webhookConfigs from './webhook-configs.js';
 
 /** The repositories, written once for every engine: each function takes an engine's Runner first (../engine.ts). */
-export const repositories: Repositories = { invoices, merchants, partners, keys, events, payments, deliveries, idempotency, webhookConfigs, listeners, meta };
+export const repositories: Repositories = {
+  invoices,
+  merchants,
+  partners,
+  keys,
+  events,
+  payments,
+  deliveries,
+  idempotency,
+  webhookConfigs,
+  listeners,
+  meta,
+  chains,
+};

@@ -1,4 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
 import { DatabaseFileError, DatabaseInUseError, isBusy, shownPath } from '../errors.js';
@@ -14,7 +16,17 @@ export interface ClaimOwner {
   /** The base URL once the emulator listens; null while it starts. */
   url: string | null;
   startedAt: string;
+  /**
+   * This process among all that may share the file: a pid alone is not enough once containers on one
+   * volume each run svc as pid 1 (issue 40). Absent in files of earlier releases.
+   */
+  instance?: string;
+  /** The machine's (or container's) host name, for the message. */
+  host?: string;
 }
+
+/** This process's instance id (ClaimOwner.instance). */
+const INSTANCE = randomUUID();
 
 export interface Claim {
   /** Records the URL for the next one who finds the database taken. */
@@ -65,7 +77,7 @@ export function claimDatabase(file: string, by: string): Claim {
     lock.exec('BEGIN EXCLUSIVE');
   } catch (error) {
     lock?.close();
-    if (isBusy(error)) throw new DatabaseInUseError(file, awaitOwner(infoFile));
+    if (isBusy(error)) throw new DatabaseInUseError(file, placed(awaitOwner(infoFile)));
     throw new DatabaseFileError(file, `cannot be claimed: ${lockFile}: ${errorMessage(error)}`);
   }
 
@@ -77,7 +89,7 @@ export function claimDatabase(file: string, by: string): Claim {
     throw error;
   }
 
-  const owner: ClaimOwner = { by, pid: process.pid, url: null, startedAt: new Date().toISOString() };
+  const owner: ClaimOwner = { by, pid: process.pid, url: null, startedAt: new Date().toISOString(), instance: INSTANCE, host: os.hostname() };
   // A full disk at a restart failed here with "unexpected error ENOSPC" and a stack (issue 22): it is
   // the user's to fix, so one line naming the file and the cause.
   const write = () => {
@@ -107,7 +119,7 @@ export function claimDatabase(file: string, by: string): Claim {
       if (!held) return;
       held = false;
       // The owner file first, while the lock still keeps everyone else from writing theirs.
-      if (readOwner(infoFile)?.pid === process.pid) fs.rmSync(infoFile, { force: true });
+      if (readOwner(infoFile)?.instance === INSTANCE) fs.rmSync(infoFile, { force: true });
       // Closed after the store's connection (store.close), so this last one checkpoints the WAL.
       heldFile.close();
       lock.close();
@@ -154,7 +166,7 @@ function holdDatabaseFile(file: string): BetterSqlite3.Database {
     held?.close();
     if (isBusy(error)) {
       const owner = awaitOwner(() => findOwnerElsewhere(file));
-      if (owner) throw new DatabaseInUseError(file, owner);
+      if (owner) throw new DatabaseInUseError(file, placed(owner));
       // No svc owner to be found from this path: another svc dev through a far name, or any program
       // that has the file open (a claim cannot tell them apart). Say both.
       throw new DatabaseFileError(file, `is in use by another process (${UNKNOWN_HOLDER})`, 'database_in_use');
@@ -194,6 +206,17 @@ function findOwnerElsewhere(file: string): ClaimOwner | null {
   return null;
 }
 
+/**
+ * Where the owner runs, for the message: this process, or (another instance whose pid is ours, or
+ * whose host name is not ours) another container or host, where its pid means nothing here.
+ */
+function placed(owner: ClaimOwner | null): (ClaimOwner & { where: 'this process' | 'elsewhere' | 'this host' }) | null {
+  if (owner === null) return null;
+  if (owner.instance === undefined) return { ...owner, where: owner.pid === process.pid ? 'this process' : 'this host' };
+  if (owner.instance === INSTANCE) return { ...owner, where: 'this process' };
+  return { ...owner, where: owner.pid === process.pid || (owner.host !== undefined && owner.host !== os.hostname()) ? 'elsewhere' : 'this host' };
+}
+
 /** Why a small file could not be written, in words: a full disk first. */
 function writeFailure(error: unknown): string {
   const code = errorCode(error);
@@ -221,7 +244,9 @@ function awaitOwner(find: string | (() => ClaimOwner | null), waitMs = 2000): Cl
 function readOwner(infoFile: string): ClaimOwner | null {
   try {
     const owner = claimOwnerFrom(JSON.parse(fs.readFileSync(infoFile, 'utf8')));
-    return owner && isAlive(owner.pid) ? owner : null;
+    // Another host's or container's pid says nothing here: the lock it holds is what counts.
+    const elsewhere = owner?.host !== undefined && owner.host !== os.hostname();
+    return owner && (elsewhere || isAlive(owner.pid)) ? owner : null;
   } catch {
     return null;
   }
@@ -238,5 +263,14 @@ function claimOwnerFrom(value: unknown): ClaimOwner | null {
     const field: unknown = Reflect.get(value, key);
     return typeof field === 'string' ? field : undefined;
   };
-  return { by: text('by') ?? 'another emulator', pid: value.pid, url: text('url') ?? null, startedAt: text('startedAt') ?? '' };
+  const instance = text('instance');
+  const host = text('host');
+  return {
+    by: text('by') ?? 'another emulator',
+    pid: value.pid,
+    url: text('url') ?? null,
+    startedAt: text('startedAt') ?? '',
+    ...(instance === undefined ? {} : { instance }),
+    ...(host === undefined ? {} : { host }),
+  };
 }

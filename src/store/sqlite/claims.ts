@@ -1,6 +1,7 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { EngineStatements } from '../engine.js';
-import { DUE_DELIVERY, LEASED_DELIVERY, param, prepared } from '../query.js';
+import { RECEIVER_SQL_SQLITE, receiverOf } from '../../domain/receiver.js';
+import { LEASED_DELIVERY, param, prepared } from '../query.js';
 import type { DeliveryRow } from '../repos/deliveries.js';
 import type { Store } from './store.js';
 
@@ -8,45 +9,50 @@ import type { Store } from './store.js';
 // for meta (one writer at a time already). One process holds every claim (CONTRACT §8): no listener
 // scope, and the caller's counts are every receiver's attempts in flight.
 
+/** A delivery's receiver (`receiverOf`: its scheme, host and port), as SQL on its `url`. */
+const RECEIVER = RECEIVER_SQL_SQLITE;
+
+/**
+ * Partners take turns among the rows chosen (`turn`): each partner's oldest first, then each one's
+ * second…, so that one tenant's backlog does not hold another's deliveries back (issue 40).
+ */
 const CLAIM_SQL = `
   WITH busy AS (
-    SELECT key AS url, value AS n FROM json_each(@busy)
+    SELECT key AS receiver, value AS n FROM json_each(@busy)
   ), candidates AS (
-    SELECT id, url, next_attempt_at, seq FROM deliveries INDEXED BY deliveries_due
+    SELECT id, ${RECEIVER} AS receiver, partner_id, next_attempt_at, seq FROM deliveries INDEXED BY deliveries_due
     WHERE status IN ('pending', 'retrying') AND in_flight = 0 AND next_attempt_at <= @now
-      AND url NOT IN (SELECT value FROM json_each(@saturated))
+      AND ${RECEIVER} NOT IN (SELECT value FROM json_each(@saturated))
     ORDER BY next_attempt_at LIMIT @scan
   ), due AS (
-    SELECT id, url, next_attempt_at, ROW_NUMBER() OVER (PARTITION BY url ORDER BY next_attempt_at, seq) AS rn
+    SELECT id, receiver, partner_id, next_attempt_at, seq, ROW_NUMBER() OVER (PARTITION BY receiver ORDER BY next_attempt_at, seq) AS rn
     FROM candidates
+  ), chosen AS (
+    SELECT due.id, due.next_attempt_at, ROW_NUMBER() OVER (PARTITION BY due.partner_id ORDER BY due.next_attempt_at, due.seq) AS turn
+    FROM due LEFT JOIN busy ON busy.receiver = due.receiver
+    WHERE due.rn + COALESCE(busy.n, 0) <= @perUrl
   )
   UPDATE deliveries SET in_flight = 1, lease_token = @token, lease_until = @until
-  WHERE id IN (
-    SELECT due.id FROM due LEFT JOIN busy ON busy.url = due.url
-    WHERE due.rn + COALESCE(busy.n, 0) <= @perUrl
-    ORDER BY due.next_attempt_at
-    LIMIT @limit
-  )
+  WHERE id IN (SELECT id FROM chosen ORDER BY turn, next_attempt_at LIMIT @limit)
   RETURNING *`;
 
-const claimForUrl = prepared((qb) =>
-  qb
-    .updateTable('deliveries')
-    .set({ in_flight: 1, lease_token: param('token'), lease_until: param('until') })
-    .where(
-      'id',
-      'in',
-      qb
-        .selectFrom('deliveries')
-        .select('id')
-        .where('url', '=', param('url'))
-        .where(DUE_DELIVERY)
-        .where('next_attempt_at', '<=', param('now'))
-        .orderBy('next_attempt_at')
-        .limit(param('limit')),
-    )
-    .returningAll(),
-);
+/**
+ * The claim for one receiver (a slot of it was freed): its oldest few due rows, walked in due order
+ * (up to `now`: a dead receiver's retries, due later, are not walked); partners take turns among
+ * them as in the general claim, so another tenant's deliveries wait behind at most `scan` of one
+ * tenant's backlog.
+ */
+const CLAIM_FOR_RECEIVER_SQL = `
+  WITH due AS (
+    SELECT id, partner_id, next_attempt_at, seq FROM deliveries INDEXED BY deliveries_due
+    WHERE status IN ('pending', 'retrying') AND in_flight = 0 AND next_attempt_at <= @now AND ${RECEIVER} = @receiver
+    ORDER BY next_attempt_at LIMIT @scan
+  ), chosen AS (
+    SELECT id, next_attempt_at, ROW_NUMBER() OVER (PARTITION BY partner_id ORDER BY next_attempt_at, seq) AS turn FROM due
+  )
+  UPDATE deliveries SET in_flight = 1, lease_token = @token, lease_until = @until
+  WHERE id IN (SELECT id FROM chosen ORDER BY turn, next_attempt_at LIMIT @limit)
+  RETURNING *`;
 
 const releaseExpired = prepared((qb) =>
   qb
@@ -64,11 +70,13 @@ const renew = prepared((qb) =>
 );
 
 type ClaimArgs = { now: number; limit: number; perUrl: number; scan: number; busy: string; saturated: string; token: string | null; until: number | null };
+type ReceiverArgs = { receiver: string; now: number; limit: number; scan: number; token: string | null; until: number | null };
 
 export function sqliteStatements(store: Store): EngineStatements {
   // A window function and CTEs are beyond what the query builder expresses cleanly: plain SQL,
   // prepared once. `RETURNING *` of the deliveries table: its rows are DeliveryRow.
   let claim: BetterSqlite3.Statement<[ClaimArgs], DeliveryRow> | undefined;
+  let claimForReceiver: BetterSqlite3.Statement<[ReceiverArgs], DeliveryRow> | undefined;
   return {
     /**
      * Receivers already at their cap are left out of the candidates, and only the oldest few times
@@ -77,7 +85,7 @@ export function sqliteStatements(store: Store): EngineStatements {
      */
     claimDue: async (now, limit, perUrl, busy, lease) => {
       claim ??= store.sqlite.prepare<[ClaimArgs], DeliveryRow>(CLAIM_SQL);
-      const saturated = [...busy].filter(([, n]) => n >= perUrl).map(([url]) => url);
+      const saturated = [...busy].filter(([, n]) => n >= perUrl).map(([receiver]) => receiver);
       return claim.all({
         now,
         limit,
@@ -90,10 +98,17 @@ export function sqliteStatements(store: Store): EngineStatements {
       });
     },
     /** One process holds every claim: the caller's `limit` already counts the receiver's. */
-    claimDueForUrl: async (url, now, limit, lease) =>
-      claimForUrl
-        .preparedOn(store.sqlite)
-        .all(...claimForUrl.forSqlite.bind({ url, now, limit, token: lease?.token ?? null, until: lease ? Date.now() + lease.ms : null })),
+    claimDueForUrl: async (url, now, limit, lease) => {
+      claimForReceiver ??= store.sqlite.prepare<[ReceiverArgs], DeliveryRow>(CLAIM_FOR_RECEIVER_SQL);
+      return claimForReceiver.all({
+        receiver: receiverOf(url),
+        now,
+        limit,
+        scan: Math.min(1024, Math.max(64, limit * 4)),
+        token: lease?.token ?? null,
+        until: lease ? Date.now() + lease.ms : null,
+      });
+    },
     lockMeta: async () => {},
     // The store's clock is this machine's: the one process that owns the database (CONTRACT §8).
     // Its claims carry no lease (it releases every claim at start); these serve the store alone.

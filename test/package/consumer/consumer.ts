@@ -16,11 +16,16 @@ import {
   verifyWebhook,
   WebhookVerificationError,
   type AdvanceReport,
+  type ChainConfirmedEvent,
+  type ChainPayment,
+  type ChainPayOptions,
+  type ChainTransferEvent,
   type Clock,
   type DefaultKeys,
   type DeliveryResultEvent,
   type DeliverySentEvent,
   type Emulator,
+  type EmulatorChains,
   type EmulatorConfig,
   type EmulatorConfigInput,
   type EmulatorEvent,
@@ -29,6 +34,7 @@ import {
   type ErrorEvent,
   type InvoiceEventType,
   type InvoiceStatus,
+  type LocalChainInfo,
   type LookupFn,
   type PinnedKeys,
   type RequestEvent,
@@ -55,6 +61,10 @@ function describe(event: EmulatorEvent): string {
       return sentLine(event);
     case 'delivery.result':
       return resultLine(event);
+    case 'chain.transfer':
+      return transferLine(event);
+    case 'chain.confirmed':
+      return confirmedLine(event);
     default: {
       const unhandled: never = event;
       return String(unhandled);
@@ -65,6 +75,16 @@ const requestLine = (e: RequestEvent) => `${e.method} ${e.path} ${e.status} (${e
 const warningLine = (e: WarningEvent) => `warning ${e.message}${e.requestId ? ` (${e.requestId})` : ''}`;
 const errorLine = (e: ErrorEvent) => `error ${e.message}${e.stack ? ' (with stack)' : ''}`;
 const sentLine = (e: DeliverySentEvent) => `--> ${e.eventType} [${e.eventId}] attempt ${e.attempt} ${e.trigger}`;
+const transferLine = (e: ChainTransferEvent) => `chain ${e.networkId} ${e.txHash} ${e.amount} ${e.token} ${e.credited ? (e.status ?? '') : (e.reason ?? '')}`;
+const confirmedLine = (e: ChainConfirmedEvent) => `chain ${e.networkId} ${e.txHash} confirmed ${e.status}`;
+/** Local chains (`startEmulator({ chains: true })`): what a test of a wallet flow would write; not run here. */
+async function payOnChain(chains: EmulatorChains, invoiceId: string): Promise<string> {
+  const options: ChainPayOptions = { networkId: 84532, token: 'USDC', amount: '1.00', account: 1, confirm: false };
+  const list: LocalChainInfo[] = await chains.list();
+  const paid: ChainPayment = await chains.pay(invoiceId, options);
+  return `${list[0]?.rpcUrl ?? ''} ${paid.txHash} ${paid.invoiceStatus}`;
+}
+void payOnChain;
 const resultLine = (e: DeliveryResultEvent) => `<-- ${e.responseStatus ?? 'ERR'} [${e.eventId}] ${e.status} next=${e.nextAttemptAt ?? 'none'} ok=${e.ok}`;
 
 /** A webhook receiver, as the user's application would have one: it keeps the raw body for verification. */
@@ -143,6 +163,10 @@ try {
 
   const before = clock.now();
   const report: AdvanceReport = await emulator.advanceClock(3600);
+  const clockMoved = clock.now() - before >= 3_600_000;
+  // Back to the real time (a reset does it too).
+  await emulator.resetClock();
+  const clockBack = clock.now() - before < 3_600_000;
   unsubscribe();
   await emulator.reset();
   const afterReset = await api(emulator, 'GET', `/v1/invoices/${String(created.body.id)}`, test.merchantKey);
@@ -161,7 +185,7 @@ try {
       tampered,
       selfSigned,
       typed: { readBack: readBack.ok ? readBack.data.id : readBack.error.code, missingCode },
-      advanced: { by: report.to - report.from, expired: report.expired, clockMoved: clock.now() - before >= 3_600_000 },
+      advanced: { by: report.to - report.from, expired: report.expired, clockMoved, clockBack },
       afterReset: afterReset.status,
       eventTypes: [...new Set(events.map((e) => e.type))].sort(),
       seen: seen.filter((l) => l.startsWith('-->') || l.startsWith('<--')),

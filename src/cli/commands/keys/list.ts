@@ -1,4 +1,4 @@
-import type { ChalkInstance } from 'chalk';
+import type { Style } from '../../output/style.js';
 import { ApiRefusedError } from '../../../client/errors.js';
 import { keyHint, parseKey } from '../../../domain/keys.js';
 import type { DefaultKeys } from '../../../server/bootstrap.js';
@@ -55,7 +55,7 @@ function isLoopback(target: Target): boolean {
   }
 }
 
-function view(c: ChalkInstance, d: { baseUrl: string; inUse: KeyInUse[]; emulatorDefaults: DefaultKeys | null }): string {
+function view(c: Style, d: { baseUrl: string; inUse: KeyInUse[]; emulatorDefaults: DefaultKeys | null }): string {
   const used = table(
     c,
     [

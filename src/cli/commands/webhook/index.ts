@@ -50,6 +50,7 @@ export const listenSpec = defineCommand({
     { flags: '--header <line>', description: "header 'Name: value' added when forwarding (repeatable)", repeatable: true },
     { flags: '--timeout <seconds>', description: 'how long your app may take to answer (default 30)', parse: 'positive-int' },
     { flags: '--print-secret', description: 'print the signing secret and exit' },
+    { flags: '--secret <secret>', description: "against a remote service: the webhook's secret, so that each delivery's signature is checked too" },
     {
       flags: '--chaos <kinds>',
       description: 'play webhook chaos while listening (local emulator): duplicate, reorder, delay, bad-signature, stale-timestamp, comma-separated',

@@ -66,7 +66,7 @@ export const listenCommand: Handler<typeof listenSpec> = async ({ options }, ctx
       if (chaos) await client.putWebhookChaos({ body: chaos });
       try {
         exitCode = await runListen(
-          mode === 'local' ? { mode, ...common, reconnect } : { mode, ...common, tunnel, stateDir: stateDirFor(ctx.cwd), env: ctx.env },
+          mode === 'local' ? { mode, ...common, reconnect } : { mode, ...common, tunnel, stateDir: stateDirFor(ctx.cwd), env: ctx.env, secret: options.secret },
           { signal: controller.signal, emit },
         );
       } finally {

@@ -1,4 +1,4 @@
-import type { ChalkInstance } from 'chalk';
+import type { Style } from '../../output/style.js';
 import type { ResponseBody } from '../../../contract/index.js';
 import { UsageError, UserError } from '../../../errors.js';
 import { table } from '../../output/human.js';
@@ -38,14 +38,14 @@ export const listenersCommand: Handler<typeof listenersSpec> = async ({ options 
   };
 };
 
-function view(c: ChalkInstance, listeners: Listeners): string {
+function view(c: Style, listeners: Listeners): string {
   return table(
     c,
     [
-      { header: 'ID', value: (l) => l.id },
-      { header: 'FORWARD TO', value: (l) => l.forwardTo },
-      { header: 'EVENTS', value: (l) => (l.events ? l.events.join(',') : 'all') },
-      { header: 'STATE', value: (l) => (l.connected ? 'connected' : `gone; removed at ${l.removeAt} unless it reconnects`) },
+      { header: 'id', value: (l) => l.id },
+      { header: 'forward to', value: (l) => l.forwardTo },
+      { header: 'events', value: (l) => (l.events ? l.events.join(',') : 'all') },
+      { header: 'state', value: (l) => (l.connected ? 'connected' : `gone; removed at ${l.removeAt} unless it reconnects`) },
     ],
     listeners,
     'no listener registered',
