@@ -13,10 +13,10 @@ const server = await startPostgres();
 describe('svc dev --clock-start on a shared database', () => {
   it('a replica given another clock start than the sandbox’s exits 1 with one line', async () => {
     const database = await server.createDatabase();
-    const first = spawnCli(['dev', '--port', '0', '--json', '--database', database, '--clock-start', '2030-01-01T00:00:00Z'], { cwd: tempDir() });
+    const first = spawnCli(['dev', '--port', '0', '--json', '--clock-start', '2030-01-01T00:00:00Z'], { cwd: tempDir(), env: { SVC_DATABASE_URL: database } });
     try {
       await first.waitForLine((l) => l.startsWith('{"type":"ready"'), 30_000);
-      const other = await runCli(['dev', '--port', '0', '--database', database, '--clock-start', '2031-06-01T00:00:00Z'], { cwd: tempDir() });
+      const other = await runCli(['dev', '--port', '0', '--clock-start', '2031-06-01T00:00:00Z'], { cwd: tempDir(), env: { SVC_DATABASE_URL: database } });
       expect(other.code).toBe(1);
       const lines = other.stderr.trim().split('\n');
       expect(lines).toHaveLength(1);
