@@ -5,7 +5,6 @@ import type { Clock } from '../clock/clock.js';
 import type { EmulatorConfig } from '../config/defaults.js';
 import type { Environment } from '../domain/environment.js';
 import type { DeliveryRow } from '../store/repos/deliveries.js';
-import type { Store } from '../store/store.js';
 import type { StoreDb } from '../store/db.js';
 import type { ExtraTargets } from '../webhooks/outbox.js';
 import type { KeyCache } from './auth.js';
@@ -34,8 +33,11 @@ export interface Principal {
 export interface AppDeps {
   /** The store, on whichever engine (src/store/db.ts). */
   db: StoreDb;
-  /** SQLite's own store (snapshots' files), null on PostgreSQL. */
-  store: Store | null;
+  /**
+   * Resolves once this replica's caches hold what other replicas acknowledged (./freshness.ts);
+   * null where this process is the only one (nothing to wait for).
+   */
+  sync(): Promise<void> | null;
   clock: Clock;
   config: EmulatorConfig;
   /** The emulator's public base URL (known once it listens). */

@@ -7,6 +7,7 @@ import type { Environment } from '../domain/environment.js';
 import type { WebhookChaos } from './chaos.js';
 import type { DeliveryEvent } from './delivery-events.js';
 import type { Completion } from './completion.js';
+import type { ClaimLeases, LeaseHooks } from '../store/leases.js';
 
 /** What the dispatcher (dispatcher.ts) is built with. */
 export interface DispatcherDeps {
@@ -26,15 +27,20 @@ export interface DispatcherDeps {
   guardFor?: (environment: Environment) => AttemptGuard;
   /** Webhook chaos in force (CONTRACT §9), consulted as each attempt starts. */
   chaos?: WebhookChaos;
-  /** A claim's lease in wall-clock ms (default LEASE_MS); tests of dying replicas shorten it. */
-  leaseMs?: number;
+  /**
+   * Takes in what other replicas changed before each claim (server/freshness.ts): the chaos an
+   * attempt is decided with must be the sandbox's. Null where nothing can change unseen.
+   */
+  sync?: () => Promise<void> | null;
+  /** The claims' leases, as the store's engine keeps them (store/leases.ts); none by default. */
+  leases?: (hooks: LeaseHooks) => ClaimLeases;
   /** Which listener deliveries this replica's claims may take (PostgreSQL: where their streams are). */
   listenerScope?: () => ListenerScope | undefined;
 }
 
 /**
  * A claimed delivery handed back unattempted, with the claim's token (only that claim's hold is let
- * go); null on SQLite, whose claims hold no lease.
+ * go); null where claims hold no lease (SQLite).
  */
 export interface Release {
   id: string;
@@ -42,7 +48,7 @@ export interface Release {
 }
 
 /**
- * A result to write, the token of the claim it belongs to (null: a manual attempt, or a claim on
- * SQLite), and the receiver slot it frees once written (a scheduled attempt's; see `start`).
+ * A result to write, the token of the claim it belongs to (null: a manual attempt, or a claim without
+ * a lease), and the receiver slot it frees once written (a scheduled attempt's; see `start`).
  */
 export type HeldCompletion = Completion & { lease: string | null; slot?: { receiver: string; url: string } };

@@ -1,6 +1,6 @@
 import { RetryLater } from '../store/backoff.js';
 import type { DeliveryRow } from '../store/repos/deliveries.js';
-import { ClaimLeases } from './leases.js';
+import { type ClaimLeases, noLeases } from '../store/leases.js';
 import { deliveryIdsOf, recordCompletions, type Trigger } from './completion.js';
 import type { DispatcherDeps, HeldCompletion, Release } from './dispatcher-deps.js';
 import { EventLoader } from './event-loader.js';
@@ -20,11 +20,10 @@ const CLAIM_DELAY_MS = 2;
  * nothing: a claimed delivery is still due after a restart (`releaseInFlight`), so delivery is at
  * least once, and receivers deduplicate on the envelope id.
  *
- * On PostgreSQL, where several replicas share the queue (CONTRACT §12), every claim carries a lease
- * (a token `<owner>.<n>` and an end in wall-clock ms): a timer renews this dispatcher's leases and
- * releases other replicas' expired ones, and a result is written only while its claim still holds
- * the delivery (`endLeases`), so a replica that lost a claim cannot overwrite the new holder's state.
- * SQLite's one owner (CONTRACT §8) claims without leases: no statement more per delivery there.
+ * Where replicas share the queue (CONTRACT §12) each claim carries a lease (the store kit's, renewed
+ * and swept there), and a result is written only while its claim still holds the delivery
+ * (`endLeases`): a replica that lost a claim cannot overwrite the new holder's state. One owner per
+ * database (SQLite, CONTRACT §8) claims without leases.
  */
 export class Dispatcher {
   private readonly running = new Map<string, Promise<void>>();
@@ -44,6 +43,8 @@ export class Dispatcher {
   /** After close: late results are not written (the database may be closed). */
   private abandoned = false;
   private idleWaiters: (() => void)[] = [];
+  /** Scheduled attempts started, in all: an advance reports how many it made (server/scheduler.ts). */
+  started = 0;
   /** Receivers that freed a slot since the last claim for them, each with a URL of it (for the claim's index). */
   private readonly freed = new Map<string, string>();
   private freedCount = 0;
@@ -52,7 +53,7 @@ export class Dispatcher {
   private globallyShort = false;
   /** Claimed deliveries whose attempt could not start: handed back (in_flight = 0) by the next flush. */
   private toRelease: Release[] = [];
-  /** Claims' leases on PostgreSQL (./leases.ts); none on SQLite. */
+  /** Claims' leases, as the store's engine keeps them (store/leases.ts). */
   private readonly leases: ClaimLeases;
   /**
    * The generation of the state being delivered: a reset or restore (discard) moves it on, and an
@@ -93,7 +94,7 @@ export class Dispatcher {
 
   constructor(private readonly deps: DispatcherDeps) {
     this.events = new EventLoader((ids) => deps.db.events.findEvents(ids));
-    this.leases = new ClaimLeases({ db: deps.db, leaseMs: deps.leaseMs, onReleased: () => this.kick(), onError: (error) => deps.onError?.(error) });
+    this.leases = deps.leases?.({ onReleased: () => this.kick(), onError: (error) => deps.onError?.(error) }) ?? noLeases;
   }
 
   /** Claims and starts what is due now; cheap to call often (coalesced into one pass per tick). */
@@ -143,6 +144,7 @@ export class Dispatcher {
     void this.serially(async () => {
       // On a failure the freed slots are recorded again, and the retry claims for them.
       const claimed = await this.inBackground(async () => {
+        await this.deps.sync?.();
         const now = this.deps.clock.now();
         for (const [receiver, url] of freed) {
           const room = Math.min(MAX_IN_FLIGHT - this.running.size, MAX_IN_FLIGHT_PER_RECEIVER - (this.perReceiver.get(receiver) ?? 0));
@@ -192,6 +194,7 @@ export class Dispatcher {
     if (this.closed) return 0;
     const room = MAX_IN_FLIGHT - this.running.size;
     if (room <= 0) return 0;
+    await this.deps.sync?.();
     const epoch = this.epoch;
     const lease = this.leases.next();
     const claimed = await this.deps.db.transaction(
@@ -273,6 +276,7 @@ export class Dispatcher {
   }
 
   private start(delivery: DeliveryRow, trigger: Trigger, lease: string | null): void {
+    this.started += 1;
     // Counted by the receiver of the URL the claim partitioned by (the delivery's), so the cap agrees with it.
     const url = delivery.url;
     const receiver = receiverOf(url);

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { UserError } from '../../src/errors.js';
-import { TempFolderError } from '../../src/server/snapshots/temp-folder.js';
+import { TempFolderError } from '../../src/store/temp-folder.js';
 
 describe('TempFolderError', () => {
   it('names a read-only file system, the folder and TMPDIR', () => {

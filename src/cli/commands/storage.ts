@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { DEFAULT_DATABASE } from '../../config/defaults.js';
 import { UsageError } from '../../errors.js';
-import { describePostgresUrl } from '../../store/postgres/describe-url.js';
+import { describePostgresUrl } from '../../store/describe-url.js';
 
 /** Where `svc dev` keeps its state: a SQLite file (or memory), or a shared PostgreSQL database (CONTRACT §12). */
 export type StorageChoice = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };

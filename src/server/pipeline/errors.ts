@@ -1,8 +1,7 @@
 import { ApiError } from '../api-error.js';
 import { errorMessage } from '../../domain/caught.js';
-import { isDatabaseUnavailable } from '../../store/postgres/unavailable.js';
 import { sendError } from '../http/respond.js';
-import { TempFolderError } from '../snapshots/temp-folder.js';
+import { TempFolderError } from '../../store/temp-folder.js';
 import { keptText } from '../journal/journal.js';
 import type { Next, Stage } from './compose.js';
 import type { RequestContext } from './context.js';
@@ -24,7 +23,8 @@ async function settled(next: Next): Promise<void> {
 }
 
 function answerError(ctx: RequestContext, error: unknown): void {
-  if (isDatabaseUnavailable(error)) {
+  const condition = error instanceof ApiError ? null : ctx.deps.db.condition(error);
+  if (condition === 'unavailable') {
     // Not a bug in svc: the shared database is away (CONTRACT §12), answered 503; no stack.
     ctx.deps.emit({ type: 'warning', message: `${ctx.req.method} ${ctx.path}: the database cannot be reached (${errorMessage(error)}); answered 503` });
   } else if (error instanceof TempFolderError) {
@@ -38,6 +38,6 @@ function answerError(ctx: RequestContext, error: unknown): void {
       stack: error instanceof Error ? error.stack : undefined,
     });
   }
-  const body = sendError(ctx.req, ctx.res, error);
+  const body = sendError(ctx.req, ctx.res, error, condition);
   if (ctx.record && body !== undefined) ctx.record.responseBody = keptText(body, ctx.record);
 }

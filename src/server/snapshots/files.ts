@@ -2,12 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { SNAPSHOT_NAME } from '../../contract/snapshot-name.js';
 import type { SnapshotInfo } from '../../contract/testing-types.js';
-import { removePartials } from './leftovers.js';
+import { removePartials } from '../../store/leftovers.js';
 
 const SUFFIX = '.sqlite';
-
-/** Our temporary folders are `svc-snapshot-<pid>-…` (a snapshot file in transit; earlier releases' `svc-snapshots-<pid>-…` too): the pid says whose. */
-export const TEMP_PREFIX = 'svc-snapshot-';
 
 /**
  * Where a file database's snapshots live: beside it in `<file>-snapshots/` (they outlive the process,

@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { SnapshotInfo } from '../../contract/testing-types.js';
-import type { NamedSnapshots } from './engine.js';
-import { removeTempFolders } from './leftovers.js';
-import { tempFolder } from './temp-folder.js';
+import type { NamedSnapshots } from '../../store/snapshot-engine.js';
+import { removeTempFolders } from '../../store/leftovers.js';
+import { tempFolder } from '../../store/temp-folder.js';
 
 /**
  * An in-memory emulator's named snapshots, in memory: gone with it, as its data is. They used to be

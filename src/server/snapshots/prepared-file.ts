@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { openSqlite } from '../../store/sqlite.js';
-import { openStore } from '../../store/store.js';
-import type { SnapshotEngine } from './engine.js';
+import { openStore } from '../../store/sqlite/store.js';
+import type { SnapshotEngine } from '../../store/snapshot-engine.js';
 import { checkSnapshotValues } from './file-values.js';
-import { tempFolder } from './temp-folder.js';
+import { tempFolder } from '../../store/temp-folder.js';
 import { checkSnapshotFile, checkSnapshotSchema } from './untrusted.js';
 
 /**

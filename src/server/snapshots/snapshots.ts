@@ -4,18 +4,19 @@ import type { Clock } from '../../clock/clock.js';
 import { DatabaseFileError } from '../../store/errors.js';
 import type { Imported } from './files.js';
 import { ApiError } from '../api-error.js';
-import { removeTempFolders } from './leftovers.js';
+import { removeTempFolders } from '../../store/leftovers.js';
 import { SNAPSHOT_NAME, SNAPSHOT_NAME_MESSAGE } from '../../contract/snapshot-name.js';
 import type { SnapshotInfo } from '../../contract/testing-types.js';
-import type { SnapshotEngine, SnapshotFile } from './engine.js';
-import { SnapshotRefused } from './untrusted.js';
+import { type SnapshotEngine, type SnapshotFile, SnapshotValueRefused } from '../../store/snapshot-engine.js';
+import { namedFiles } from './named-files.js';
 import { preparedFile } from './prepared-file.js';
+import { SnapshotRefused } from './untrusted.js';
 
 /** The emulator time a snapshot was taken at: a restore puts the clock back there (CONTRACT §9). */
 const CLOCK_AT_SAVE = 'snapshot_clock_ms';
 
 export interface SnapshotDeps {
-  /** What differs between SQLite and PostgreSQL (sqlite-snapshots.ts, postgres-snapshots.ts). */
+  /** What differs between the engines: the store kit's half (store/snapshot-engine.ts). */
   engine: SnapshotEngine;
   clock: Clock;
   /**
@@ -76,7 +77,7 @@ function notFound(name: string): ApiError {
  */
 export function createSnapshots(deps: SnapshotDeps): Snapshots {
   const { engine } = deps;
-  const named = engine.named;
+  const named = 'besideFile' in engine.named ? namedFiles(engine.named.besideFile) : engine.named;
   let queue: Promise<unknown> = Promise.resolve();
   // One save or restore at a time: a restore must not copy a snapshot still being written.
   const serial = <T>(fn: () => Promise<T>): Promise<T> => {
@@ -157,7 +158,7 @@ export function createSnapshots(deps: SnapshotDeps): Snapshots {
           await replaceWith(snapshot.file, false);
         } catch (error) {
           // A stored file is checked like an import; the API answers in its shape.
-          if (error instanceof SnapshotRefused || error instanceof DatabaseFileError) {
+          if (error instanceof SnapshotRefused || error instanceof SnapshotValueRefused || error instanceof DatabaseFileError) {
             throw new ApiError(422, 'snapshot_invalid', error.message.replaceAll(snapshot.file, snapshot.shownAs));
           }
           throw error;
