@@ -1,28 +1,80 @@
 import { randomFillSync } from 'node:crypto';
 
 /**
- * UUIDv7 (RFC 9562): 48 bits of Unix milliseconds, then random bits. Ids of rows that are created
- * at a high rate (invoices, deliveries) use it because consecutive ids sort together: their unique
- * indexes grow at the right edge instead of dirtying a random page per insert, which is most of
- * what a commit writes. They are still UUIDs, which is all the interface promises.
+ * UUIDv7 (RFC 9562): 48 bits of Unix milliseconds, then 74 random bits. Ids of rows that are listed
+ * newest first or created at a high rate (merchants, invoices, deliveries) use it because
+ * consecutive ids sort together: their unique indexes grow at the right edge instead of dirtying a
+ * random page per insert, and a list ordered by (createdAt, id) shows one generator's rows of one
+ * millisecond in the order they were made (CONTRACT §12). They are still UUIDs, which is all the
+ * interface promises.
+ *
+ * Monotonic within a millisecond (RFC 9562 §6.2, "monotonic random"): an id made in the same
+ * millisecond as the previous one (or while the clock stands still or steps back) is the previous
+ * id's 74 random bits plus a random increment of 1 to 2^32, so ids of one generator sort, as
+ * strings, in the order they were made even with a frozen clock.
  */
+export class UuidV7Generator {
+  private lastMs = 0;
+  private readonly last = Buffer.alloc(16);
+
+  /**
+   * The next id at `ms`, from 16 freshly drawn bytes (`b`, written into): always 16, whether they
+   * become the random bits or the increment, so a seeded stream stays aligned.
+   */
+  next(ms: number, b: Buffer): string {
+    // Never go backwards when the clock does (NTP steps, a reset clock): order is the point.
+    let at = Math.max(ms, this.lastMs);
+    if (at === this.lastMs && addToRandomBits(this.last, 1 + b.readUInt32BE(12))) {
+      this.last.copy(b);
+    } else {
+      // A new millisecond, or (never in practice) the 74 bits overflowed: RFC 9562 lets the
+      // timestamp move on by one, and the bits start afresh.
+      if (at === this.lastMs) at += 1;
+      b.writeUIntBE(at, 0, 6);
+      b[6] = (b[6]! & 0x0f) | 0x70;
+      b[8] = (b[8]! & 0x3f) | 0x80;
+      b.copy(this.last);
+    }
+    this.lastMs = at;
+    return formatUuid(b);
+  }
+}
+
+/**
+ * Adds `n` (below 2^53) to the 74 random bits of a v7 UUID's bytes, in place, leaving the version
+ * and variant bits as they are. False (and `id` unusable) when the sum does not fit in 74 bits.
+ */
+function addToRandomBits(id: Buffer, n: number): boolean {
+  let carry = n;
+  // From the last byte up: bytes 15…9 (8 bits each), 8 (6 bits under the variant), 7 (8), 6 (4 under the version).
+  for (let i = 15; i >= 6; i--) {
+    const bits = i === 8 ? 6 : i === 6 ? 4 : 8;
+    const size = 2 ** bits;
+    const mask = size - 1;
+    const sum = (id[i]! & mask) + (carry % size);
+    id[i] = (id[i]! & ~mask & 0xff) | (sum & mask);
+    carry = Math.floor(carry / size) + (sum >= size ? 1 : 0);
+  }
+  return carry === 0;
+}
+
+/** Sixteen bytes in the 8-4-4-4-12 hex form. */
+export function formatUuid(b: Buffer): string {
+  const hex = b.toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
 const pool = Buffer.alloc(16 * 256);
 let offset = pool.length;
-let lastMs = 0;
+const processIds = new UuidV7Generator();
 
+/** A v7 id at `now` from the operating system's randomness, monotonic within this process. */
 export function uuidv7(now = Date.now()): string {
   if (offset === pool.length) {
     randomFillSync(pool);
     offset = 0;
   }
-  const b = pool.subarray(offset, offset + 16);
+  const b = Buffer.from(pool.subarray(offset, offset + 16));
   offset += 16;
-  // Never go backwards when the wall clock does (NTP steps): order is what makes these cheap.
-  const ms = Math.max(now, lastMs);
-  lastMs = ms;
-  b.writeUIntBE(ms, 0, 6);
-  b[6] = (b[6]! & 0x0f) | 0x70;
-  b[8] = (b[8]! & 0x3f) | 0x80;
-  const hex = b.toString('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  return processIds.next(now, b);
 }

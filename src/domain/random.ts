@@ -1,4 +1,5 @@
 import { createHash, randomFillSync, randomUUID } from 'node:crypto';
+import { formatUuid, UuidV7Generator } from './ids.js';
 
 /**
  * Where an emulator's generated values come from: ids, keys, webhook secrets, transaction hashes.
@@ -10,23 +11,19 @@ export interface Random {
   bytes(n: number): Buffer;
   /** A version 4 UUID. */
   uuid(): string;
-  /** A version 7 UUID at `ms` (see ids.ts for why some rows use them). */
+  /**
+   * A version 7 UUID at `ms` (see ids.ts for why some rows use them): greater than every earlier one
+   * this source made, also within a millisecond. Draws 16 bytes, as `uuid()` does.
+   */
   uuidv7(ms: number): string;
 }
 
 abstract class Base implements Random {
-  private lastMs = 0;
+  private readonly v7 = new UuidV7Generator();
   abstract bytes(n: number): Buffer;
   abstract uuid(): string;
   uuidv7(ms: number): string {
-    const b = this.bytes(16);
-    // Never go backwards when the clock does: order is what makes these cheap to index.
-    const at = Math.max(ms, this.lastMs);
-    this.lastMs = at;
-    b.writeUIntBE(at, 0, 6);
-    b[6] = (b[6]! & 0x0f) | 0x70;
-    b[8] = (b[8]! & 0x3f) | 0x80;
-    return format(b);
+    return this.v7.next(ms, this.bytes(16));
   }
 }
 
@@ -113,12 +110,7 @@ export function seededRandom(seed: number, epoch: number): Random {
 function uuidV4(b: Buffer): string {
   b[6] = (b[6]! & 0x0f) | 0x40;
   b[8] = (b[8]! & 0x3f) | 0x80;
-  return format(b);
-}
-
-function format(b: Buffer): string {
-  const hex = b.toString('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  return formatUuid(b);
 }
 
 /** The process-wide default, for code that runs outside an emulator (the CLI's own secrets). */

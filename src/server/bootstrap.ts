@@ -52,8 +52,8 @@ export async function ensureDefaultsIn(tx: Tx, config: EmulatorConfig, now: numb
   const stored = await tx.meta.getMeta(META_KEY, isDefaultKeys);
   const identity: DefaultKeys = stored ?? {
     partnerId: random.uuid(),
-    test: freshKeys('test', random),
-    live: freshKeys('live', random),
+    test: freshKeys('test', random, now),
+    live: freshKeys('live', random, now),
   };
   for (const env of ENVIRONMENTS) {
     const pinned = config.keys[env];
@@ -96,6 +96,7 @@ export async function ensureDefaultsIn(tx: Tx, config: EmulatorConfig, now: numb
   return identity;
 }
 
-function freshKeys(env: Environment, random: Random): EnvironmentKeys {
-  return { partnerKey: generateKey('partner', env, random), merchantKey: generateKey('merchant', env, random), merchantId: random.uuid() };
+/** The default merchant's id is a v7 at `now`, as every merchant's (./actions/create-merchant.ts). */
+function freshKeys(env: Environment, random: Random, now: number): EnvironmentKeys {
+  return { partnerKey: generateKey('partner', env, random), merchantKey: generateKey('merchant', env, random), merchantId: random.uuidv7(now) };
 }

@@ -48,7 +48,7 @@ export interface ApiKeysTable {
 }
 
 export interface MerchantsTable {
-  /** Insertion order, for newest-first listings with a stable cursor. */
+  /** Insertion order (lists order by created_at and id instead: repos/list-order.ts). */
   seq: Generated<number>;
   id: string;
   partner_id: string;

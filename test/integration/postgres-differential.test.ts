@@ -72,6 +72,19 @@ async function session(receiver: Receiver, storage: { db: string } | { database:
   await call('GET', '/v1/partner/merchants', partnerKey);
   const deliveries = await call('GET', '/v1/partner/webhook/deliveries?limit=100', partnerKey);
   for (const d of deliveries.data) await call('GET', `/v1/partner/webhook/deliveries/${d.id}`, partnerKey);
+  // Each list a page at a time: rows made at one instant, ordered by id on both engines, and
+  // startingAfter walks that order (CONTRACT §12).
+  const lists: [string, string, string][] = [
+    ['/v1/partner/invoices?limit=1', partnerKey, 'id'],
+    [`/v1/partner/invoices?limit=1&merchantId=${merchantId}`, partnerKey, 'id'],
+    ['/v1/invoices?limit=1', merchantKey, 'id'],
+    ['/v1/partner/merchants?limit=1', partnerKey, 'merchantId'],
+    ['/v1/partner/webhook/deliveries?limit=2', partnerKey, 'id'],
+  ];
+  for (const [list, key, idField] of lists) {
+    let page = await call('GET', list, key);
+    for (let n = 0; page.hasMore && n < 20; n++) page = await call('GET', `${list}&startingAfter=${page.data.at(-1)[idField]}`, key);
+  }
   await call('GET', `/v1/invoices/${a.id}`, merchantKey);
   const received = receiver.requests
     .splice(0)

@@ -37,21 +37,22 @@ describe('PostgreSQL repositories', () => {
     expect(await repos.partners.findPartner(db, merchant.partner_id)).toEqual({ id: merchant.partner_id, name: 'Partner', created_at: T0 });
   });
 
-  it('list newest first, one extra row telling there is more, and page by seq', async () => {
+  it('list newest first (equal created_at: by id, descending), one extra row telling there is more, and page after (created_at, id)', async () => {
     const engine = await freshEngine();
     const { repos, db } = engine;
     const merchant = await seedMerchant(engine);
     const ids: string[] = [];
+    // One instant, random (v4) ids: the order is the ids', not the order they were written in.
     for (let i = 0; i < 5; i++) ids.push((await seedInvoice(engine, merchant, { status: i % 2 ? 'PAID' : 'CREATED' })).id);
+    const byId = [...ids].sort().reverse();
     const filter = { partnerId: merchant.partner_id, environment: 'test' as const };
     const first = await repos.invoices.listInvoices(db, filter, { limit: 2 });
-    expect(first.map((r) => r.id)).toEqual([ids[4], ids[3], ids[2]]);
-    const next = await repos.invoices.listInvoices(db, filter, { limit: 2, beforeSeq: first[1]!.seq });
-    expect(next.map((r) => r.id)).toEqual([ids[2], ids[1], ids[0]]);
-    expect((await repos.invoices.listInvoices(db, { ...filter, merchantId: merchant.id, status: 'PAID' }, { limit: 10 })).map((r) => r.id)).toEqual([
-      ids[3],
-      ids[1],
-    ]);
+    expect(first.map((r) => r.id)).toEqual(byId.slice(0, 3));
+    const next = await repos.invoices.listInvoices(db, filter, { limit: 2, after: { createdAt: first[1]!.created_at, id: first[1]!.id } });
+    expect(next.map((r) => r.id)).toEqual(byId.slice(2, 5));
+    expect((await repos.invoices.listInvoices(db, { ...filter, merchantId: merchant.id, status: 'PAID' }, { limit: 10 })).map((r) => r.id)).toEqual(
+      [ids[3], ids[1]].sort().reverse(),
+    );
     expect(await repos.invoices.listInvoices(db, { ...filter, status: 'NOT_A_STATUS' }, { limit: 10 })).toEqual([]);
     expect(await repos.invoices.listInvoices(db, { ...filter, environment: 'live' }, { limit: 10 })).toEqual([]);
     expect((await repos.merchants.listMerchants(db, merchant.partner_id, 'test', { limit: 10 })).map((m) => m.id)).toEqual([merchant.id]);
@@ -276,7 +277,14 @@ describe('PostgreSQL repositories', () => {
     const filter = { partnerId: merchant.partner_id, environment: 'test' as const };
     expect((await repos.deliveries.listDeliveries(db, { ...filter, status: 'retrying' }, { limit: 10 })).map((d) => d.id)).toEqual([rows[0]!.id]);
     expect(await repos.deliveries.listDeliveries(db, { ...filter, status: 'bogus' }, { limit: 10 })).toEqual([]);
+    // All made at one instant with random ids: by id, descending.
     const page = await repos.deliveries.listDeliveries(db, filter, { limit: 2 });
-    expect(page.map((d) => d.id)).toEqual([rows[5]!.id, rows[4]!.id, rows[3]!.id]);
+    expect(page.map((d) => d.id)).toEqual(
+      rows
+        .map((r) => r.id)
+        .sort()
+        .reverse()
+        .slice(0, 3),
+    );
   });
 });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manualClock } from '../../src/clock/clock.js';
+import { dataOf } from '../helpers/client-result.js';
 import { ikey, startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
 
@@ -32,6 +33,20 @@ beforeAll(async () => {
     await api.createTestPayment({ key: pt, params: { id: inv.data.id }, body: { amount: '1' } });
   }
   await emu.advanceClock(3600 * 24);
+  // Every list, each filter it takes, with and without a cursor.
+  const mk = emu.keys.test.merchantId;
+  const merchants = dataOf(await api.listMerchants({ query: { limit: 1 } })).data;
+  await api.listMerchants({ query: { limit: 1, startingAfter: merchants[0]!.merchantId } });
+  const invoices = dataOf(await api.listPartnerInvoices({ query: { limit: 1 } })).data;
+  const after = invoices[0]!.id;
+  await api.listPartnerInvoices({ query: { limit: 1, startingAfter: after, status: 'PAID' } });
+  await api.listPartnerInvoices({ query: { limit: 1, startingAfter: after, merchantId: mk } });
+  await api.listPartnerInvoices({ query: { limit: 1, startingAfter: after, merchantId: mk, status: 'EXPIRED' } });
+  await api.listInvoices({ query: { limit: 1, startingAfter: after } });
+  const deliveries = dataOf(await api.listDeliveries({ query: { limit: 1 } })).data;
+  await api.listDeliveries({
+    query: { limit: 1, startingAfter: deliveries[0]!.id, status: 'retrying', eventType: 'invoice.paid', invoiceId: after, merchantId: mk },
+  });
 });
 afterAll(async () => {
   await emu.stop();
@@ -50,6 +65,20 @@ describe('query plans', () => {
       const plan = (Object.keys(named).length ? stmt.all(named) : stmt.all(...params)) as { detail: string }[];
       const details = plan.map((p) => p.detail).join(' | ');
       expect(details, source).not.toMatch(/\bSCAN (deliveries|invoices)\b(?! USING)/);
+    }
+  });
+
+  it('every newest-first list reads its (…, created_at, id) index backwards to the cursor: no sort, no scan', () => {
+    const lists = [...statements].filter((s) => /order by "created_at" desc, "id" desc/i.test(s));
+    // merchants (2 shapes), invoices (4: a merchant key lists as a partner by merchantId does), deliveries (2).
+    expect(lists.length).toBeGreaterThanOrEqual(8);
+    for (const source of lists) {
+      const plan = emu.store.sqlite.prepare(`EXPLAIN QUERY PLAN ${source}`).all(...(source.match(/\?/g) ?? []).map(() => 0)) as { detail: string }[];
+      const details = plan.map((p) => p.detail).join(' | ');
+      expect(details, source).toMatch(/^SEARCH (merchants|invoices|deliveries) USING INDEX \w+_list \(/);
+      expect(details, source).not.toMatch(/TEMP B-TREE|\bSCAN\b/);
+      // With a cursor, the index is searched from it on (the row value is a range of the index).
+      if (/\("created_at", "id"\) </.test(source)) expect(details, source).toMatch(/AND \(created_at,id\)<\(\?,\?\)\)/);
     }
   });
 });

@@ -20,7 +20,8 @@ export function createMerchant(deps: AppDeps, principal: Principal, body: Reques
       );
     }
     const now = clock.now();
-    const id = deps.random.uuid();
+    // v7, like invoices and deliveries: a newest-first list orders ties of createdAt by id (CONTRACT §12).
+    const id = deps.random.uuidv7(now);
     await tx.merchants.insertMerchant({
       id,
       partner_id: principal.partnerId,

@@ -18,13 +18,13 @@ interface ListQuery {
 async function list<T>(variant: InvoiceVariant, principal: Principal, q: ListQuery, deps: AppDeps, present: (row: InvoiceRow) => T) {
   const merchantId = variant === 'merchant' ? principal.merchantId! : q.merchantId;
   if (variant === 'partner' && merchantId) await merchantForPartner(deps, principal, merchantId, 'merchantId');
-  const beforeSeq = await cursorOf(q.startingAfter, async (id) => {
+  const after = await cursorOf(q.startingAfter, async (id) => {
     const inv = await deps.db.invoices.findInvoice(id);
     return inv && canSeeInvoice(principal, inv) ? inv : undefined;
   });
   const rows = await deps.db.invoices.listInvoices(
     { partnerId: principal.partnerId, environment: principal.environment, merchantId, status: q.status },
-    { limit: q.limit, beforeSeq },
+    { limit: q.limit, after },
   );
   return page(rows, q.limit, present);
 }

@@ -11,11 +11,11 @@ export const merchantHandlers = {
   listMerchants: async (input, deps) => {
     const q = input.query;
     const { partnerId, environment } = input.principal;
-    const beforeSeq = await cursorOf(q.startingAfter, async (id) => {
+    const after = await cursorOf(q.startingAfter, async (id) => {
       const m = await deps.db.merchants.findMerchant(id);
       return m && m.partner_id === partnerId && m.environment === environment ? m : undefined;
     });
-    const rows = await deps.db.merchants.listMerchants(partnerId, environment, { limit: q.limit, beforeSeq });
+    const rows = await deps.db.merchants.listMerchants(partnerId, environment, { limit: q.limit, after });
     return { status: 200, body: page(rows, q.limit, (r) => presentMerchant(r, deps.baseUrl())) };
   },
   getMerchant: async (input, deps) => ({

@@ -32,7 +32,7 @@ export const webhookHandlers = {
   listDeliveries: async (input, deps) => {
     const { principal, query: q } = input;
     if (q.merchantId) await merchantForPartner(deps, principal, q.merchantId, 'merchantId');
-    const beforeSeq = await cursorOf(q.startingAfter, async (id) => {
+    const after = await cursorOf(q.startingAfter, async (id) => {
       const row = await deps.db.deliveries.findDelivery(id);
       return row && row.partner_id === principal.partnerId && row.environment === principal.environment ? row : undefined;
     });
@@ -45,7 +45,7 @@ export const webhookHandlers = {
         invoiceId: q.invoiceId,
         merchantId: q.merchantId,
       },
-      { limit: q.limit, beforeSeq },
+      { limit: q.limit, after },
     );
     return { status: 200, body: page(rows, q.limit, presentDelivery) };
   },

@@ -16,6 +16,7 @@ export const migrations: Record<string, () => Promise<Migration>> = {
   '0007-attempt-chaos': () => import('./0007-attempt-chaos.js'),
   '0008-delivery-leases': () => import('./0008-delivery-leases.js'),
   '0009-local-chains': () => import('./0009-local-chains.js'),
+  '0010-list-order': () => import('./0010-list-order.js'),
 };
 
 /** `PRAGMA application_id` of an svc database (set by 0006; earlier databases have 0). */

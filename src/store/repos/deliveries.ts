@@ -4,7 +4,7 @@ import { DUE_DELIVERY, param, prepared, preparedByShape } from '../query.js';
 import type { DeliveriesTable, DeliveryAttemptsTable } from '../schema.js';
 import type { Runner } from '../engine.js';
 import { holdsNul } from './lookups.js';
-import type { ListPage } from './merchants.js';
+import { type ListPage, newestFirst, pageArgs } from './list-order.js';
 
 export type DeliveryRow = Selectable<DeliveriesTable>;
 export type AttemptRow = Selectable<DeliveryAttemptsTable>;
@@ -294,14 +294,13 @@ export interface DeliveryFilter {
   merchantId?: string | undefined;
 }
 
-const list = preparedByShape(['status', 'eventType', 'invoice', 'merchant', 'before'], (qb, on) => {
+const list = preparedByShape(['status', 'eventType', 'invoice', 'merchant', 'after'], (qb, on) => {
   let q = qb.selectFrom('deliveries').selectAll().where('partner_id', '=', param('partner_id')).where('environment', '=', param('environment'));
   if (on.status) q = q.where('status', '=', param('status'));
   if (on.eventType) q = q.where('event_type', '=', param('event_type'));
   if (on.invoice) q = q.where('invoice_id', '=', param('invoice_id'));
   if (on.merchant) q = q.where('merchant_id', '=', param('merchant_id'));
-  if (on.before) q = q.where('seq', '<', param('before_seq'));
-  return q.orderBy('seq', 'desc').limit(param('limit'));
+  return newestFirst(q, on.after).limit(param('limit'));
 });
 
 export async function listDeliveries(db: Runner, filter: DeliveryFilter, page: ListPage): Promise<DeliveryRow[]> {
@@ -310,7 +309,7 @@ export async function listDeliveries(db: Runner, filter: DeliveryFilter, page: L
     eventType: Boolean(filter.eventType),
     invoice: Boolean(filter.invoiceId),
     merchant: Boolean(filter.merchantId),
-    before: page.beforeSeq !== undefined,
+    after: page.after !== undefined,
   };
   return db.all(list.shape(shape), {
     partner_id: filter.partnerId,
@@ -319,7 +318,6 @@ export async function listDeliveries(db: Runner, filter: DeliveryFilter, page: L
     event_type: filter.eventType,
     invoice_id: filter.invoiceId,
     merchant_id: filter.merchantId,
-    before_seq: page.beforeSeq,
-    limit: page.limit + 1,
+    ...pageArgs(page),
   });
 }

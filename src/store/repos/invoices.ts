@@ -4,7 +4,7 @@ import type { Runner } from '../engine.js';
 import { OPEN_INVOICE, param, prepared, preparedByShape } from '../query.js';
 import type { InvoicesTable } from '../schema.js';
 import { holdsNul } from './lookups.js';
-import type { ListPage } from './merchants.js';
+import { type ListPage, newestFirst, pageArgs } from './list-order.js';
 
 export type InvoiceRow = Selectable<InvoicesTable>;
 export type NewInvoice = Omit<Insertable<InvoicesTable>, 'seq' | 'pending_payments'>;
@@ -54,25 +54,23 @@ export interface InvoiceFilter {
   status?: string;
 }
 
-const list = preparedByShape(['merchant', 'status', 'before'], (qb, on) => {
+const list = preparedByShape(['merchant', 'status', 'after'], (qb, on) => {
   let q = qb.selectFrom('invoices').selectAll();
-  // Each branch matches one of the two indexes, (merchant_id, seq) or (partner_id, environment, seq).
+  // Each branch matches one of the two indexes, (merchant_id, created_at, id) or (partner_id, environment, created_at, id).
   if (on.merchant) q = q.where('merchant_id', '=', param('merchant_id'));
   else q = q.where('partner_id', '=', param('partner_id')).where('environment', '=', param('environment'));
   if (on.status) q = q.where('status', '=', param('status'));
-  if (on.before) q = q.where('seq', '<', param('before_seq'));
-  return q.orderBy('seq', 'desc').limit(param('limit'));
+  return newestFirst(q, on.after).limit(param('limit'));
 });
 
 export async function listInvoices(db: Runner, filter: InvoiceFilter, page: ListPage): Promise<InvoiceRow[]> {
-  const shape = { merchant: Boolean(filter.merchantId), status: Boolean(filter.status), before: page.beforeSeq !== undefined };
+  const shape = { merchant: Boolean(filter.merchantId), status: Boolean(filter.status), after: page.after !== undefined };
   return db.all(list.shape(shape), {
     merchant_id: filter.merchantId,
     partner_id: filter.partnerId,
     environment: filter.environment,
     status: filter.status,
-    before_seq: page.beforeSeq,
-    limit: page.limit + 1,
+    ...pageArgs(page),
   });
 }
 

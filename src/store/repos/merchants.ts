@@ -4,6 +4,7 @@ import { StoreConflictError } from '../conflicts.js';
 import type { Runner } from '../engine.js';
 import { param, prepared, preparedByShape } from '../query.js';
 import type { MerchantsTable } from '../schema.js';
+import { type ListPage, newestFirst, pageArgs } from './list-order.js';
 import { holdsNul } from './lookups.js';
 
 export type MerchantRow = Selectable<MerchantsTable>;
@@ -81,24 +82,12 @@ export async function setMerchantNetworks(db: Runner, id: string, networkIds: nu
   await db.run(setNetworks, { id, network_ids: networkIds ? JSON.stringify(networkIds) : null, now });
 }
 
-export interface ListPage {
-  limit: number;
-  /** Cursor: the `seq` of the last item of the previous page. */
-  beforeSeq?: number;
-}
-
 /** Newest first. Fetches one extra row to tell whether there is a next page. */
-const list = preparedByShape(['before'], (qb, on) => {
-  let q = qb.selectFrom('merchants').selectAll().where('partner_id', '=', param('partner_id')).where('environment', '=', param('environment'));
-  if (on.before) q = q.where('seq', '<', param('before_seq'));
-  return q.orderBy('seq', 'desc').limit(param('limit'));
+const list = preparedByShape(['after'], (qb, on) => {
+  const q = qb.selectFrom('merchants').selectAll().where('partner_id', '=', param('partner_id')).where('environment', '=', param('environment'));
+  return newestFirst(q, Boolean(on.after)).limit(param('limit'));
 });
 
 export async function listMerchants(db: Runner, partnerId: string, environment: Environment, page: ListPage): Promise<MerchantRow[]> {
-  return db.all(list.shape({ before: page.beforeSeq !== undefined }), {
-    partner_id: partnerId,
-    environment,
-    before_seq: page.beforeSeq,
-    limit: page.limit + 1,
-  });
+  return db.all(list.shape({ after: page.after !== undefined }), { partner_id: partnerId, environment, ...pageArgs(page) });
 }

@@ -10,6 +10,7 @@ import type { Migration } from 'kysely';
  * 0005-request-journal is PostgreSQL's alone (SQLite keeps the journal in memory), and so is
  * 0006-journal-inline (how its rows are stored), and 0007-notify-key (the key of the change channel).
  * 0008-local-chains is SQLite's 0009 (the local chains' tables; CONTRACT §14).
+ * 0010-list-order is SQLite's own module, run here too (the lists' indexes; the same DDL on both).
  */
 export const postgresMigrations: Record<string, () => Promise<Migration>> = {
   '0001-initial': () => import('./0001-initial.js'),
@@ -20,4 +21,5 @@ export const postgresMigrations: Record<string, () => Promise<Migration>> = {
   '0006-journal-inline': () => import('./0006-journal-inline.js'),
   '0007-notify-key': () => import('./0007-notify-key.js'),
   '0008-local-chains': () => import('./0008-local-chains.js'),
+  '0010-list-order': () => import('../../migrations/0010-list-order.js'),
 };
