@@ -30,6 +30,9 @@ export function runCli(args: string[], options: { cwd?: string; env?: NodeJS.Pro
       clearTimeout(timer);
       resolve({ code, stdout, stderr });
     });
+    // A command that never reads stdin may exit before the (empty) input is written: the pipe is
+    // closed then (EPIPE), which says nothing about the command and must not become an uncaught error.
+    child.stdin.on('error', () => {});
     child.stdin.end(options.input ?? '');
   });
 }
