@@ -216,16 +216,22 @@ function builtinsByRequire() {
  * Built-ins that Node's start-up has not loaded already, and that a command may never touch
  * (commander requires child_process for executable subcommands svc does not have; the CLI's shared
  * chunk holds net, crypto and perf_hooks for the server): their stand-in loads the built-in on the
- * first read of an export, not when the chunk is evaluated. Only plain namespace objects are listed:
- * a built-in that is itself a function (assert, events) or that code writes to (process) stays eager.
+ * first read of an export, not when the chunk is evaluated. And util, fs and buffer, which every
+ * start loads anyway: esbuild's interop lists a module's exports with their property descriptors,
+ * and some of theirs are V8 lazy data properties that load a module when described (util's
+ * parseArgs, diff and setTraceSigInt brought 14 modules, worker_threads among them, into every
+ * command); a stand-in's getters describe nothing. Only plain namespace objects are listed: a
+ * built-in that is itself a function (assert, events) or that code writes to (process) stays eager.
  */
 // (A function, not a const: the build runs at the top of this module, above this line.)
 function isLazyBuiltin(name) {
   return [
+    'buffer',
     'child_process',
     'crypto',
     'dgram',
     'dns',
+    'fs',
     'fs/promises',
     'http',
     'http2',
@@ -236,6 +242,7 @@ function isLazyBuiltin(name) {
     'readline',
     'tls',
     'tty',
+    'util',
     'v8',
     'vm',
     'worker_threads',
