@@ -10,8 +10,10 @@
 //      or never loaded at run time (kysely). Each entry point runs src/runtime.ts first, which turns on
 //      Node's own compile cache (module.enableCompileCache) in the user's cache folder: nothing of
 //      ours loads code, and the source maps give stack traces with src/ paths (SVC_DEBUG=1 for the CLI).
-//      Rollup then merges esbuild's smallest chunks (mergeChunks below): each ES module a start loads
-//      has a cost of its own, and esbuild splits shared code into one chunk per set of importers.
+//      Rollup then merges esbuild's chunks (mergeChunks below): each ES module a start loads has a
+//      cost of its own, and esbuild splits shared code into one chunk per set of importers. The
+//      chunks on the starts users wait for go together by which of those starts load them
+//      (scripts/hot-chunks.mjs): `svc dev` loads 5 modules, `svc invoices create` 3.
 //   4. The typed client (svc-emulator/client) on its own, as one plain ES module: it runs wherever
 //      fetch does, without Node's file system.
 //   5. The rules the dashboard shares with the server and the CLI (src/entry/page-rules.ts), the same way.
@@ -22,6 +24,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import * as esbuild from 'esbuild';
 import { rollup } from 'rollup';
+import { hotChunks } from './hot-chunks.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const src = path.join(root, 'src');
@@ -271,16 +274,21 @@ function standIn(name) {
  * parser's chunk, and every command loaded and ran 166 KB of YAML (~9 ms of CPU on Node 24). So
  * every chunk of MIN_CHUNK or more is marked as having side effects ('no-treeshake': tree-shaking is
  * off anyway), which rollup never lets a merge run where they did not run before: small chunks merge
- * with each other, or into a big chunk only where it is loaded anyway. A command loads 8 modules,
- * `svc dev` 15, and none loads a library it does not use. No tree-shaking (esbuild did it); source
- * maps chained through, so stacks still name src/. Returns the number of modules written.
+ * with each other, or into a big chunk only where it is loaded anyway; none loads a library it
+ * does not use. Before that, the chunks of the hot starts go together (scripts/hot-chunks.mjs, as
+ * rollup's manualChunks; marked the same way, so nothing else merges into them), and a group that
+ * holds an entry point is that entry's file (preserveEntrySignatures 'allow-extension': dist/cli/
+ * main.js exports a few more names, which only dist/'s own chunks import). No tree-shaking (esbuild
+ * did it); source maps chained through, so stacks still name src/. Returns the number of modules written.
  */
 async function mergeChunks() {
   const MIN_CHUNK = 30_000;
+  const hot = hotChunks(result.metafile, stage, root);
   const bundle = await rollup({
     input: Object.fromEntries(Object.keys(ENTRIES).map((out) => [out, path.join(stage, `${out}.js`)])),
     external: (id) => !id.startsWith('.') && !path.isAbsolute(id),
     treeshake: false,
+    preserveEntrySignatures: 'allow-extension',
     onLog: (level, log) => {
       if (level === 'warn') console.warn(`rollup: ${log.message}`);
     },
@@ -293,7 +301,7 @@ async function mergeChunks() {
           return {
             code,
             map: fs.existsSync(map) ? JSON.parse(fs.readFileSync(map, 'utf8')) : null,
-            ...(code.length >= MIN_CHUNK ? { moduleSideEffects: 'no-treeshake' } : {}),
+            ...(code.length >= MIN_CHUNK || hot.isHot(id) ? { moduleSideEffects: 'no-treeshake' } : {}),
           };
         },
       },
@@ -304,6 +312,7 @@ async function mergeChunks() {
     format: 'es',
     sourcemap: true,
     chunkFileNames: 'chunks/[name]-[hash].js',
+    manualChunks: hot.manualChunks,
     experimentalMinChunkSize: MIN_CHUNK,
   });
   await bundle.close();

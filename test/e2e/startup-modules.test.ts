@@ -6,7 +6,8 @@
  * process resolves is recorded, the ES modules by a module hook (`node --import`) and the CommonJS
  * ones (dist/'s chunks load their dependencies with `require`) from require's cache as the process
  * exits, so a static import that brings one back onto the start-up path fails here, whatever the
- * timing of this machine.
+ * timing of this machine. dist/'s own modules are counted too: each costs a start about a
+ * millisecond of CPU, and the build groups what the hot starts run into a few (scripts/hot-chunks.mjs).
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -63,6 +64,13 @@ function bundledIn(file: string): string[] {
     }
   }
   return [...names].sort();
+}
+
+/** dist/'s own modules a process loaded (its chunks and entry points), by file name. */
+function distModulesIn(file: string): string[] {
+  const urls = fs.readFileSync(file, 'utf8').split('\n');
+  const names = urls.filter((u) => u.startsWith('file:') && u.includes('/dist/') && u.endsWith('.js')).map((u) => u.slice(u.indexOf('/dist/') + 6));
+  return [...new Set(names)].sort();
 }
 
 /** Node's own modules a process loaded (`node:` built-ins and their internals). */
@@ -134,6 +142,35 @@ describe('what the built package loads to start', () => {
     expect(loaded).toContain('better-sqlite3'); // the hook saw the package's own imports
     // viem: only local chains (--chains, CONTRACT §14) load it.
     expect(loaded.filter((p) => ['kysely', 'undici', 'qrcode', 'pngjs', 'viem'].includes(p))).toEqual([]);
+    // Few modules, each holding much of what runs (scripts/hot-chunks.mjs): each one costs the
+    // loader about a millisecond whatever its size. The entry, the shared and the server's code, the
+    // request schemas with zod.
+    expect(distModulesIn(out).map((f) => f.replace(/-[\w-]{8}\.js$/, '.js'))).toEqual([
+      'chunks/schemas.js',
+      'chunks/server-core.js',
+      'chunks/shared-core.js',
+      'index.js',
+    ]);
+  });
+
+  // Node compiles a whole static import graph before any of it runs: the compile cache, turned on by
+  // the entry's first lines, serves only what is imported after. The emulator's code waits for
+  // `startEmulator` (src/entry/index.ts), and the package's exports stay those of src/index.ts.
+  it('the package import loads none of the emulator, and exports what src/index.ts exports', async () => {
+    const probe = path.join(dir, 'import-only.mjs');
+    const out = path.join(dir, 'import-only-modules.txt');
+    fs.writeFileSync(
+      probe,
+      `const m = await import(${JSON.stringify(pathToFileURL(path.join(ROOT, 'dist', 'index.js')).href)});\nprocess.stdout.write(JSON.stringify(Object.keys(m).sort()));\n`,
+    );
+    const child = traced([probe], out);
+    let stdout = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    expect(await new Promise((resolve) => child.on('close', resolve))).toBe(0);
+    const source = await import('../../src/index.js');
+    expect(JSON.parse(stdout)).toEqual(Object.keys(source).sort());
+    expect(packagesIn(out)).toEqual([]);
+    expect(distModulesIn(out).map((f) => f.replace(/-[\w-]{8}\.js$/, '.js'))).toEqual(['chunks/shared-core.js', 'index.js']);
   });
 
   // A client command is what scripts run in loops (#9): it needs commander, the contract and HTTP,
@@ -158,6 +195,9 @@ describe('what the built package loads to start', () => {
     expect(builtins).not.toContain('child_process');
     // The server's; a create's Idempotency-Key does without (node:crypto or the global webcrypto).
     expect(builtins.filter((b) => b === 'crypto' || b.startsWith('internal/crypto/'))).toEqual([]);
+    // None of the emulator's code, and few modules (scripts/hot-chunks.mjs): the runtime check, the
+    // CLI with the command's handler, the code it shares with the package.
+    expect(distModulesIn(out).map((f) => f.replace(/-[\w-]{8}\.js$/, '.js'))).toEqual(['chunks/shared-core.js', 'cli/main.js', 'runtime.js']);
   });
 
   it('svc dev --memory without a config file, until it answers a create, loads neither kysely, undici nor cosmiconfig', async () => {
@@ -183,5 +223,14 @@ describe('what the built package loads to start', () => {
     const loaded = packagesIn(out);
     expect(loaded).toContain('better-sqlite3');
     expect(loaded.filter((p) => ['kysely', 'undici', 'cosmiconfig', 'qrcode', 'viem'].includes(p))).toEqual([]);
+    // svc dev's handler shares a module with svc exec's; the request schemas came with the create.
+    expect(distModulesIn(out).map((f) => f.replace(/-[\w-]{8}\.js$/, '.js'))).toEqual([
+      'chunks/dev-exec.js',
+      'chunks/schemas.js',
+      'chunks/server-core.js',
+      'chunks/shared-core.js',
+      'cli/main.js',
+      'runtime.js',
+    ]);
   });
 });
