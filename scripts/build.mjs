@@ -2,7 +2,9 @@
 // npm run build: dist/ as the package ships it, built for a quick start (docs/performance.md, #12, #13).
 //   1. Declarations only from tsc (it also type-checks): the consumer test type-checks them.
 //   2. The store's SQL compiled (src/store/compile.ts): every statement of src/store/repos/ and the
-//      statements each frozen migration runs, so that dist/ never loads kysely.
+//      statements each frozen migration runs, so that dist/ never loads kysely. A fresh database
+//      migrated by those statements, serialized (dist/store/empty.sqlite): an in-memory emulator
+//      starts from it instead of running the migrations (src/store/empty-image.ts).
 //   3. One esbuild bundle, ES modules with code splitting and source maps: the entry points below,
 //      the commands the CLI loads lazily as chunks of their own, and the dependencies on the start-up
 //      path inside. Loading a few files instead of a few hundred modules halves an import; what stays
@@ -62,6 +64,8 @@ const tsc = spawnSync(process.execPath, [path.join(root, 'node_modules/typescrip
 });
 if (tsc.status !== 0) fail(`tsc -p tsconfig.build.json --emitDeclarationOnly exited ${tsc.status}`);
 
+/** The empty, migrated database an in-memory emulator starts from: made by compileSql, written into dist/. */
+let emptyImage;
 const compiled = await compileSql();
 const injected = new Set();
 const result = await esbuild.build({
@@ -92,6 +96,8 @@ for (const key of injected) {
   if (!compiled.statements[key] && !compiled.statements[`${key}/0`]) fail(`statement ${key} is in the bundle but was not compiled`);
 }
 const chunks = await mergeChunks();
+fs.mkdirSync(path.dirname(emptyImage.file), { recursive: true });
+fs.writeFileSync(emptyImage.file, emptyImage.bytes);
 /** One file of its own, ES module, minified like the bundle: dist/runtime.js and the typed client. */
 const single = (file, out, extra = {}) =>
   esbuild.build({
@@ -136,7 +142,11 @@ async function compileSql() {
   await esbuild.build({
     absWorkingDir: root,
     stdin: {
-      contents: [...repos.map((f) => `import './src/store/repos/${f}';`), "export { compileSql } from './src/store/compile.ts';"].join('\n'),
+      contents: [
+        ...repos.map((f) => `import './src/store/repos/${f}';`),
+        "export { compileSql } from './src/store/compile.ts';",
+        "export { buildEmptyImage, EMPTY_IMAGE_FILE } from './src/store/empty-image.ts';",
+      ].join('\n'),
       resolveDir: root,
       loader: 'ts',
     },
@@ -148,10 +158,13 @@ async function compileSql() {
     logLevel: 'warning',
     plugins: [statementKeys(keys)],
   });
-  const table = await (await import(`${pathToFileURL(outfile).href}?${Date.now()}`)).compileSql();
+  const compiler = await import(`${pathToFileURL(outfile).href}?${Date.now()}`);
+  const table = await compiler.compileSql();
   for (const key of keys) {
     if (!table.statements[key] && !table.statements[`${key}/0`]) fail(`statement ${key} did not register itself when compiled`);
   }
+  // An in-memory database starts from this image instead of running the migrations (src/store/empty-image.ts).
+  emptyImage = { file: path.join(root, compiler.EMPTY_IMAGE_FILE), bytes: await compiler.buildEmptyImage(table.migrations) };
   return table;
 }
 

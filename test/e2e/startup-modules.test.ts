@@ -15,7 +15,11 @@ import path from 'node:path';
 import readline from 'node:readline';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import BetterSqlite3 from 'better-sqlite3';
 import { BIN, ROOT } from '../helpers/cli.js';
+import { EMPTY_IMAGE_FILE } from '../../src/store/empty-image.js';
+import { readSchema } from '../../src/store/expected-schema.js';
+import { MIGRATION_TABLE, migrate, recorded } from '../../src/store/migrate.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 const dir = tempDir('svc-startup-modules-');
@@ -125,6 +129,28 @@ process.stdout.write('done\\n');
 `;
 
 describe('what the built package loads to start', () => {
+  // dist/store/empty.sqlite: what an in-memory emulator starts from instead of running the migrations
+  // (src/store/empty-image.ts). The build makes it from the recorded SQL; it must be what the sources'
+  // migrations make (test/integration/compiled-sql.test.ts holds the same for the function that makes it).
+  it('the shipped empty image is the database the migrations make', async () => {
+    const image = new BetterSqlite3(fs.readFileSync(path.join(ROOT, EMPTY_IMAGE_FILE)));
+    const migrated = new BetterSqlite3(':memory:');
+    try {
+      await migrate(migrated);
+      const shape = (db: BetterSqlite3.Database) => ({
+        schema: readSchema(db),
+        applicationId: db.pragma('application_id', { simple: true }),
+        recorded: recorded(db),
+        rows: db.prepare(`SELECT count(*) FROM ${MIGRATION_TABLE}`).pluck().get(),
+      });
+      expect(shape(migrated).schema.length).toBeGreaterThan(10);
+      expect(shape(image)).toEqual(shape(migrated));
+    } finally {
+      image.close();
+      migrated.close();
+    }
+  });
+
   it('startEmulator, a create, reads and lists, reset and stop load neither kysely, undici nor qrcode', async () => {
     const probe = path.join(dir, 'probe.mjs');
     const out = path.join(dir, 'probe-modules.txt');
