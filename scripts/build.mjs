@@ -26,6 +26,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import * as esbuild from 'esbuild';
 import { rollup } from 'rollup';
+import { dependencyImports, writeEntryModules } from './commonjs-chunks.mjs';
 import { hotChunks } from './hot-chunks.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -318,16 +319,21 @@ async function mergeChunks() {
           };
         },
       },
+      dependencyImports(),
     ],
   });
   const { output } = await bundle.write({
     dir: dist,
-    format: 'es',
+    format: 'cjs',
     sourcemap: true,
-    chunkFileNames: 'chunks/[name]-[hash].js',
+    entryFileNames: '[name].cjs',
+    chunkFileNames: 'chunks/[name]-[hash].cjs',
+    dynamicImportInCjs: false,
     manualChunks: hot.manualChunks,
     experimentalMinChunkSize: MIN_CHUNK,
   });
   await bundle.close();
+  // Each entry point's ES module, exporting what its source module does (scripts/commonjs-chunks.mjs).
+  writeEntryModules(dist, Object.keys(ENTRIES), (name) => result.metafile.outputs[path.relative(root, path.join(stage, `${name}.js`))].exports);
   return output.filter((o) => o.type === 'chunk').length;
 }

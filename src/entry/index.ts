@@ -1,15 +1,11 @@
-// The package's import (`svc-emulator`, dist/index.js): the Node check and the compile cache first
-// (src/runtime.ts), then the API. Tests import src/index.ts itself, without these process-wide effects.
+// The package's import (`svc-emulator`): dist/index.js runs dist/runtime.js (the Node check and the
+// compile cache, src/runtime.ts), then this. Tests import src/index.ts itself, without those effects.
 //
-// The emulator's code is imported when `startEmulator` is first called, not by this module: Node
-// compiles every module of a static import graph before any of it runs, so the compile cache that
-// prepareRuntime() turns on below could only serve what is imported after it (bench #13). What stays
-// static is small (clocks, the typed client, webhook signatures). test/unit/entry-index.test.ts holds
-// that this module exports what src/index.ts does.
+// The emulator's code is loaded when `startEmulator` is first called, not by the import: a receiver
+// that only verifies webhook signatures never loads it, and the package's import stays a few
+// milliseconds (bench #13). What stays here is small (clocks, the typed client, signatures).
+// test/e2e/startup-modules.test.ts holds that dist/index.js exports what src/index.ts exports.
 import type { Emulator, StartEmulatorOptions } from '../server/start.js';
-import { prepareRuntime } from '../runtime.js';
-
-prepareRuntime();
 
 export { manualClock, systemClock } from '../clock/clock.js';
 export { createClient } from '../client/typed.js';

@@ -52,15 +52,17 @@ function packagesIn(file: string): string[] {
   return [...new Set(names)].sort();
 }
 
+/** The dist/ chunks a process loaded (require's cache: the traced processes load them through Node's require), as paths. */
+function distChunksIn(file: string): string[] {
+  const lines = fs.readFileSync(file, 'utf8').split('\n');
+  return [...new Set(lines.filter((l) => l.startsWith('/') && l.includes('/dist/') && l.endsWith('.cjs')))].sort();
+}
+
 /** The bundled packages (node_modules/… among a loaded dist/ chunk's source map sources). */
 function bundledIn(file: string): string[] {
-  const urls = fs
-    .readFileSync(file, 'utf8')
-    .split('\n')
-    .filter((u) => u.startsWith('file:') && u.includes('/dist/') && u.endsWith('.js'));
   const names = new Set<string>();
-  for (const url of new Set(urls)) {
-    const map = `${new URL(url).pathname}.map`;
+  for (const chunk of distChunksIn(file)) {
+    const map = `${chunk}.map`;
     if (!fs.existsSync(map)) continue;
     for (const source of JSON.parse(fs.readFileSync(map, 'utf8')).sources as string[]) {
       const name = /node_modules\/((?:@[^/]+\/)?[^/.][^/]*)\//.exec(source)?.[1];
@@ -70,11 +72,9 @@ function bundledIn(file: string): string[] {
   return [...names].sort();
 }
 
-/** dist/'s own modules a process loaded (its chunks and entry points), by file name. */
+/** dist/'s chunks a process loaded, by name (their content hash left out). */
 function distModulesIn(file: string): string[] {
-  const urls = fs.readFileSync(file, 'utf8').split('\n');
-  const names = urls.filter((u) => u.startsWith('file:') && u.includes('/dist/') && u.endsWith('.js')).map((u) => u.slice(u.indexOf('/dist/') + 6));
-  return [...new Set(names)].sort();
+  return distChunksIn(file).map((f) => f.slice(f.indexOf('/dist/') + 6).replace(/-[\w-]{8}\.cjs$/, '.cjs'));
 }
 
 /** Node's own modules a process loaded (`node:` built-ins and their internals). */
@@ -86,8 +86,12 @@ function builtinsIn(file: string): string[] {
     .map((l) => l.slice('builtin:'.length));
 }
 
+// --enable-source-maps: dist/'s chunks then load through Node's require (src/entry/chunk-loader.ts),
+// whose cache lists them; without it they load through vm.Script, the same chunks in the same order.
+const TRACE = ['--enable-source-maps', '--import', pathToFileURL(REGISTER).href];
+
 function traced(args: string[], out: string, cwd = dir) {
-  return spawn(process.execPath, ['--import', pathToFileURL(REGISTER).href, ...args], {
+  return spawn(process.execPath, [...TRACE, ...args], {
     cwd,
     env: { ...process.env, NO_COLOR: '1', SVC_TEST_MODULES_OUT: out },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -171,12 +175,7 @@ describe('what the built package loads to start', () => {
     // Few modules, each holding much of what runs (scripts/hot-chunks.mjs): each one costs the
     // loader about a millisecond whatever its size. The entry, the shared and the server's code, the
     // request schemas with zod.
-    expect(distModulesIn(out).map((f) => f.replace(/-[\w-]{8}\.js$/, '.js'))).toEqual([
-      'chunks/schemas.js',
-      'chunks/server-core.js',
-      'chunks/shared-core.js',
-      'index.js',
-    ]);
+    expect(distModulesIn(out)).toEqual(['chunks/schemas.cjs', 'chunks/server-core.cjs', 'chunks/shared-core.cjs', 'index.cjs']);
   });
 
   // Node compiles a whole static import graph before any of it runs: the compile cache, turned on by
@@ -196,7 +195,7 @@ describe('what the built package loads to start', () => {
     const source = await import('../../src/index.js');
     expect(JSON.parse(stdout)).toEqual(Object.keys(source).sort());
     expect(packagesIn(out)).toEqual([]);
-    expect(distModulesIn(out).map((f) => f.replace(/-[\w-]{8}\.js$/, '.js'))).toEqual(['chunks/shared-core.js', 'index.js']);
+    expect(distModulesIn(out)).toEqual(['chunks/shared-core.cjs', 'index.cjs']);
   });
 
   // A client command is what scripts run in loops (#9): it needs commander, the contract and HTTP,
@@ -206,7 +205,7 @@ describe('what the built package loads to start', () => {
     const out = path.join(dir, 'list-modules.txt');
     const cwd = fs.mkdtempSync(path.join(dir, 'client-'));
     fs.writeFileSync(path.join(cwd, 'package.json'), '{"name":"app","private":true}');
-    const child = spawn(process.execPath, ['--import', pathToFileURL(REGISTER).href, BIN, 'invoices', 'create', '--amount', '1.00', '--json'], {
+    const child = spawn(process.execPath, [...TRACE, BIN, 'invoices', 'create', '--amount', '1.00', '--json'], {
       cwd,
       // Port 1 refuses at once: the command loads everything it needs, then exits 3 (unreachable).
       env: { ...process.env, NO_COLOR: '1', SVC_TEST_MODULES_OUT: out, SVC_BASE_URL: 'http://127.0.0.1:1', SVC_MERCHANT_KEY: 'test_x' },
@@ -223,7 +222,7 @@ describe('what the built package loads to start', () => {
     expect(builtins.filter((b) => b === 'crypto' || b.startsWith('internal/crypto/'))).toEqual([]);
     // None of the emulator's code, and few modules (scripts/hot-chunks.mjs): the runtime check, the
     // CLI with the command's handler, the code it shares with the package.
-    expect(distModulesIn(out).map((f) => f.replace(/-[\w-]{8}\.js$/, '.js'))).toEqual(['chunks/shared-core.js', 'cli/main.js', 'runtime.js']);
+    expect(distModulesIn(out)).toEqual(['chunks/shared-core.cjs', 'cli/main.cjs']);
   });
 
   it('svc dev --memory without a config file, until it answers a create, loads neither kysely, undici nor cosmiconfig', async () => {
@@ -250,13 +249,6 @@ describe('what the built package loads to start', () => {
     expect(loaded).toContain('better-sqlite3');
     expect(loaded.filter((p) => ['kysely', 'undici', 'cosmiconfig', 'qrcode', 'viem'].includes(p))).toEqual([]);
     // svc dev's handler shares a module with svc exec's; the request schemas came with the create.
-    expect(distModulesIn(out).map((f) => f.replace(/-[\w-]{8}\.js$/, '.js'))).toEqual([
-      'chunks/dev-exec.js',
-      'chunks/schemas.js',
-      'chunks/server-core.js',
-      'chunks/shared-core.js',
-      'cli/main.js',
-      'runtime.js',
-    ]);
+    expect(distModulesIn(out)).toEqual(['chunks/dev-exec.cjs', 'chunks/schemas.cjs', 'chunks/server-core.cjs', 'chunks/shared-core.cjs', 'cli/main.cjs']);
   });
 });
