@@ -326,7 +326,9 @@ async function mergeChunks() {
     dir: dist,
     format: 'cjs',
     sourcemap: true,
-    entryFileNames: '[name].cjs',
+    // Every file a content hash in its name, entry points too: a code cache is looked up by the
+    // file's name, and V8 checks only a source's length against it (src/entry/chunk-loader.ts).
+    entryFileNames: '[name]-[hash].cjs',
     chunkFileNames: 'chunks/[name]-[hash].cjs',
     dynamicImportInCjs: false,
     manualChunks: hot.manualChunks,
@@ -334,6 +336,7 @@ async function mergeChunks() {
   });
   await bundle.close();
   // Each entry point's ES module, exporting what its source module does (scripts/commonjs-chunks.mjs).
-  writeEntryModules(dist, Object.keys(ENTRIES), (name) => result.metafile.outputs[path.relative(root, path.join(stage, `${name}.js`))].exports);
+  const entryFiles = Object.fromEntries(output.filter((o) => o.type === 'chunk' && o.isEntry).map((o) => [o.name, o.fileName]));
+  writeEntryModules(dist, entryFiles, (name) => result.metafile.outputs[path.relative(root, path.join(stage, `${name}.js`))].exports);
   return output.filter((o) => o.type === 'chunk').length;
 }

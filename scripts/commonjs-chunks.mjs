@@ -22,20 +22,21 @@ export function dependencyImports() {
 }
 
 /**
- * Writes each entry point's ES module: `dist/<name>.js` loading `dist/<name>.cjs`. `exportsOf(name)`
- * lists what the entry's source module exports (esbuild's metafile); the CLI's sets the code cache's
- * kind of start from the command word (src/entry/chunk-loader.ts).
+ * Writes each entry point's ES module: `dist/<name>.js` loading its chunk (`files`: by entry name,
+ * the chunk's file under dist/, `<name>-<hash>.cjs`). `exportsOf(name)` lists what the entry's source
+ * module exports (esbuild's metafile); the CLI's sets the code cache's kind of start from the
+ * command word (src/entry/chunk-loader.ts).
  */
-export function writeEntryModules(dist, names, exportsOf) {
-  for (const name of names) {
+export function writeEntryModules(dist, files, exportsOf) {
+  for (const [name, chunkFile] of Object.entries(files)) {
     const file = path.join(dist, `${name}.js`);
     const runtime = path.relative(path.dirname(file), path.join(dist, 'runtime.js')).replaceAll(path.sep, '/');
     const exported = exportsOf(name);
     const lines = [
-      `// ${name}: loads ${path.basename(name)}.cjs with the code cache (src/entry/chunk-loader.ts, scripts/commonjs-chunks.mjs).`,
+      `// ${name}: loads ${path.basename(chunkFile)} with the code cache (src/entry/chunk-loader.ts, scripts/commonjs-chunks.mjs).`,
       `import { loadChunk${name === 'cli/main' ? ', setCodeCacheTag' : ''} } from ${JSON.stringify(runtime.startsWith('.') ? runtime : `./${runtime}`)};`,
       ...(name === 'cli/main' ? ["const word = process.argv.slice(2).find((a) => !a.startsWith('-'));", 'if (word) setCodeCacheTag(word);'] : []),
-      `const chunk = loadChunk(new URL(${JSON.stringify(`./${path.basename(name)}.cjs`)}, import.meta.url));`,
+      `const chunk = loadChunk(new URL(${JSON.stringify(`./${path.basename(chunkFile)}`)}, import.meta.url));`,
       ...(exported.includes('default') ? ['export default chunk.default;'] : []),
       ...(exported.some((e) => e !== 'default') ? [`export const { ${exported.filter((e) => e !== 'default').join(', ')} } = chunk;`] : []),
     ];

@@ -88,8 +88,10 @@ function run(file: string): unknown {
   const require = (specifier: string): unknown =>
     specifier.startsWith('./') || specifier.startsWith('../') ? loadChunk(path().resolve(dir, specifier)) : requireFrom(specifier);
   try {
-    // Not a type we know: the chunk's own function, as the build wrote it.
-    (script.runInThisContext() as (...args: unknown[]) => void).call(module.exports, module.exports, require, module, file, dir, svcImport);
+    // The wrapper above: the chunk's code as a function of the CommonJS names.
+    const wrapped: unknown = script.runInThisContext();
+    if (typeof wrapped !== 'function') throw new Error(`svc bug: ${file} did not compile to a function`);
+    Reflect.apply(wrapped, module.exports, [module.exports, require, module, file, dir, svcImport]);
   } catch (error) {
     loaded.delete(file);
     throw error;

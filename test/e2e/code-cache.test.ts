@@ -33,6 +33,15 @@ function cachesIn(cache: string): string[] {
 const EXEC = [BIN, 'exec', '--', process.execPath, '-e', "process.stdout.write(process.env.SVC_BASE_URL ? 'ok' : 'no url')"];
 
 describe('the chunks’ code cache', () => {
+  // A cache is found by its chunk's file name, and V8 checks only a source's length against it: a
+  // chunk rebuilt at the same length under the same name ran the old code (the entry points had no
+  // hash in their names, and a rebuilt dist/index.cjs loaded a chunk that no longer existed).
+  it('every chunk dist/ loads has a hash of its content in its name', () => {
+    const chunks = fs.readdirSync(path.join(ROOT, 'dist'), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.cjs'));
+    expect(chunks.length).toBeGreaterThan(10);
+    expect(chunks.filter((f) => !/-[\w-]{8}\.cjs$/.test(f))).toEqual([]);
+  });
+
   it('svc exec writes one cache per chunk it ran, private to the user, and the next run reads them', () => {
     const cache = fs.mkdtempSync(path.join(dir, 'xdg-'));
     expect(run(EXEC, cache)).toMatchObject({ code: 0, stdout: 'ok', stderr: '' });
