@@ -58,18 +58,21 @@ function distChunksIn(file: string): string[] {
   return [...new Set(lines.filter((l) => l.startsWith('/') && l.includes('/dist/') && l.endsWith('.cjs')))].sort();
 }
 
-/** The bundled packages (node_modules/… among a loaded dist/ chunk's source map sources). */
-function bundledIn(file: string): string[] {
-  const names = new Set<string>();
+/** The sources of the loaded dist/ chunks (their source maps'), as paths from the repository's root. */
+function sourcesIn(file: string): string[] {
+  const sources = new Set<string>();
   for (const chunk of distChunksIn(file)) {
     const map = `${chunk}.map`;
     if (!fs.existsSync(map)) continue;
-    for (const source of JSON.parse(fs.readFileSync(map, 'utf8')).sources as string[]) {
-      const name = /node_modules\/((?:@[^/]+\/)?[^/.][^/]*)\//.exec(source)?.[1];
-      if (name) names.add(name);
-    }
+    for (const source of JSON.parse(fs.readFileSync(map, 'utf8')).sources as string[]) sources.add(source.replace(/^(\.\.\/)+/, ''));
   }
-  return [...names].sort();
+  return [...sources].sort();
+}
+
+/** The bundled packages (node_modules/… among a loaded dist/ chunk's source map sources). */
+function bundledIn(file: string): string[] {
+  const names = sourcesIn(file).map((source) => /node_modules\/((?:@[^/]+\/)?[^/.][^/]*)\//.exec(source)?.[1]);
+  return [...new Set(names.filter((n): n is string => Boolean(n)))].sort();
 }
 
 /** dist/'s chunks a process loaded, by name (their content hash left out). */
@@ -198,10 +201,10 @@ describe('what the built package loads to start', () => {
     expect(distModulesIn(out)).toEqual(['chunks/shared-core.cjs', 'index.cjs']);
   });
 
-  // A client command is what scripts run in loops (#9): it needs commander, the contract and HTTP,
-  // not the YAML parser (only a config file's syntax error needs it) nor child_process (commander
-  // requires it for executable subcommands, which svc has none of).
-  it('svc invoices create loads neither the YAML parser, child_process nor crypto', async () => {
+  // A client command is what scripts run in loops (#9): it needs the contract and HTTP, not commander
+  // (main.ts reads a plain command line itself, src/cli/fast-parse.ts), the YAML parser (only a
+  // config file's syntax error needs it) nor child_process.
+  it('svc invoices create loads neither commander, the YAML parser, child_process nor crypto', async () => {
     const out = path.join(dir, 'list-modules.txt');
     const cwd = fs.mkdtempSync(path.join(dir, 'client-'));
     fs.writeFileSync(path.join(cwd, 'package.json'), '{"name":"app","private":true}');
@@ -212,8 +215,9 @@ describe('what the built package loads to start', () => {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     expect(await new Promise((resolve) => child.on('close', resolve))).toBe(3);
+    expect(sourcesIn(out)).toContain('src/cli/commands/invoices/create.ts'); // the check sees what the chunks hold
     const bundled = bundledIn(out);
-    expect(bundled).toContain('commander'); // the check sees what the chunks hold
+    expect(bundled).not.toContain('commander');
     expect(bundled).not.toContain('yaml');
     const builtins = builtinsIn(out);
     expect(builtins).toContain('http');
@@ -248,6 +252,7 @@ describe('what the built package loads to start', () => {
     const loaded = packagesIn(out);
     expect(loaded).toContain('better-sqlite3');
     expect(loaded.filter((p) => ['kysely', 'undici', 'cosmiconfig', 'qrcode', 'viem'].includes(p))).toEqual([]);
+    expect(bundledIn(out)).not.toContain('commander');
     // svc dev's handler shares a module with svc exec's; the request schemas came with the create.
     expect(distModulesIn(out)).toEqual(['chunks/dev-exec.cjs', 'chunks/schemas.cjs', 'chunks/server-core.cjs', 'chunks/shared-core.cjs', 'cli/main.cjs']);
   });
