@@ -267,7 +267,13 @@ function isLazyBuiltin(name) {
   ].includes(name);
 }
 
-/** The CommonJS stand-in for one built-in: the module itself, or an object of getters that load it on first use. */
+/**
+ * The CommonJS stand-in for one built-in: the module itself, or an object whose prototype holds
+ * getters that load it on first use. On the prototype, not the object: each module that imports a
+ * built-in gets esbuild's `__toESM` copy of it, which inherits the prototype and copies only own
+ * properties; with a getter per export copied per importer (fs has ~100 exports, and dozens of
+ * modules import fs or path), the copies were ~2 ms of every start.
+ */
 function standIn(name) {
   const specifier = JSON.stringify(`node:${name}`);
   if (!isLazyBuiltin(name)) return `module.exports = process.getBuiltinModule(${specifier});`;
@@ -276,7 +282,9 @@ function standIn(name) {
   return [
     'let m;',
     `const load = () => (m ??= process.getBuiltinModule(${specifier}));`,
-    `for (const k of ${JSON.stringify(keys)}) Object.defineProperty(exports, k, { get: () => load()[k], enumerable: true });`,
+    'const exported = {};',
+    `for (const k of ${JSON.stringify(keys)}) Object.defineProperty(exported, k, { get: () => load()[k], enumerable: true });`,
+    'module.exports = Object.create(exported);',
   ].join('\n');
 }
 
