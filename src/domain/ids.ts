@@ -1,4 +1,4 @@
-import { randomFillSync } from 'node:crypto';
+import { fillFromOs } from './os-random.js';
 
 /**
  * UUIDv7 (RFC 9562): 48 bits of Unix milliseconds, then random bits. Ids of rows that are created
@@ -12,7 +12,7 @@ let lastMs = 0;
 
 export function uuidv7(now = Date.now()): string {
   if (offset === pool.length) {
-    randomFillSync(pool);
+    fillFromOs(pool);
     offset = 0;
   }
   const b = pool.subarray(offset, offset + 16);

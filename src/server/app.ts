@@ -1,6 +1,6 @@
-import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
+import { fillFromOs } from '../domain/os-random.js';
 import { createPipeline, newContext } from './pipeline/index.js';
 import { responseObserver } from './response-observer.js';
 import type { AppDeps, RouteDef } from './route.js';
@@ -17,7 +17,7 @@ export function createApp(deps: AppDeps, routes: readonly RouteDef[]): RequestHa
   const run = createPipeline(deps, routes, responseObserver());
   // Request ids need to be unique, not secret: a random prefix per emulator and a counter, rather
   // than random bytes per request (which showed in profiles of the read path).
-  const idPrefix = `req_${randomBytes(6).toString('hex')}`;
+  const idPrefix = `req_${fillFromOs(Buffer.alloc(6)).toString('hex')}`;
   let counter = 0;
 
   return (req, res) => {

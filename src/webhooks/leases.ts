@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { osUuid } from '../domain/os-random.js';
 import type { StoreDb } from '../store/db.js';
 import type { Lease } from '../store/repos/deliveries.js';
 
@@ -20,7 +20,7 @@ const LEASE_SWEEP_MS = 5_000;
  */
 export class ClaimLeases {
   /** This dispatcher's name in lease tokens: fresh per process (never the seeded random: ids would shift). */
-  private readonly owner = randomUUID();
+  private readonly owner = osUuid();
   private claimCount = 0;
   private readonly leaseMs: number;
   private readonly timer: NodeJS.Timeout | undefined;

@@ -229,6 +229,21 @@ describe('what the built package loads to start', () => {
     expect(distModulesIn(out)).toEqual(['chunks/shared-core.cjs', 'cli/main.cjs']);
   });
 
+  // svc dev's and svc exec's start draws its keys and ids from /dev/urandom and hashes the keys with
+  // @noble/hashes (src/domain/os-random.ts): node:crypto (~4 ms, 20 modules) waits for a request that needs it.
+  it('svc exec -- node -e 0 loads no node:crypto', async () => {
+    const out = path.join(dir, 'exec-modules.txt');
+    const cwd = fs.mkdtempSync(path.join(dir, 'exec-'));
+    const child = traced([BIN, 'exec', '--', process.execPath, '-e', '0'], out, cwd);
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += d));
+    expect(await new Promise((resolve) => child.on('close', resolve))).toBe(0);
+    expect(stderr).toBe('');
+    const builtins = builtinsIn(out);
+    expect(builtins).toContain('http'); // the check sees what the process loaded
+    expect(builtins.filter((b) => b === 'crypto' || b.startsWith('internal/crypto/'))).toEqual([]);
+  });
+
   it('svc dev --memory without a config file, until it answers a create, loads neither kysely, undici nor cosmiconfig', async () => {
     const out = path.join(dir, 'dev-modules.txt');
     const cwd = fs.mkdtempSync(path.join(dir, 'project-'));
