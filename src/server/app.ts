@@ -14,7 +14,9 @@ export type RequestHandler = (req: IncomingMessage, res: ServerResponse) => void
  */
 export function createApp(deps: AppDeps, routes: readonly RouteDef[]): RequestHandler {
   // The integration suite's response checker, when installed; undefined otherwise.
-  const run = createPipeline(deps, routes, responseObserver());
+  const observe = responseObserver();
+  // Built by the first request: `svc dev` is ready before its router and stages exist (bench #12).
+  let run: ReturnType<typeof createPipeline> | undefined;
   // Request ids need to be unique, not secret: a random prefix per emulator and a counter, rather
   // than random bytes per request (which showed in profiles of the read path).
   const idPrefix = `req_${fillFromOs(Buffer.alloc(6)).toString('hex')}`;
@@ -24,6 +26,7 @@ export function createApp(deps: AppDeps, routes: readonly RouteDef[]): RequestHa
     const started = performance.now();
     const requestId = `${idPrefix}${(++counter).toString(16).padStart(10, '0')}`;
     res.setHeader('Request-Id', requestId);
+    run ??= createPipeline(deps, routes, observe);
     // Errors are answered by the pipeline's own stage (renderErrors); nothing is left to reject.
     void run(newContext(req, res, deps, requestId, started));
   };
