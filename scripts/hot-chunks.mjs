@@ -19,6 +19,8 @@ export const HOT_PATHS = {
   api: ['src/entry/index.ts', 'src/server/start.ts'],
   // The request schemas and zod: loaded by `startEmulator`, and by `svc dev`'s first request with a body.
   schemas: ['src/server/validation/loaded-schemas.ts'],
+  // The routes and their handlers: loaded by the first request (src/server/app.ts).
+  serve: ['src/server/routes/index.ts'],
 };
 
 /**
@@ -30,14 +32,17 @@ function moduleFor(paths) {
   const has = (name) => paths.includes(name);
   const api = has('import') || has('api');
   const server = has('dev') || has('exec');
+  const serve = has('serve');
   // What client commands, `svc dev` and the package all run: errors, the contract, the typed client.
-  if (has('create') && api) return 'shared-core';
-  // What the package's import and `svc dev` share (clocks, webhook signatures): small, with the above.
-  if (has('import') && server) return 'shared-core';
+  if (has('create') && (api || serve)) return 'shared-core';
+  // What the package's import shares with `svc dev` or the routes (clocks, webhook signatures): small.
+  if (has('import') && (server || serve)) return 'shared-core';
   // The package's entry itself (dist/index.js): the runtime check, `verify`'s loader.
   if (has('import')) return 'index';
-  // The emulator: everything `startEmulator` and `svc dev` run and client commands do not.
-  if (api) return 'server-core';
+  // The emulator's start: everything `startEmulator` and `svc dev` run before they listen.
+  if (api || (serve && server)) return 'server-core';
+  // The routes, their handlers and what only they use: loaded by the first request.
+  if (serve) return 'serve';
   // The CLI: commander, the program, the output, `svc invoices create`'s handler (2 KB).
   if (has('create')) return 'cli/main';
   // `svc dev`'s and `svc exec`'s handlers together (exec's 8 KB unused by dev cost less than a module).

@@ -177,8 +177,8 @@ describe('what the built package loads to start', () => {
     expect(loaded.filter((p) => ['kysely', 'undici', 'qrcode', 'pngjs', 'viem'].includes(p))).toEqual([]);
     // Few modules, each holding much of what runs (scripts/hot-chunks.mjs): each one costs the
     // loader about a millisecond whatever its size. The entry, the shared and the server's code, the
-    // request schemas with zod.
-    expect(distModulesIn(out)).toEqual(['chunks/schemas.cjs', 'chunks/server-core.cjs', 'chunks/shared-core.cjs', 'index.cjs']);
+    // routes (loaded by the first request), the request schemas with zod.
+    expect(distModulesIn(out)).toEqual(['chunks/schemas.cjs', 'chunks/serve.cjs', 'chunks/server-core.cjs', 'chunks/shared-core.cjs', 'index.cjs']);
   });
 
   // Node compiles a whole static import graph before any of it runs: the compile cache, turned on by
@@ -269,6 +269,13 @@ describe('what the built package loads to start', () => {
     expect(loaded.filter((p) => ['kysely', 'undici', 'cosmiconfig', 'qrcode', 'viem'].includes(p))).toEqual([]);
     expect(bundledIn(out)).not.toContain('commander');
     // svc dev's handler shares a module with svc exec's; the request schemas came with the create.
-    expect(distModulesIn(out)).toEqual(['chunks/dev-exec.cjs', 'chunks/schemas.cjs', 'chunks/server-core.cjs', 'chunks/shared-core.cjs', 'cli/main.cjs']);
+    expect(distModulesIn(out)).toEqual([
+      'chunks/dev-exec.cjs',
+      'chunks/schemas.cjs',
+      'chunks/serve.cjs',
+      'chunks/server-core.cjs',
+      'chunks/shared-core.cjs',
+      'cli/main.cjs',
+    ]);
   });
 });
