@@ -19,8 +19,8 @@ export const HOT_PATHS = {
   api: ['src/entry/index.ts', 'src/server/start.ts'],
   // The request schemas and zod: loaded by `startEmulator`, and by `svc dev`'s first request with a body.
   schemas: ['src/server/validation/loaded-schemas.ts'],
-  // The routes and their handlers: loaded by the first request (src/server/app.ts).
-  serve: ['src/server/routes/index.ts'],
+  // The routes, their handlers and the pipeline's stages: loaded by the first request (src/server/app.ts).
+  serve: ['src/server/routes/index.ts', 'src/server/pipeline/index.ts'],
 };
 
 /**

@@ -1,7 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { fillFromOs } from '../domain/os-random.js';
-import { createPipeline, newContext } from './pipeline/index.js';
 import { responseObserver } from './response-observer.js';
 import type { AppDeps, RouteDef } from './route.js';
 
@@ -16,15 +15,17 @@ export type RequestHandler = (req: IncomingMessage, res: ServerResponse) => void
 export function createApp(deps: AppDeps, routes: readonly RouteDef[] | (() => Promise<readonly RouteDef[]>)): RequestHandler {
   // The integration suite's response checker, when installed; undefined otherwise.
   const observe = responseObserver();
-  // Built by the first request: `svc dev` is ready before its router and stages exist.
-  let run: Pipeline | undefined;
-  let building: Promise<Pipeline> | undefined;
-  const pipeline = (): Pipeline | Promise<Pipeline> => {
-    if (run) return run;
-    if (typeof routes !== 'function') return (run = createPipeline(deps, routes, observe));
-    building ??= routes().then((loaded) => (run = createPipeline(deps, loaded, observe)));
-    return building;
-  };
+  // Built by the first request, with the pipeline's stages (and the routes, from a loader): `svc dev`
+  // is ready before they are loaded (bench #12).
+  let serve: Serve | undefined;
+  let building: Promise<Serve> | undefined;
+  const ready = (): Serve | Promise<Serve> =>
+    serve ??
+    (building ??= Promise.all([import('./pipeline/index.js'), typeof routes === 'function' ? routes() : routes]).then(([pipeline, loaded]) => {
+      const run = pipeline.createPipeline(deps, loaded, observe);
+      serve = (req, res, requestId, started) => run(pipeline.newContext(req, res, deps, requestId, started));
+      return serve;
+    }));
   // Request ids need to be unique, not secret: a random prefix per emulator and a counter, rather
   // than random bytes per request (which showed in profiles of the read path).
   const idPrefix = `req_${fillFromOs(Buffer.alloc(6)).toString('hex')}`;
@@ -34,13 +35,13 @@ export function createApp(deps: AppDeps, routes: readonly RouteDef[] | (() => Pr
     const started = performance.now();
     const requestId = `${idPrefix}${(++counter).toString(16).padStart(10, '0')}`;
     res.setHeader('Request-Id', requestId);
-    const ctx = newContext(req, res, deps, requestId, started);
-    const ready = pipeline();
+    const now = ready();
     // Errors are answered by the pipeline's own stage (renderErrors); nothing is left to reject.
-    if (typeof ready === 'function') void ready(ctx);
-    // The routes' import failed (a broken install): nothing can answer this request properly.
-    else ready.then((built) => built(ctx)).catch((error: unknown) => res.destroy(error instanceof Error ? error : undefined));
+    if (typeof now === 'function') void now(req, res, requestId, started);
+    // The pipeline's import failed (a broken install): nothing can answer this request properly.
+    else now.then((built) => built(req, res, requestId, started)).catch((error: unknown) => res.destroy(error instanceof Error ? error : undefined));
   };
 }
 
-type Pipeline = ReturnType<typeof createPipeline>;
+/** A request through the pipeline, once it is built. */
+type Serve = (req: IncomingMessage, res: ServerResponse, requestId: string, started: number) => void | Promise<void>;
