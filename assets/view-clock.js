@@ -124,6 +124,12 @@ export async function clockView() {
                   class: 'secondary',
                 })
               : null,
+            // `svc time reset`: the clock back to the real time (or to --clock-start); what was due stays due.
+            clock.offsetSeconds !== 0
+              ? button('Back to real time', async () => `Clock reset: now ${formatClockOffset((await api('resetClock')).offsetSeconds)}`, {
+                  class: 'secondary',
+                })
+              : null,
           ),
         ),
       ),

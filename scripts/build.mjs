@@ -44,7 +44,7 @@ const ENTRIES = {
   index: 'src/entry/index.ts',
   'cli/main': 'src/entry/cli.ts',
   'cli/reference': 'src/cli/reference.ts', // scripts/cli-reference.mjs
-  'store/store': 'src/store/store.ts', // test/reliability/lib/open-store-child.mjs
+  'store/store': 'src/store/sqlite/store.ts', // test/reliability/lib/open-store-child.mjs
 };
 /** The oldest Node the output must run on (CONTRACT §11). */
 const TARGET = 'node22.12';
@@ -137,14 +137,14 @@ function fail(message) {
  * keys injected as in the real bundle), runs it, and returns its table.
  */
 async function compileSql() {
-  const repos = fs.readdirSync(path.join(src, 'store', 'repos')).filter((f) => f.endsWith('.ts'));
+  const repos = statementFiles();
   const keys = new Set();
   const outfile = path.join(cache, 'compile-sql.mjs');
   await esbuild.build({
     absWorkingDir: root,
     stdin: {
       contents: [
-        ...repos.map((f) => `import './src/store/repos/${f}';`),
+        ...repos.map((f) => `import './${f}';`),
         "export { compileSql } from './src/store/compile.ts';",
         "export { buildEmptyImage, EMPTY_IMAGE_FILE } from './src/store/empty-image.ts';",
       ].join('\n'),
@@ -169,8 +169,14 @@ async function compileSql() {
   return table;
 }
 
+/** The files whose statements the build compiles: the repositories, and SQLite's own claims. */
+function statementFiles() {
+  const repos = fs.readdirSync(path.join(src, 'store', 'repos')).filter((f) => f.endsWith('.ts'));
+  return [...repos.map((f) => `src/store/repos/${f}`), 'src/store/sqlite/claims.ts'];
+}
+
 /**
- * Gives each statement of src/store/repos/ its key: `prepared(` becomes `prepared("repos/invoices#2", `
+ * Gives each statement of src/store/repos/ (and src/store/sqlite/claims.ts) its key: `prepared(` becomes `prepared("repos/invoices#2", `
  * (the third statement of that file), in the compile step and in the bundle alike, so that the
  * bundle finds each statement's SQL in the table without building it.
  */
@@ -178,8 +184,8 @@ function statementKeys(keys) {
   return {
     name: 'statement-keys',
     setup(build) {
-      build.onLoad({ filter: /[\\/]src[\\/]store[\\/]repos[\\/][^\\/]+\.ts$/ }, (args) => {
-        const name = `repos/${path.basename(args.path, '.ts')}`;
+      build.onLoad({ filter: /[\\/]src[\\/]store[\\/](repos[\\/][^\\/]+|sqlite[\\/]claims)\.ts$/ }, (args) => {
+        const name = `${path.basename(path.dirname(args.path))}/${path.basename(args.path, '.ts')}`;
         let n = 0;
         const contents = fs.readFileSync(args.path, 'utf8').replace(/\b(prepared|preparedByShape)(<[^>()]*>)?\(/g, (_, fn, generics = '') => {
           const key = `${name}#${n++}`;

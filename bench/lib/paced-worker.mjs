@@ -4,7 +4,8 @@
 // figure measures a burst's queue, not latency at that rate. Here requests leave at even intervals
 // and latency counts from when each one was due, so a stall also delays the requests behind it
 // (no coordinated omission). argv[2]: {url, method, headers, body, rate, duration, connections,
-// freshIdempotencyKey}; prints one JSON result on stdout.
+// freshIdempotencyKey, paths (cycled through instead of url's path), latencies (print them all)};
+// prints one JSON result on stdout.
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';
@@ -18,13 +19,15 @@ const latencies = [];
 const statuses = {};
 let errors = 0;
 let outstanding = 0;
+let sent = 0;
 
 function send(dueAt, record) {
   outstanding++;
   const headers = { ...c.headers };
   if (c.freshIdempotencyKey) headers['idempotency-key'] = randomUUID();
   if (c.body) headers['content-length'] = Buffer.byteLength(c.body);
-  const req = http.request({ agent, host: url.hostname, port: url.port, path: url.pathname, method: c.method ?? 'GET', headers }, (res) => {
+  const path = c.paths ? c.paths[sent++ % c.paths.length] : url.pathname;
+  const req = http.request({ agent, host: url.hostname, port: url.port, path, method: c.method ?? 'GET', headers }, (res) => {
     res.resume();
     res.on('end', () => {
       outstanding--;
@@ -72,5 +75,6 @@ process.stdout.write(
     non2xx,
     errors,
     statusCodes: statuses,
+    ...(c.latencies ? { latencies: latencies.map((l) => Math.round(l * 10) / 10) } : {}),
   }),
 );

@@ -48,12 +48,12 @@ function watch(socket) {
         parsed = text;
         if (name) prepared.set(name, text);
       }
-      // A prepared statement's later calls send no text: their Bind names it (store/postgres/named-statements.ts).
+      // A prepared statement's later calls send no text: their Bind names it (store/postgres/named-pool.ts).
       if (type === 'B') {
         const name = body.toString('utf8').split('\0')[1];
         trip.push(name ? (prepared.get(name) ?? `(prepared ${name})`) : parsed);
       }
-      // One Sync ends a round trip, which may hold several statements (store/postgres/statement-batch.ts).
+      // One Sync ends a round trip (pg sends one per statement).
       if (type === 'S') {
         if (log) log.push(trip.join('; '));
         trip = [];

@@ -43,9 +43,10 @@ interface Layer {
  * key the user gave, and show or pay another merchant's invoice. A command that needs the kind of
  * key the flag did not give says so (service.ts `missingKeyError`).
  *
- * The control token (SVC_CONTROL_TOKEN, then the profile's `controlToken`) is taken on its own: the
- * environment's always, a profile's only when the base URL in use is that profile's own, so that a
- * secret for one deployment is never sent to another host (`--profile staging --base-url …`).
+ * The control token (SVC_CONTROL_TOKEN, then the profile's `controlToken`, then the local emulator's
+ * in `.svc/dev.json`) is taken on its own: the environment's always, a profile's or the local
+ * emulator's only when the base URL in use is its own, so that a secret for one deployment is never
+ * sent to another host (`--profile staging --base-url …`).
  */
 export async function resolveTarget(ctx: Context): Promise<Target> {
   const layers: Layer[] = [];
@@ -86,7 +87,16 @@ export async function resolveTarget(ctx: Context): Promise<Target> {
     );
   }
   const isLocal = local !== null && trimSlash(baseUrl) === trimSlash(local.baseUrl);
-  if (isLocal) layers.push({ source: 'local emulator', partnerKey: local.keys.test.partnerKey, merchantKey: local.keys.test.merchantKey });
+  if (isLocal) {
+    // Its control token too (CONTRACT §8): with one, the emulator wants it from loopback clients as well.
+    layers.push({
+      source: 'local emulator',
+      baseUrl: local.baseUrl,
+      partnerKey: local.keys.test.partnerKey,
+      merchantKey: local.keys.test.merchantKey,
+      controlToken: local.controlToken,
+    });
+  }
   const keys = layers.find(hasKey);
   const tokenLayer = layers.find(
     (l) => l.controlToken !== undefined && (l.source === 'environment' || (l.baseUrl !== undefined && trimSlash(l.baseUrl) === trimSlash(baseUrl))),

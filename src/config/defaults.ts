@@ -25,6 +25,8 @@ export interface EmulatorConfig {
   publicUrl: string | null;
   /** Hosts served beyond loopback and the emulator's own (CONTRACT §8); `all` lifts the check. */
   allowedHosts: string[];
+  /** Internal webhook receivers (host names, addresses, CIDR ranges) an emulator listening beyond loopback may deliver to (CONTRACT §8). */
+  webhookAllow: string[];
   /** How many API requests the request journal keeps (CONTRACT §9); 0 turns it off. */
   journalSize: number;
   /** Derive generated ids and keys from this seed (CONTRACT §9 deterministic runs); null: random. */
@@ -61,6 +63,7 @@ export function defaultConfig(): EmulatorConfig {
     controlToken: null,
     publicUrl: null,
     allowedHosts: [],
+    webhookAllow: [],
     journalSize: 1000,
     seed: null,
     clockStart: null,

@@ -60,6 +60,7 @@ export function resolveConfig(file: ConfigFile): EmulatorConfig {
   if (file.journalSize !== undefined) config.journalSize = file.journalSize;
   if (file.seed !== undefined) config.seed = file.seed;
   if (file.clockStart !== undefined) config.clockStart = file.clockStart;
+  if (file.webhookAllow !== undefined) config.webhookAllow = [...file.webhookAllow];
   if (file.allowedHosts !== undefined) config.allowedHosts = file.allowedHosts === 'all' ? ['all'] : [...file.allowedHosts];
   return config;
 }

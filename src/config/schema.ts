@@ -4,6 +4,7 @@ import type { Environment } from '../domain/environment.js';
 import { parseDuration } from '../domain/duration.js';
 import { parseKey } from '../domain/keys.js';
 import { allowedHostProblem } from '../domain/allowed-hosts.js';
+import { webhookAllowProblem } from '../domain/webhook-allow.js';
 
 /** `"90s"`, `"15m"`, `"2h"`, `"1d"` or a number of seconds; parsed to milliseconds. */
 const duration = z.union([z.string(), z.number()]).transform((value, ctx) => {
@@ -97,6 +98,15 @@ export const configFileSchema = z.object({
         }),
       ),
     ])
+    .optional(),
+  // Internal webhook receivers an emulator listening beyond loopback may still reach (CONTRACT §8).
+  webhookAllow: z
+    .array(
+      z.string().superRefine((entry, ctx) => {
+        const problem = webhookAllowProblem(entry);
+        if (problem) ctx.addIssue({ code: 'custom', message: problem });
+      }),
+    )
     .optional(),
   profiles: z.record(z.string(), profileSchema).optional(),
   defaultProfile: z.string().optional(),

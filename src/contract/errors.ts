@@ -23,7 +23,7 @@ export const ERRORS = {
   control_plane_forbidden: {
     status: 403,
     description:
-      'The control plane only answers loopback clients, clients sending the control token (`svc dev --control-token`), or any client under `svc dev --expose-control-plane`.',
+      'With a control token (`svc dev --control-token`), the control plane answers only clients sending it, loopback ones too; without one, loopback clients, or any client under `svc dev --expose-control-plane`.',
   },
   not_found: { status: 404, description: 'No route has this path.' },
   merchant_not_found: { status: 404, description: 'No such merchant for this partner in this environment.' },
@@ -63,6 +63,11 @@ export const ERRORS = {
   },
   chain_unavailable: { status: 502, description: "The local chain's node did not answer (it stopped or crashed); nothing was sent to it." },
   storage_full: { status: 507, description: 'The database cannot be written (disk full or a file size limit); nothing changed.' },
+  temporary_folder_unavailable: {
+    status: 507,
+    description:
+      'A snapshot in transit needs a temporary folder, and the emulator cannot make one (`TMPDIR`, else `/tmp`, is read-only, full or not writable); nothing changed. Point `TMPDIR` at a writable folder.',
+  },
 } as const satisfies Record<string, { status: number; description: string }>;
 
 export type ErrorCode = keyof typeof ERRORS;

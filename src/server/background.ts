@@ -1,18 +1,18 @@
 import type { Clock } from '../clock/clock.js';
 import type { EmulatorConfig } from '../config/defaults.js';
 import type { Random } from '../domain/random.js';
-import type { StoreDb } from '../store/db.js';
+import type { StoreKit } from '../store/kit.js';
 import { createAttempter } from '../webhooks/attempt.js';
-import { WebhookChaos } from '../webhooks/chaos.js';
-import { SharedWebhookChaos } from '../webhooks/shared-chaos.js';
+import { isStoredChaos, WebhookChaos } from '../webhooks/chaos.js';
 import { Dispatcher } from '../webhooks/dispatcher.js';
 import { ListenerHub } from '../webhooks/listener-hub.js';
-import type { ListenerPresence } from '../webhooks/listener-presence.js';
+import { LEASE_MS } from '../store/leases.js';
 import { VERSION } from '../version.js';
 import type { StartEmulatorOptions } from './emulator-api.js';
 import type { EventHub } from '../domain/event-hub.js';
 import type { EmulatorEvent } from './events.js';
 import { Scheduler } from './scheduler.js';
+import { webhookTargets, type WebhookTargets } from '../webhooks/targets.js';
 
 export /** The background work: webhook delivery, `svc webhook listen`'s hub and the clock's scheduler. */
 interface Work {
@@ -21,6 +21,7 @@ interface Work {
   dispatcher: Dispatcher;
   listeners: ListenerHub;
   scheduler: Scheduler;
+  targets: WebhookTargets;
 }
 
 /**
@@ -28,19 +29,25 @@ interface Work {
  * listener's result kicking the dispatcher): built together, each reaching the others through closures.
  */
 export function createWork(
-  db: StoreDb,
+  kit: StoreKit,
   clock: Clock,
   config: EmulatorConfig,
   random: Random,
   hub: EventHub<EmulatorEvent>,
   options: StartEmulatorOptions,
   expire: (now: number, wait: boolean) => Promise<number>,
-  presence?: ListenerPresence,
+  /** Read your writes across replicas before each claim (./freshness.ts); known once start-up built it. */
+  sync: () => Promise<void> | null = () => null,
 ): Work {
+  const { db } = kit;
   const reportError = (error: unknown) => hub.emit({ type: 'error', message: error instanceof Error ? error.message : String(error) });
-  // On PostgreSQL shared by the replicas through the store (loaded by start.ts before serving).
-  const chaos = db.kind === 'postgres' ? new SharedWebhookChaos(db, reportError) : new WebhookChaos();
-  const attempter = createAttempter({ maxConnectionsPerOrigin: 64, ...(options.lookup ? { lookup: options.lookup } : {}) });
+  // Shared by the sandbox's processes as its kit keeps it (loaded by start.ts before serving).
+  const chaos = new WebhookChaos(kit.sharedValue({ key: 'webhook_chaos', topic: 'chaos', guard: isStoredChaos, empty: () => ({}), onError: reportError }));
+  // Where other processes' listener streams are: none where this one holds every stream.
+  const presence = kit.presence(options.leaseMs ?? LEASE_MS);
+  // Where webhooks may go: anywhere on loopback; beyond it, no internal address unless listed (CONTRACT §8).
+  const targets = webhookTargets(options.host ?? '127.0.0.1', config.webhookAllow, options.lookup);
+  const attempter = createAttempter({ maxConnectionsPerOrigin: 64, allow: targets.allow, ...(options.lookup ? { lookup: options.lookup } : {}) });
   const dispatcher = new Dispatcher({
     db,
     clock,
@@ -52,7 +59,9 @@ export function createWork(
     sendToListener: (delivery, body, timeoutMs) => listeners.send(delivery, body, timeoutMs),
     onError: reportError,
     chaos,
-    ...(options.leaseMs !== undefined ? { leaseMs: options.leaseMs } : {}),
+    leases: (hooks) => kit.leases(options.leaseMs, hooks),
+    sync,
+    guardFor: targets.guardFor,
     listenerScope: () => listeners.claimScope(),
   });
   const listeners: ListenerHub = new ListenerHub({
@@ -81,5 +90,5 @@ export function createWork(
         stack: error instanceof Error ? error.stack : undefined,
       }),
   });
-  return { chaos, attempter, dispatcher, listeners, scheduler };
+  return { chaos, attempter, dispatcher, listeners, scheduler, targets };
 }

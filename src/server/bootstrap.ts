@@ -28,6 +28,22 @@ export function ensureDefaults(db: StoreDb, config: EmulatorConfig, now: number,
   return db.transaction((tx) => ensureDefaultsIn(tx, config, now, random));
 }
 
+/**
+ * The default identity as stored (another replica renewed it: a restore brought other keys), with
+ * this process's pinned keys over it; undefined when none is stored. Reads only.
+ */
+export async function storedDefaults(db: StoreDb, config: EmulatorConfig): Promise<DefaultKeys | undefined> {
+  const stored = await db.meta.getMeta(META_KEY, isDefaultKeys);
+  if (!stored) return undefined;
+  for (const env of ENVIRONMENTS) {
+    for (const kind of ['partnerKey', 'merchantKey'] as const) {
+      const pinned = config.keys[env][kind];
+      if (pinned) stored[env][kind] = pinned;
+    }
+  }
+  return stored;
+}
+
 /** `ensureDefaults` in the caller's transaction: a reset's, right after it emptied the tables. */
 export async function ensureDefaultsIn(tx: Tx, config: EmulatorConfig, now: number, random: Random): Promise<DefaultKeys> {
   // Replicas starting together on one PostgreSQL database: the first writes the identity, the

@@ -1,17 +1,15 @@
 import { type Clock, manualClock, systemClock } from '../clock/clock.js';
 import type { EmulatorConfig } from '../config/defaults.js';
-import { isFiniteNumber, type StoreDb } from '../store/db.js';
+import type { ClockStore } from '../store/clock-store.js';
 import type { StartEmulatorOptions } from './emulator-api.js';
 import { clockStartOf } from './start-options.js';
-
-const CLOCK_OFFSET = 'clock_offset_ms';
 
 /** The emulator's time: injected, frozen at a clock start, or the system's with the offset advances left. */
 export interface EmulatorClock {
   clock: Clock;
   /**
-   * Keeps an advanced system clock's offset across restarts (not an injected or frozen clock's), and
-   * tells the other replicas on the database (CONTRACT §12: one clock for the whole sandbox).
+   * Stores the clock's offset (not an injected clock's, nor one process's frozen clock's), and tells
+   * the other replicas on the database (CONTRACT §12: one clock for the whole sandbox).
    */
   persist(): Promise<void>;
   /**
@@ -21,43 +19,36 @@ export interface EmulatorClock {
    * came meanwhile: what fell due in between is for the scheduler to look at).
    */
   persistAdvance(ms: number): Promise<boolean>;
-  /** Another replica moved the shared clock: this one's jumps to the stored offset. */
-  reload(): Promise<void>;
+  /** Another replica moved the shared clock: this one's jumps to the stored offset. True when it moved. */
+  reload(): Promise<boolean>;
 }
 
-export async function openClock(db: StoreDb, config: EmulatorConfig, options: StartEmulatorOptions): Promise<EmulatorClock> {
+/**
+ * The clock as the store keeps it (store/clock-store.ts): `--clock-start` freezes it; where replicas
+ * share the database, the sandbox's start (the first replica's) is everyone's.
+ */
+export async function openClock(store: ClockStore, config: EmulatorConfig, options: StartEmulatorOptions): Promise<EmulatorClock> {
   const start = clockStartOf(options.clockStart ?? config.clockStart);
-  const persisted = !options.clock && start === null;
-  const stored = persisted ? await db.meta.getMeta(CLOCK_OFFSET, isFiniteNumber) : undefined;
-  // On a shared database the row must exist for an advance to lock it (persistAdvance).
-  if (persisted && stored === undefined && db.kind === 'postgres') await db.meta.setMeta(CLOCK_OFFSET, 0);
-  const clock = options.clock ?? (start !== null ? manualClock(start) : systemClock(stored ?? 0));
+  const opened = options.clock ? null : await store.open(start);
+  const clock = options.clock ?? (opened?.start != null ? manualClock(opened.start) : systemClock(opened?.offset ?? 0));
+  if (opened?.start != null && opened.offset) clock.jump?.(opened.start + opened.offset);
+  const persisted = opened?.persisted ?? false;
+  /** Puts this clock at the stored offset (backwards too: a restore elsewhere returned to a snapshot's time). */
+  const follow = (offset: number): boolean => {
+    if (offset === clock.offset()) return false;
+    clock.jump?.(clock.now() + (offset - clock.offset()));
+    return true;
+  };
   return {
     clock,
     persist: async () => {
-      if (!persisted) return;
-      await db.meta.setMeta(CLOCK_OFFSET, clock.offset());
-      // After the write committed, before the advance answers: a replica told reads the new offset.
-      await db.publish('clock');
+      if (persisted) await store.write(clock.offset());
     },
-    persistAdvance: async (ms) => {
-      if (!persisted) return false;
-      const stored = await db.transaction(async (tx) => {
-        await tx.meta.lockMeta(CLOCK_OFFSET);
-        const next = ((await tx.meta.getMeta(CLOCK_OFFSET, isFiniteNumber)) ?? 0) + ms;
-        await tx.meta.setMeta(CLOCK_OFFSET, next);
-        // Once committed, before the advance answers: a replica told reads the new offset.
-        await tx.publish('clock');
-        return next;
-      });
-      if (stored === clock.offset()) return false;
-      clock.jump?.(clock.now() + (stored - clock.offset()));
-      return true;
-    },
+    persistAdvance: async (ms) => persisted && follow(await store.advance(ms)),
     reload: async () => {
-      const offset = await db.meta.getMeta(CLOCK_OFFSET, isFiniteNumber);
-      // Backwards too (a restore elsewhere returned to a snapshot's time), as a restore here does.
-      if (persisted && offset !== undefined && offset !== clock.offset()) clock.jump?.(clock.now() + (offset - clock.offset()));
+      if (!persisted) return false;
+      const { offset } = await store.read();
+      return offset !== undefined && follow(offset);
     },
   };
 }

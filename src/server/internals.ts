@@ -3,7 +3,7 @@
  * show: its database. Kept out of the public types on purpose (users drive the emulator over HTTP,
  * and a `Store` would drag better-sqlite3's and kysely's types into their compile).
  */
-import type { Store } from '../store/store.js';
+import type { Store } from '../store/sqlite/store.js';
 import type { RequestJournal } from './journal/journal.js';
 import type { Emulator } from './start.js';
 import type { Streams } from './streams.js';

@@ -39,17 +39,18 @@ function holderOf(body: string): PortHolder | null {
   } catch {
     return null;
   }
-  if (typeof doc !== 'object' || doc === null) return null;
-  const field = (name: string) => Reflect.get(doc, name);
-  const error = field('error');
-  if (typeof error === 'object' && error !== null && Reflect.get(error, 'code') === 'control_plane_forbidden') return {};
-  if (typeof field('version') !== 'string' || !['ok', 'degraded'].includes(String(field('status')))) return null;
-  const pid = field('pid');
-  const baseUrl = field('baseUrl');
-  const folder = field('folder');
+  if (!isRecord(doc)) return null;
+  if (isRecord(doc.error) && doc.error.code === 'control_plane_forbidden') return {};
+  if (typeof doc.version !== 'string' || !['ok', 'degraded'].includes(String(doc.status))) return null;
+  const { pid, baseUrl, folder } = doc;
   return {
-    ...(Number.isSafeInteger(pid) ? { pid: Number(pid) } : {}),
+    ...(typeof pid === 'number' && Number.isSafeInteger(pid) ? { pid } : {}),
     ...(typeof baseUrl === 'string' ? { baseUrl } : {}),
     ...(typeof folder === 'string' ? { folder } : {}),
   };
+}
+
+/** A parsed JSON object (not an array), whose fields are read as unknown. */
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -2,13 +2,12 @@ import type { Change, ChangeTopic } from '../store/changes.js';
 import type { StoreDb } from '../store/db.js';
 import { errorMessage } from '../domain/caught.js';
 import type { EventHub } from '../domain/event-hub.js';
-import { isDatabaseUnavailable } from '../store/postgres/unavailable.js';
 import type { EmulatorEvent } from './events.js';
 
 /**
  * What this replica does when another one, on the same PostgreSQL database, changed shared state
  * (CONTRACT §12 "Many replicas, one sandbox"; ARCHITECTURE habit 13): each cache reloads, each
- * sleeper wakes. Never called on SQLite (one process: src/store/changes.ts).
+ * sleeper wakes. Never called where one process holds the store (src/store/changes.ts).
  */
 export interface ReplicaReactions {
   /** The clock was advanced or restored elsewhere: reload the offset, look again at what falls due. */
@@ -51,10 +50,9 @@ export function followReplicas(db: StoreDb, reactions: ReplicaReactions): () => 
 /**
  * Tells the other replicas that deliveries were written, due at `at`: at most one notification per
  * turn of the event loop (the earliest `at`), however many events a burst of requests created.
- * PostgreSQL only: on SQLite there is no other replica, and nothing is sent.
+ * Only where other processes share the store (start-parts.ts).
  */
 export function deliveryAnnouncer(db: StoreDb, onError: (error: unknown) => void): (at: number) => void {
-  if (db.kind !== 'postgres') return () => {};
   let pending: number | null = null;
   return (at) => {
     if (pending !== null) {
@@ -74,7 +72,7 @@ export function deliveryAnnouncer(db: StoreDb, onError: (error: unknown) => void
  * A failed reload or announcement between replicas: a warning while the database is away (the
  * channel reloads everything once it reconnects; CONTRACT §12), an error otherwise.
  */
-export function reportSync(hub: EventHub<EmulatorEvent>, error: unknown): void {
-  if (isDatabaseUnavailable(error)) hub.emit({ type: 'warning', message: errorMessage(error) });
+export function reportSync(hub: EventHub<EmulatorEvent>, db: Pick<StoreDb, 'condition'>, error: unknown): void {
+  if (db.condition(error) === 'unavailable') hub.emit({ type: 'warning', message: errorMessage(error) });
   else hub.emit({ type: 'error', message: errorMessage(error) });
 }

@@ -5,7 +5,6 @@ import type { Clock } from '../clock/clock.js';
 import type { EmulatorConfig } from '../config/defaults.js';
 import type { Environment } from '../domain/environment.js';
 import type { DeliveryRow } from '../store/repos/deliveries.js';
-import type { Store } from '../store/store.js';
 import type { StoreDb } from '../store/db.js';
 import type { ExtraTargets } from '../webhooks/outbox.js';
 import type { KeyCache } from './auth.js';
@@ -19,6 +18,7 @@ import type { Random } from '../domain/random.js';
 import type { FaultTable } from './faults/table.js';
 import type { RequestJournal } from './journal/journal.js';
 import type { ChainsControl } from './chains/types.js';
+import type { WebhookTargets } from '../webhooks/targets.js';
 
 /** Who is calling: the owner of the API key, in the key's environment. */
 export interface Principal {
@@ -33,8 +33,11 @@ export interface Principal {
 export interface AppDeps {
   /** The store, on whichever engine (src/store/db.ts). */
   db: StoreDb;
-  /** SQLite's own store (snapshots' files), null on PostgreSQL. */
-  store: Store | null;
+  /**
+   * Resolves once this replica's caches hold what other replicas acknowledged (./freshness.ts);
+   * null where this process is the only one (nothing to wait for).
+   */
+  sync(): Promise<void> | null;
   clock: Clock;
   config: EmulatorConfig;
   /** The emulator's public base URL (known once it listens). */
@@ -55,6 +58,8 @@ export interface AppDeps {
   journal: RequestJournal;
   /** API faults in force (CONTRACT §9). */
   faults: FaultTable;
+  /** Where webhooks may go (CONTRACT §5, §8): checked when a URL is saved. */
+  webhookTargets: WebhookTargets;
 }
 
 export interface Runtime {

@@ -76,7 +76,9 @@ export class Scheduler {
     const target = start + ms;
     let at = start;
     const before = this.expiredTotal;
-    let attempts = 0;
+    // Every attempt this advance made due, started by its own claims or by the wake-ups its writes
+    // sent (which its steps wait for: runDueNow).
+    const startedBefore = this.deps.dispatcher.started;
     await this.settle();
     for (let step = 0; step < MAX_STEPS; step++) {
       const next = await this.nextDueAt();
@@ -85,12 +87,12 @@ export class Scheduler {
         advanceBy(clock, next - at);
         at = next;
       }
-      attempts += await this.runDueNow();
+      await this.runDueNow();
     }
     advanceBy(clock, target - at);
-    attempts += await this.runDueNow();
+    await this.runDueNow();
     this.arm((await this.nextDueAt()) ?? Infinity);
-    return { expired: this.expiredTotal - before, attempts };
+    return { expired: this.expiredTotal - before, attempts: this.deps.dispatcher.started - startedBefore };
   }
 
   /** The data changed under it (a snapshot restore): look again at what falls due, and when. */
@@ -110,19 +112,22 @@ export class Scheduler {
   }
 
   /** Everything due at the current instant, including the attempts it starts, finished. */
-  private async runDueNow(): Promise<number> {
+  private async runDueNow(): Promise<void> {
     await this.settle();
     await this.housekeep(true);
     await this.deps.other?.run(this.deps.clock.now());
     this.expiredTotal += await this.deps.expireDue(this.deps.clock.now(), true);
-    let started = 0;
     // Attempts that fail may come due again at once (a zero wait); loop until nothing is due now.
+    // Idle after every claim, one that started nothing too: a delivery the expiries above wrote may
+    // have been claimed meanwhile by the wake-up its write sent (`schedule` → `kick`), and its
+    // attempt runs, and records its result, at this instant, before the clock moves on (CONTRACT
+    // §12: work made due by an advance records the advanced time, not when it ran).
     const { dispatcher, clock } = this.deps;
-    for (let n = await dispatcher.pump(clock.now(), true); n > 0; n = await dispatcher.pump(clock.now(), true)) {
-      started += n;
+    for (;;) {
+      const n = await dispatcher.pump(clock.now(), true);
       await dispatcher.idle();
+      if (n === 0) return;
     }
-    return started;
   }
 
   private async housekeep(wait: boolean): Promise<void> {

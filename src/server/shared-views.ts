@@ -2,8 +2,8 @@ import type { EventHub } from '../domain/event-hub.js';
 import type { DeliveryStatus } from '../contract/enums.js';
 import { DELIVERY_STATUSES } from '../contract/enums.js';
 import type { Change, ChangeTopic } from '../store/changes.js';
-import type { PostgresStoreDb } from '../store/postgres/engine.js';
-import { attemptsOf } from '../store/postgres/attempt-feed.js';
+import type { StoreDb } from '../store/db.js';
+import type { ReplicaFeeds } from '../store/kit.js';
 import type { DeliveryResultEvent } from '../webhooks/delivery-events.js';
 import type { EmulatorEvent } from './events.js';
 import { SharedJournal } from './journal/shared-journal.js';
@@ -12,7 +12,7 @@ import type { Streams } from './streams.js';
 /**
  * The live views across replicas (CONTRACT §12: "the dashboard's change feed shows writes made
  * through any replica"; issue 28: `svc logs tail` on one replica shows requests made through
- * another). PostgreSQL only, loaded only there (start.ts).
+ * another). Where the store kit has feeds, that is where several processes share the database (start.ts).
  *
  * Each replica writes its own journal entries (./journal/shared-journal.ts) and delivery attempts
  * (the dispatcher) and tells the others which ones, in a small NOTIFY: `journal` {replica, seq range},
@@ -31,8 +31,8 @@ export interface SharedViews {
 const ATTEMPTS_PER_NOTIFY = 60;
 
 /** The views of a replica whose journal keeps `capacity` entries (config `journalSize`). */
-export function sharedViews(db: PostgresStoreDb, capacity: number, onError: (error: unknown) => void): SharedViews {
-  const journal = new SharedJournal(db, capacity, onError);
+export function sharedViews(feeds: ReplicaFeeds, db: Pick<StoreDb, 'changes' | 'publish'>, capacity: number, onError: (error: unknown) => void): SharedViews {
+  const journal = new SharedJournal(feeds.journal, db, capacity, onError);
   return {
     journal,
     follow: (streams, hub) => {
@@ -67,7 +67,7 @@ export function sharedViews(db: PostgresStoreDb, capacity: number, onError: (err
           if (!watched(streams.attempts, streams.changes)) return;
           const told = parseAttempts(change.data.a);
           attemptChain(async () => {
-            for (const event of await resultEvents(db, told)) {
+            for (const event of await resultEvents(feeds, told)) {
               if (streams.attempts.readerCount > 0) streams.attempts.publish(event);
               if (streams.changes.readerCount > 0) streams.changes.publish('delivery');
             }
@@ -103,7 +103,7 @@ interface ToldAttempt {
  * This replica's attempt results, told to the others: one notification per turn of the event loop
  * (more only past ATTEMPTS_PER_NOTIFY), after the dispatcher stored them (it emits once committed).
  */
-function announceAttempts(db: PostgresStoreDb, hub: EventHub<EmulatorEvent>, onError: (error: unknown) => void): () => void {
+function announceAttempts(db: Pick<StoreDb, 'publish'>, hub: EventHub<EmulatorEvent>, onError: (error: unknown) => void): () => void {
   let pending: string[] = [];
   let scheduled = false;
   // Quietly: this listener must not make the server emit an event per request (hub.size counts listeners).
@@ -145,9 +145,9 @@ function parseAttempts(value: unknown): ToldAttempt[] {
 }
 
 /** The `delivery.result` events of `told`, from their rows, in the order the attempts were written. */
-async function resultEvents(db: PostgresStoreDb, told: ToldAttempt[]): Promise<DeliveryResultEvent[]> {
+async function resultEvents(feeds: ReplicaFeeds, told: ToldAttempt[]): Promise<DeliveryResultEvent[]> {
   const byKey = new Map(told.map((t) => [`${t.deliveryId} ${t.attempt}`, t]));
-  const rows = await attemptsOf(db.handle, [...new Set(told.map((t) => t.deliveryId))]);
+  const rows = await feeds.attemptsOf([...new Set(told.map((t) => t.deliveryId))]);
   const events: DeliveryResultEvent[] = [];
   for (const row of rows) {
     const t = byKey.get(`${row.delivery_id} ${row.number}`);

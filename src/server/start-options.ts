@@ -1,5 +1,6 @@
 import { defaultConfig, type EmulatorConfig } from '../config/defaults.js';
 import { allowedHostProblem } from '../domain/allowed-hosts.js';
+import { parseWebhookAllow } from '../domain/webhook-allow.js';
 import { cryptoRandom, type Random, seededRandom } from '../domain/random.js';
 import { isFiniteNumber, type StoreDb } from '../store/db.js';
 import type { EmulatorConfigInput, StartEmulatorOptions } from './emulator-api.js';
@@ -16,6 +17,8 @@ export function resolveConfig(options: StartEmulatorOptions): EmulatorConfig {
     const problem = allowedHostProblem(entry);
     if (problem) throw new TypeError(`allowedHosts: ${problem}`);
   }
+  // Checked before anything opens: a bad entry is a TypeError naming the setting.
+  parseWebhookAllow(config.webhookAllow);
   // As the config file's rule: a short token is a guessable one (CONTRACT §12).
   const token = config.controlToken;
   if (token !== null && (typeof token !== 'string' || token.length < 16 || token.length > 255)) {

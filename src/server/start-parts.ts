@@ -3,23 +3,23 @@ import { errorMessage } from '../domain/caught.js';
 import type { EventHub } from '../domain/event-hub.js';
 import type { Random } from '../domain/random.js';
 import type { StoreDb } from '../store/db.js';
-import type { OpenedStore } from '../store/store.js';
+import type { StoreKit } from '../store/kit.js';
 import type { KeyCache } from './auth.js';
 import type { Work } from './background.js';
 import type { EmulatorClock } from './emulator-clock.js';
 import type { StartEmulatorOptions } from './emulator-api.js';
 import type { EmulatorEvent } from './events.js';
 import type { FaultTable } from './faults/table.js';
+import type { Freshness } from './freshness.js';
 import type { RequestJournal } from './journal/journal.js';
 import type { KeysHolder } from './keys-holder.js';
 import { rewindClock } from './clock-reset.js';
 import { deliveryAnnouncer, reportSync } from './replicas.js';
 import type { Runtime } from './route.js';
-import type { SnapshotEngine } from './snapshots/engine.js';
+import type { SnapshotEngine } from '../store/snapshot-engine.js';
 import { createSnapshots, type Snapshots } from './snapshots/snapshots.js';
 import { createStreams } from './streams.js';
 import type { ChainsControl } from './chains/types.js';
-import { clearLocalChains } from '../store/repos/chains.js';
 import { listenersToKeep, restoreListeners } from '../webhooks/listener-reset.js';
 
 // What start-up (start.ts) builds, and the control plane's runtime made from it: moved out of
@@ -33,14 +33,12 @@ export interface Site {
 
 /** What start-up builds, handed from one step to the next. */
 export interface Parts {
-  /** SQLite's own store: snapshots and the file claim only; null on PostgreSQL. */
-  store: OpenedStore | null;
-  /** The store everything else uses (src/store/db.ts). */
+  /** The store's kit, built by its engine where it opened (store/kit.ts). */
+  kit: StoreKit;
+  /** The store everything uses (src/store/db.ts): the kit's. */
   db: StoreDb;
-  /** Snapshots' engine part (server/snapshots/engine.ts), chosen with the store. */
+  /** Snapshots' engine half (store/snapshot-engine.ts), the kit's. */
   snapshotEngine: SnapshotEngine;
-  /** One raw SQL statement on whichever engine: our tests' view (server/internals.ts). */
-  query(sqlText: string): Promise<Record<string, unknown>[]>;
   config: EmulatorConfig;
   options: StartEmulatorOptions;
   time: EmulatorClock;
@@ -51,6 +49,8 @@ export interface Parts {
   work: Work;
   journal: RequestJournal;
   faults: FaultTable;
+  /** Read your writes across replicas (./freshness.ts); null where this process is the only one. */
+  freshness: Freshness | null;
   /** Stops reacting to other replicas' changes (./replicas.ts): the first thing a stop does. */
   unfollow: () => void;
   /** The local chains (CONTRACT §14), once attached; null without `chains`. */
@@ -61,8 +61,10 @@ export interface Parts {
 export function runtimeOf(parts: Parts, keyCache: KeyCache): Runtime {
   const { db, time, keys, hub, journal } = parts;
   const { dispatcher, listeners, scheduler, chaos } = parts.work;
-  // Deliveries written here wake the other replicas' dispatchers too (nothing on SQLite).
-  const announce = deliveryAnnouncer(db, (error) => reportSync(hub, new Error(`replica sync: ${errorMessage(error)}`, { cause: error })));
+  // Deliveries written here wake the other replicas' dispatchers too (none where no other process shares the store).
+  const announce = parts.kit.feeds
+    ? deliveryAnnouncer(db, (error) => reportSync(hub, db, new Error(`replica sync: ${errorMessage(error)}`, { cause: error })))
+    : () => {};
   const resetData = async () => {
     // The tables emptied and the defaults recreated in one transaction, so no request sees the
     // state without its keys (writers under load keep getting 201), and on PostgreSQL the
@@ -74,8 +76,6 @@ export function runtimeOf(parts: Parts, keyCache: KeyCache): Runtime {
     const cleared = db.clearData(async (tx) => {
       await keys.renewIn(tx);
       await restoreListeners(tx, kept, time.clock.now());
-      // SQLite's local chains (CONTRACT §14): forgotten with the rest, whether or not they run now.
-      if (parts.store) clearLocalChains(parts.store);
     });
     // Bounded under any load (CONTRACT §8): attempts in flight, chaos holds included, are
     // abandoned, not awaited; a listener holding a delivery without reporting is let go too.

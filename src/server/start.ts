@@ -1,11 +1,8 @@
 import type { Server } from 'node:http';
 import type { EmulatorConfig } from '../config/defaults.js';
-import type { StoreDb } from '../store/db.js';
 import { expireDue } from './actions/lifecycle.js';
-import { sqliteDb } from '../store/sqlite-db.js';
-import { openStore, type OpenedStore } from '../store/store.js';
-import { DatabaseFileError, sqliteCode } from '../store/errors.js';
-import { describeSqliteFailure } from '../store/file-check.js';
+import type { StoreKit } from '../store/kit.js';
+import { openStoreKit } from '../store/open.js';
 import { VERSION } from '../version.js';
 import { createApp } from './app.js';
 import type { KeyCache } from './auth.js';
@@ -15,17 +12,13 @@ import { createClient, type Client } from '../client/typed.js';
 import { attachInternals } from './internals.js';
 import type { Imported } from './snapshots/files.js';
 import type { Snapshots } from './snapshots/snapshots.js';
-import type { SnapshotEngine } from './snapshots/engine.js';
-import { sqliteSnapshotEngine } from './snapshots/sqlite-snapshots.js';
 import { createWork, type Work } from './background.js';
 import { parseWith } from './validation/parse.js';
 import { loadSchemas, schemas } from './validation/schemas.js';
-import { SharedFaultTable } from './faults/shared.js';
-import { faultTableFor } from './faults/for-store.js';
-import { SharedWebhookChaos } from '../webhooks/shared-chaos.js';
+import { FaultTable, isStoredFaults } from './faults/table.js';
 import { faultControl } from './faults/control.js';
 import { Journal } from './journal/journal.js';
-import type { SharedViews } from './shared-views.js';
+import { sharedViews, type SharedViews } from './shared-views.js';
 import type { DefaultKeys } from '../contract/default-keys.js';
 import type { AppDeps } from './route.js';
 import type { Emulator, StartEmulatorOptions } from './emulator-api.js';
@@ -33,19 +26,16 @@ import { openApiRoute } from './routes/openapi.js';
 import { chainsWanted, checkJournalSize, randomFor, resolveConfig } from './start-options.js';
 import type { ChainsBoot } from './chains/boot.js';
 import type { ChainsControl } from './chains/types.js';
-import { clearLocalChains } from '../store/repos/chains.js';
 import type { EmulatorChains } from './public-types.js';
 import { type Parts, runtimeOf, type Site } from './start-parts.js';
 import { close, createHttpServer, hostForUrl, listen } from './listen.js';
 import { followReplicas, reportSync } from './replicas.js';
 import { openClock } from './emulator-clock.js';
 import { rewindClock } from './clock-reset.js';
+import { Freshness } from './freshness.js';
+import { LEASE_MS } from '../store/leases.js';
 import { keysHolder } from './keys-holder.js';
-import { sqliteQuery } from '../store/sqlite-query.js';
 import { errorMessage } from '../domain/caught.js';
-import type { PostgresStoreDb } from '../store/postgres/engine.js';
-import { LEASE_MS } from '../webhooks/leases.js';
-import type { ListenerPresence } from '../webhooks/listener-presence.js';
 
 export type { Emulator, EmulatorConfigInput, StartEmulatorOptions } from './emulator-api.js';
 
@@ -65,83 +55,49 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
 export async function startWithoutSchemas(options: StartEmulatorOptions = {}): Promise<Emulator> {
   const config = resolveConfig(options);
   // Local chains (CONTRACT §14): anvil found, or one line naming its package, before anything starts;
-  // their code (and viem) is loaded only then.
+  // their code (and viem) is loaded only then, and their nodes start while the store opens.
   const chains = chainsWanted(options, config);
-  if (options.database !== undefined) return startOnPostgres(options.database, config, options);
   const boot = chains ? (await import('./chains/boot.js')).bootChains(chains.confirmations) : null;
-  let store: OpenedStore;
-  try {
-    store = await openStore({ file: options.db ?? ':memory:', claimAs: options.owner ?? 'another emulator' });
-  } catch (error) {
-    await boot?.abandon();
-    throw error;
-  }
-  try {
-    return await serve(store, sqliteDb(store), sqliteSnapshotEngine(store), config, options, undefined, undefined, undefined, boot);
-  } catch (error) {
-    // Nothing may outlive a failed start: the database and its claim go with it, and the chains' nodes.
-    await boot?.abandon();
-    store.close();
-    // A database error while starting (locked by another program past the wait, a full disk) is
-    // the user's to fix: one line naming the file, not a stack trace.
-    if (sqliteCode(error) && store.file !== ':memory:') throw new DatabaseFileError(store.file, describeSqliteFailure(error));
-    throw error;
-  }
-}
-
-/**
- * On a shared PostgreSQL database (CONTRACT §12): no file to claim (several emulators on one
- * database is the point); migrations run once, under the database's advisory lock.
- */
-async function startOnPostgres(url: string, config: EmulatorConfig, options: StartEmulatorOptions): Promise<Emulator> {
-  if (options.db !== undefined) throw new TypeError('db and database are one choice: a SQLite file, or a PostgreSQL URL');
-  if (!/^postgres(ql)?:\/\//i.test(url)) throw new TypeError('database must be a PostgreSQL URL such as postgres://user:password@host:5432/name');
-  // Loaded only here: a SQLite emulator never loads the driver.
-  const [{ openPostgresDb, postgresQuery }, { postgresSnapshotEngine }, { sharedViews }] = await Promise.all([
-    import('../store/postgres/open.js'),
-    import('./snapshots/postgres-snapshots.js'),
-    import('./shared-views.js'),
-  ]);
-  // An idle connection the server dropped (a restart): reported once the emulator's events exist;
-  // the pool opens a new one for the next query.
+  // Connections lost and found again are reported once the emulator's events exist.
   const hub = new EventHub<EmulatorEvent>();
-  const db = await openPostgresDb({
-    url,
-    onIdleError: (error) => hub.emit({ type: 'warning', message: `the database connection was lost (${error.message}); reconnecting` }),
-    onChannelWarning: (message) => hub.emit({ type: 'warning', message }),
-  });
+  // The store opens once, on the engine its options name (store/open.ts); its kit holds what differs.
+  let kit: StoreKit;
   try {
-    // A test's raw statement may write what the store keeps in memory (read-cache.ts): forgotten after each.
-    const query = (text: string) => postgresQuery(db, text).finally(() => db.forgetCached());
-    const warn = (message: string) => hub.emit({ type: 'warning', message });
-    // The journal and the live views, shared by the replicas (./shared-views.ts).
-    checkJournalSize(config);
-    const views = sharedViews(db, config.journalSize, (error) => reportSync(hub, new Error(`shared views: ${errorMessage(error)}`, { cause: error })));
-    return await serve(null, db, await postgresSnapshotEngine(db, warn), config, options, hub, query, views);
+    kit = await openStoreKit({
+      ...(options.db !== undefined ? { db: options.db } : {}),
+      ...(options.database !== undefined ? { database: options.database } : {}),
+      claimAs: options.owner ?? 'another emulator',
+      onWarning: (message) => hub.emit({ type: 'warning', message }),
+    });
   } catch (error) {
-    await db.close();
+    await boot?.abandon();
     throw error;
+  }
+  try {
+    return await serve(kit, config, options, hub, boot);
+  } catch (error) {
+    // Nothing may outlive a failed start: the database (and its claim) go with it, and the chains' nodes.
+    await boot?.abandon();
+    await kit.close();
+    throw kit.explain(error);
   }
 }
 
 /** Start-up in dependency order: store (opened) → clock → keys → background work → app → listen. */
 async function serve(
-  store: OpenedStore | null,
-  db: StoreDb,
-  snapshotEngine: SnapshotEngine,
+  kit: StoreKit,
   config: EmulatorConfig,
   options: StartEmulatorOptions,
-  hub = new EventHub<EmulatorEvent>(),
-  query: Parts['query'] = async (text) => sqliteQuery(store, text),
-  shared?: SharedViews,
-  boot: ChainsBoot | null = null,
+  hub: EventHub<EmulatorEvent>,
+  boot: ChainsBoot | null,
 ): Promise<Emulator> {
-  const time = await openClock(db, config, options);
+  const { db } = kit;
+  const time = await openClock(kit.clock, config, options);
   const random = await randomFor(db, options.seed ?? config.seed);
-  // The local chains' tables (SQLite) go with the rest: the chains start again from genesis. An
-  // emptied emulator starts at the real time (or its --clock-start) again (issue 38).
+  // The local chains' tables go with the rest: the chains start again from genesis. An emptied
+  // emulator starts at the real time (or its --clock-start) again (issue 38).
   if (options.reset) {
-    await db.clearData(async () => (store ? clearLocalChains(store) : undefined));
+    await db.clearData();
     await rewindClock(time);
   }
   const keys = await keysHolder(db, config, time.clock, random);
@@ -150,17 +106,53 @@ async function serve(
   const publicUrl = options.publicUrl ?? config.publicUrl ?? undefined;
   const site: Site = { baseUrl: publicUrl ?? '', boundHost: '' };
   // The scheduler expires invoices through the app's deps, built just below; it runs once started.
-  const work = createWork(db, time.clock, config, random, hub, options, (now, wait) => expireDue(deps, now, wait), await listenerPresence(db, options));
+  const work = createWork(
+    kit,
+    time.clock,
+    config,
+    random,
+    hub,
+    options,
+    (now, wait) => expireDue(deps, now, wait),
+    () => freshness?.sync() ?? null,
+  );
   checkJournalSize(config);
-  // SQLite: the ring in memory, as ever; PostgreSQL: the table every replica shares.
+  const onSyncError = (what: string) => (error: unknown) => reportSync(hub, db, new Error(`${what}: ${errorMessage(error)}`, { cause: error }));
+  // The journal: a ring in memory, or with the table the processes sharing the store write (and
+  // the live views across them: ./shared-views.ts).
+  const shared: SharedViews | undefined = kit.feeds ? sharedViews(kit.feeds, db, config.journalSize, onSyncError('shared views')) : undefined;
   const journal = shared?.journal ?? new Journal(config.journalSize);
-  const faults = await faultTableFor(db, time.clock, random, hub);
-  if (work.chaos instanceof SharedWebhookChaos) await work.chaos.reload();
+  const faults = new FaultTable(
+    kit.sharedValue({
+      key: 'api_faults',
+      topic: 'faults',
+      guard: isStoredFaults,
+      empty: () => [],
+      onError: (error) => hub.emit({ type: 'error', message: `faults: ${errorMessage(error)}` }),
+    }),
+    () => time.clock.now(),
+    () => random.uuid(),
+  );
+  await faults.reload();
+  await work.chaos.reload();
+  // Where replicas share the store: each request (and each claim) first takes in what the others
+  // acknowledged (./freshness.ts). The clock, faults, chaos and keys were just loaded.
+  const freshness = kit.sandboxVersion
+    ? new Freshness(kit.sandboxVersion, async () => {
+        deps.keyCache.clear();
+        const moved = await time.reload();
+        await faults.reload();
+        await work.chaos.reload();
+        await keys.reload();
+        if (moved) work.scheduler.rearm();
+      })
+    : null;
+  await freshness?.loaded();
+  const snapshotEngine = await kit.snapshots((message) => hub.emit({ type: 'warning', message }));
   const parts: Parts = {
-    store,
+    kit,
     db,
     snapshotEngine,
-    query,
     config,
     options,
     time,
@@ -171,6 +163,7 @@ async function serve(
     work,
     journal,
     faults,
+    freshness,
     unfollow: () => {},
     chains: null,
   };
@@ -185,7 +178,7 @@ async function serve(
   await startListeners(work, deps.runtime.snapshots);
   const imported = options.snapshot ? await importSnapshot(work, deps.runtime.snapshots, options.snapshot) : null;
   // After an imported snapshot: its chains' states are what the chains start from.
-  if (boot && store) parts.chains = await attachChains(boot, deps, store, work);
+  if (boot) parts.chains = await attachChains(boot, deps, work);
 
   // The routes and their handlers load with the first request (app.ts).
   const server = createHttpServer(createApp(deps, async () => [...(await import('./routes/index.js')).apiRoutes(), openApiRoute()]));
@@ -196,15 +189,11 @@ async function serve(
   if (!publicUrl) site.baseUrl = `http://${hostForUrl(options.host ?? address)}:${port}`;
   // A specific bound address is a host the emulator answers to; a wildcard one (0.0.0.0) is not.
   if (!['0.0.0.0', '::', ''].includes(options.host ?? address)) site.boundHost = options.host ?? address;
-  // issue 27: SQLite only (the file claim).
-  store?.claim?.setUrl(site.baseUrl);
+  kit.listening(site.baseUrl);
   // Attempts cut short by a crash are due again; expiries and retries that fell due while the
-  // emulator was stopped run now. SQLite has one owner (CONTRACT §8): every claim was this
-  // process's predecessor's. On PostgreSQL other replicas hold live claims (§12): only expired
-  // leases go (a lease is in wall-clock time, never the emulator clock).
+  // emulator was stopped run now.
   try {
-    if (db.kind === 'postgres') await db.deliveries.releaseExpiredLeases(Date.now());
-    else await db.deliveries.releaseInFlight();
+    await kit.recoverClaims(options.leaseMs ?? LEASE_MS);
   } catch (error) {
     await parts.chains?.stop();
     await stopWork(work, deps.runtime.snapshots);
@@ -216,8 +205,8 @@ async function serve(
 }
 
 /**
- * On PostgreSQL, what other replicas change reaches this one's caches and sleepers (./replicas.ts);
- * on SQLite nothing is ever heard, and this subscribes to nothing that fires.
+ * What other replicas change reaches this one's caches and sleepers (./replicas.ts); where one
+ * process holds the store nothing is ever heard, and this subscribes to nothing that fires.
  */
 function followOtherReplicas(parts: Parts, deps: AppDeps): () => void {
   const { db, time, work, hub } = parts;
@@ -227,24 +216,20 @@ function followOtherReplicas(parts: Parts, deps: AppDeps): () => void {
       work.scheduler.rearm();
     },
     keys: () => deps.keyCache.clear(),
-    faults: async () => {
-      if (parts.faults instanceof SharedFaultTable) await parts.faults.reload();
-    },
-    chaos: async () => {
-      if (work.chaos instanceof SharedWebhookChaos) await work.chaos.reload();
-    },
+    faults: () => parts.faults.reload(),
+    chaos: () => work.chaos.reload(),
     deliveries: (at) => (at === undefined ? work.dispatcher.kick() : work.scheduler.schedule(at)),
-    onError: (error) => reportSync(hub, error),
+    onError: (error) => reportSync(hub, db, error),
   });
 }
 
 /** What every route and action can use (`AppDeps`). */
 function appDeps(parts: Parts): AppDeps {
-  const { store, db, config, time, random, hub, site, journal, faults } = parts;
+  const { db, config, time, random, hub, site, journal, faults, freshness } = parts;
   const keyCache: KeyCache = new Map();
   return {
     db,
-    store,
+    sync: () => freshness?.sync() ?? null,
     clock: time.clock,
     config,
     baseUrl: () => site.baseUrl,
@@ -256,22 +241,9 @@ function appDeps(parts: Parts): AppDeps {
     random,
     journal,
     faults,
+    webhookTargets: parts.work.targets,
     runtime: runtimeOf(parts, keyCache),
   };
-}
-
-/**
- * Where other replicas' listener streams are (CONTRACT §12): PostgreSQL's table, loaded only there;
- * none on SQLite, whose one process holds every stream.
- */
-async function listenerPresence(db: StoreDb, options: StartEmulatorOptions): Promise<ListenerPresence | undefined> {
-  if (!isPostgresStoreDb(db)) return undefined;
-  const { SharedListenerPresence } = await import('../webhooks/shared-listener-presence.js');
-  return new SharedListenerPresence(db, options.leaseMs ?? LEASE_MS);
-}
-
-function isPostgresStoreDb(db: StoreDb): db is PostgresStoreDb {
-  return db.kind === 'postgres' && 'handle' in db;
 }
 
 /** The listener hub's start (reconnect windows), or everything background stopped if it fails. */
@@ -303,9 +275,9 @@ async function importSnapshot(work: Work, snapshots: Snapshots, file: string): P
 }
 
 /** The local chains, attached once the app's deps exist, or everything background stopped if that fails. */
-async function attachChains(boot: ChainsBoot, deps: AppDeps, store: OpenedStore, work: Work): Promise<ChainsControl> {
+async function attachChains(boot: ChainsBoot, deps: AppDeps, work: Work): Promise<ChainsControl> {
   try {
-    return await boot.attach(deps, store);
+    return await boot.attach(deps);
   } catch (error) {
     await stopWork(work, deps.runtime.snapshots);
     throw error;
@@ -339,7 +311,10 @@ function emulatorOf(parts: Parts, deps: AppDeps, server: Server, bound: { port: 
     get client() {
       // Rebuilt when the keys change (a restore of a snapshot with other keys); cheap, no I/O.
       const current = keys.current;
-      if (clients?.keys !== current) clients = { keys: current, test: clientFor(site.baseUrl, current.test), live: clientFor(site.baseUrl, current.live) };
+      if (clients?.keys !== current) {
+        const { controlToken } = parts.config;
+        clients = { keys: current, test: clientFor(site.baseUrl, current.test, controlToken), live: clientFor(site.baseUrl, current.live, controlToken) };
+      }
       return clients;
     },
     clock: deps.clock,
@@ -368,12 +343,12 @@ function emulatorOf(parts: Parts, deps: AppDeps, server: Server, bound: { port: 
     stop: () => (stopped ??= stopAll(parts, server, runtime.snapshots)),
   };
   // The database is reachable for our own tests (internalsOf), not through the public type.
-  return attachInternals(emulator, { store: parts.store, query: parts.query, streams: runtime.streams, journal });
+  return attachInternals(emulator, { store: parts.kit.sqlite, query: (text) => parts.kit.query(text), streams: runtime.streams, journal });
 }
 
 /** Stops in reverse: background work and faults, the server, deliveries, then the database (after an export on exit). */
 async function stopAll(parts: Parts, server: Server, snapshots: Snapshots): Promise<void> {
-  const { work, faults, store, options } = parts;
+  const { work, faults, kit, options } = parts;
   parts.unfollow();
   work.scheduler.stop();
   work.listeners.close();
@@ -389,8 +364,7 @@ async function stopAll(parts: Parts, server: Server, snapshots: Snapshots): Prom
     // After the server and the dispatcher closed: no write can come after the copy.
     if (options.exportOnExit) await snapshots.exportTo(options.exportOnExit);
   } finally {
-    if (store) store.close();
-    else await parts.db.close();
+    await kit.close();
     snapshots.close();
   }
 }
@@ -404,6 +378,7 @@ function emulatorChains(chains: ChainsControl, deps: AppDeps): EmulatorChains {
   };
 }
 
-function clientFor(baseUrl: string, keys: { partnerKey: string; merchantKey: string }): Client {
-  return createClient({ baseUrl, partnerKey: keys.partnerKey, merchantKey: keys.merchantKey });
+/** With the control token when there is one: it guards loopback clients too (CONTRACT §8). */
+function clientFor(baseUrl: string, keys: { partnerKey: string; merchantKey: string }, controlToken: string | null): Client {
+  return createClient({ baseUrl, partnerKey: keys.partnerKey, merchantKey: keys.merchantKey, ...(controlToken === null ? {} : { controlToken }) });
 }

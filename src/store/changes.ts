@@ -10,8 +10,8 @@
  */
 
 /** The kinds of change, each a cache or a wake-up somewhere in the server. */
-/** `tenants`: merchants, webhook configurations or listener registrations (postgres/read-cache.ts). */
-export type ChangeTopic = 'clock' | 'faults' | 'chaos' | 'keys' | 'deliveries' | 'tenants' | 'listeners' | 'journal' | 'attempts';
+/** `tenants`: merchants, webhook configurations or listener registrations (postgres/tenant-cache.ts). */
+export type ChangeTopic = 'clock' | 'faults' | 'chaos' | 'keys' | 'tenants' | 'deliveries' | 'listeners' | 'journal' | 'attempts';
 
 /** A topic's small payload (ids, never rows): PostgreSQL's NOTIFY carries at most 8000 bytes. */
 export type ChangeData = Record<string, string | number | boolean | null>;

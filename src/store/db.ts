@@ -1,7 +1,7 @@
 /**
  * The one asynchronous store the emulator uses (issue 27, ARCHITECTURE "src/store/"): repositories
  * bound to a handle, and transactions. The server, the webhooks and the control plane see only
- * this; which engine answers (SQLite: ./sqlite-db.ts, PostgreSQL: ./postgres/engine.ts) is decided
+ * this; which engine answers (SQLite: ./sqlite/db.ts, PostgreSQL: ./postgres/engine.ts) is decided
  * once, when the store opens.
  *
  *     const invoice = await db.invoices.findInvoice(id);
@@ -13,21 +13,33 @@
  * awaited there would hold up every write.
  */
 import type { ChangeData, Changes, ChangeTopic } from './changes.js';
-import type { EngineKind, MetaRepository, Repositories } from './engine.js';
+import type { StorageCondition } from './conditions.js';
+import type { Repositories, Runner } from './engine.js';
+import { repositories } from './repos/index.js';
+import type * as meta from './repos/meta.js';
 
 /** meta's guard for numbers (the clock offset, the random epoch), for callers of `meta.getMeta`. */
 export { isFiniteNumber } from './repos/meta.js';
 
-/** A repository bound to one handle: each function without its first (handle) argument. */
-export type Bound<R> = { [K in keyof R]: R[K] extends (handle: never, ...args: infer A) => infer P ? (...args: A) => P : never };
+/**
+ * Whether `F` is a repository function: its first parameter is the Runner (a helper exported beside
+ * them, such as meta's `isFiniteNumber(value: unknown)`, would also accept a Runner, and is not one).
+ */
+// biome-ignore lint/suspicious/noExplicitAny: matches any argument list; the arguments themselves are kept by Bound
+type TakesRunner<F> = F extends (first: infer S, ...args: any[]) => unknown ? (unknown extends S ? false : Runner extends S ? true : false) : false;
+
+/** A repository bound to a runner: each of its functions without the first (runner) argument. */
+export type Bound<M> = {
+  [K in keyof M as TakesRunner<M[K]> extends true ? K : never]: M[K] extends (db: Runner, ...args: infer A) => infer P ? (...args: A) => P : never;
+};
 
 /** meta's getMeta keeps its type parameter (inferring a generic function's type would lose it). */
-export type BoundMeta = Omit<Bound<MetaRepository<unknown>>, 'getMeta'> & {
+export type BoundMeta = Omit<Bound<typeof meta>, 'getMeta'> & {
   getMeta<T>(key: string, is: (value: unknown) => value is T): Promise<T | undefined>;
 };
 
-/** Every repository, bound to a handle: the store outside a transaction, or one transaction. */
-export type Repos = { [K in Exclude<keyof Repositories<unknown>, 'meta'>]: Bound<Repositories<unknown>[K]> } & { meta: BoundMeta };
+/** Every repository, bound to a runner: the store outside a transaction, or one transaction. */
+export type Repos = { [K in Exclude<keyof Repositories, 'meta'>]: Bound<Repositories[K]> } & { meta: BoundMeta };
 
 export interface TransactionOptions {
   /**
@@ -58,7 +70,6 @@ export type TxBody = Repos & Pick<Tx, 'publish'>;
 
 /** An open store: repositories outside any transaction (each call commits on its own), and transactions. */
 export interface StoreDb extends Tx {
-  readonly kind: EngineKind;
   /** What other processes on this database changed (./changes.ts); never called on SQLite. */
   readonly changes: Changes;
   /**
@@ -66,6 +77,8 @@ export interface StoreDb extends Tx {
    * full disk, CONTRACT §8); PostgreSQL asks the server (§12: unreachable while it restarts).
    */
   checkHealth(): Promise<string | null>;
+  /** What an error this store's engine raised means for a client (./conditions.ts), or null: a bug, or the caller's. */
+  condition(error: unknown): StorageCondition | null;
   /**
    * Runs `fn` in one transaction: all it wrote commits before the promise resolves, and none of it
    * when `fn` rejects (its rejection is passed on). Not nestable: pass `tx` down instead.
@@ -82,6 +95,8 @@ export interface StoreDb extends Tx {
 
 /** Tables emptied by a reset, children first. `meta` stays: it holds the identity and the clock. */
 export const DATA_TABLES = [
+  'chain_transfers',
+  'local_chains',
   'listeners',
   'delivery_attempts',
   'deliveries',
@@ -104,9 +119,9 @@ export const DATA_TABLES = [
 export function joinTransaction(tx: Tx, outer: StoreDb): StoreDb {
   return {
     ...tx,
-    kind: outer.kind,
     changes: outer.changes,
     checkHealth: () => outer.checkHealth(),
+    condition: (error) => outer.condition(error),
     transaction: async (fn) => fn(tx),
     clearData: () => Promise.reject(new Error('clearData inside a transaction')),
     close: () => Promise.reject(new Error('a joined transaction cannot be closed')),
@@ -129,12 +144,12 @@ export async function withAfterCommit<T>(fn: (tx: Tx) => Promise<T> | T, run: (b
 export const immediately = (callback: () => void): void => callback();
 
 /**
- * `repos` with each function bound to `handle`. Cheap (one closure per function), so PostgreSQL
- * binds once per transaction. The repositories are module namespace objects, whose entries are slow
- * to list (a profile of #18 put ~20 µs of each PostgreSQL create here): they are listed once per
- * set of repositories, and each binding only makes the closures.
+ * Every repository function bound to `runner`. Cheap (one closure per function), so an engine whose
+ * transactions each have a runner (PostgreSQL) binds once per transaction. The repositories are
+ * module namespace objects, whose entries are slow to list: listed once, and each binding only makes
+ * the closures.
  */
-export function bindRepositories<H>(repos: Repositories<H>, handle: H): Repos {
+export function bindRepositories(runner: Runner, repos: Repositories = repositories): Repos {
   let listed = functionsOf.get(repos);
   if (!listed) {
     listed = Object.entries(repos).map(([name, repo]) => [name, Object.entries(repo)] as const);
@@ -143,7 +158,7 @@ export function bindRepositories<H>(repos: Repositories<H>, handle: H): Repos {
   const bound: Record<string, Record<string, unknown>> = {};
   for (const [name, functions] of listed) {
     const bind: Record<string, unknown> = {};
-    for (const [fnName, fn] of functions) if (typeof fn === 'function') bind[fnName] = (...args: unknown[]) => fn(handle, ...args);
+    for (const [fnName, fn] of functions) if (typeof fn === 'function') bind[fnName] = (...args: unknown[]) => fn(runner, ...args);
     bound[name] = bind;
   }
   return bound as Repos;

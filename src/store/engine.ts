@@ -1,12 +1,12 @@
 /**
- * The asynchronous store both engines implement (issue 27): SQLite (today's synchronous repos, to
- * be wrapped) and PostgreSQL (src/store/postgres/repos/). Types only, no behaviour.
- *
- * Each repository is derived from the SQLite module of the same name: every exported function that
- * takes the `Store` first becomes one with the same name, the same arguments after an engine's
- * handle, and the same row type in a Promise. A function added to or changed in a SQLite repo is
- * then a compile error in an engine that lacks it, never a silent difference between engines.
+ * What an engine gives the repositories (issue 39): the repositories are written once
+ * (src/store/repos/), each statement a kysely builder compiled for the engine's dialect
+ * (./query.ts), and each function takes a `Runner` first. An engine is a Runner (its driver running
+ * the compiled statements) plus the few statements it writes in its own SQL (`EngineStatements`):
+ * the parity type every engine implements, so that a statement one engine lacks is a compile error.
  */
+import type { Statement } from './query.js';
+import type * as chains from './repos/chains.js';
 import type * as deliveries from './repos/deliveries.js';
 import type * as events from './repos/events.js';
 import type * as idempotency from './repos/idempotency.js';
@@ -18,62 +18,73 @@ import type * as meta from './repos/meta.js';
 import type * as partners from './repos/partners.js';
 import type * as payments from './repos/payments.js';
 import type * as webhookConfigs from './repos/webhook-configs.js';
-import type { Store } from './store.js';
+import type { AttemptWrite, DeliveryRow, Held, Lease, ListenerScope } from './repos/deliveries.js';
+import type { EventRow } from './repos/events.js';
 
-/** A SQLite repo function made asynchronous: `(store, ...args) => R` becomes `(handle, ...args) => Promise<R>`. */
-export type AsyncRepoFunction<F, H> = F extends (store: Store, ...args: infer A) => infer R ? (handle: H, ...args: A) => Promise<R> : never;
-
-/**
- * Whether `F` is a repo function: its first parameter is the `Store` (a helper exported beside them,
- * such as meta's `isFiniteNumber(value: unknown)`, would also accept a Store, and is not one).
- */
-// biome-ignore lint/suspicious/noExplicitAny: matches any argument list; the arguments themselves are kept by AsyncRepoFunction
-type TakesStore<F> = F extends (first: infer S, ...args: any[]) => unknown ? (unknown extends S ? false : S extends Store ? true : false) : false;
-
-/** Every function of a SQLite repo module that takes the `Store` first, made asynchronous on handle `H`. */
-export type AsyncRepository<M, H> = {
-  [K in keyof M as TakesStore<M[K]> extends true ? K : never]: AsyncRepoFunction<M[K], H>;
-};
+type Args = Record<string, unknown>;
+type Awaitable<T> = T | Promise<T>;
 
 /**
- * `meta`, with `getMeta` written out: inferring a generic function's type loses its type parameter
- * (the guard's `T` would become `unknown`), so this one signature repeats SQLite's by hand.
+ * Where a repository function runs its statements: an engine's connection outside a transaction,
+ * or one transaction. SQLite answers at once (better-sqlite3 is synchronous), PostgreSQL in a
+ * promise; repository functions await either.
  */
-export type MetaRepository<H> = Omit<AsyncRepository<typeof meta, H>, 'getMeta'> & {
-  getMeta<T>(handle: H, key: string, is: (value: unknown) => value is T): Promise<T | undefined>;
-};
-
-/** The repositories of one engine, each function taking that engine's handle `H` first. */
-export interface Repositories<H> {
-  invoices: AsyncRepository<typeof invoices, H>;
-  merchants: AsyncRepository<typeof merchants, H>;
-  partners: AsyncRepository<typeof partners, H>;
-  keys: AsyncRepository<typeof keys, H>;
-  events: AsyncRepository<typeof events, H>;
-  payments: AsyncRepository<typeof payments, H>;
-  deliveries: AsyncRepository<typeof deliveries, H>;
-  idempotency: AsyncRepository<typeof idempotency, H>;
-  webhookConfigs: AsyncRepository<typeof webhookConfigs, H>;
-  listeners: AsyncRepository<typeof listeners, H>;
-  meta: MetaRepository<H>;
+export interface Runner {
+  all<Row>(statement: Statement<Row>, args?: Args): Awaitable<Row[]>;
+  get<Row>(statement: Statement<Row>, args?: Args): Awaitable<Row | undefined>;
+  /** Runs a write; how many rows it changed. */
+  run(statement: Statement<unknown>, args?: Args): Awaitable<number>;
+  /**
+   * Whether a read made to change what it read must lock the rows (`FOR UPDATE`) until the
+   * transaction ends: PostgreSQL inside a transaction, where transactions run side by side. SQLite
+   * runs one writer at a time and never needs to.
+   */
+  readonly locksRows: boolean;
+  /** What this engine says in its own SQL. */
+  readonly own: EngineStatements;
 }
 
-export type EngineKind = 'sqlite' | 'postgres';
-
 /**
- * An open store on one engine. `H` is the engine's handle (PostgreSQL: a kysely `Kysely` or
- * `Transaction`): callers only pass along the one `transaction` gives them, or `db`.
+ * The statements each engine writes itself: the claims of due deliveries (window functions and JSON
+ * of each dialect, and on PostgreSQL row locks that skip locked rows and a turn between replicas),
+ * and the lock of a `meta` entry for a read-modify-write (PostgreSQL's advisory lock; nothing on
+ * SQLite, which has one writer at a time). Each takes the Runner it is called on.
  */
-export interface StoreEngine<H> {
-  readonly kind: EngineKind;
-  /** The handle outside any transaction: each call commits on its own (reads, single writes). */
-  readonly db: H;
-  readonly repos: Repositories<H>;
+export interface EngineStatements {
+  claimDue(now: number, limit: number, perUrl: number, busy: ReadonlyMap<string, number>, lease?: Lease, listeners?: ListenerScope): Promise<DeliveryRow[]>;
+  claimDueForUrl(url: string, now: number, limit: number, lease?: Lease, perUrl?: number, listeners?: ListenerScope): Promise<DeliveryRow[]>;
+  lockMeta(key: string): Promise<void>;
+  /** Leases on the store's clock (repos/deliveries.ts releaseExpiredLeases, renewLeases). */
+  releaseExpiredLeases(leaseMs: number): Promise<number>;
+  renewLeases(owner: string, leaseMs: number): Promise<number>;
   /**
-   * Runs `fn` in one transaction: everything it wrote commits when its promise resolves, and
-   * nothing does when it rejects (the rejection is passed on). Not nestable.
+   * A batch in one statement, where a statement costs a round trip (PostgreSQL): the dispatcher's
+   * reads and writes of a batch of attempts, an expiry's tokens. Without one, the repository runs
+   * its statement once per item (SQLite: microseconds each).
    */
-  transaction<T>(fn: (tx: H) => Promise<T>): Promise<T>;
-  /** Ends the engine's connections; the engine is unusable afterwards. */
-  close(): Promise<void>;
+  batch?: BatchStatements;
+}
+
+/** The batches an engine may run as one statement each (see EngineStatements.batch). */
+export interface BatchStatements {
+  findEvents(ids: readonly string[]): Promise<EventRow[]>;
+  endLeasesAndFind(held: readonly Held[], ids: readonly string[]): Promise<{ held: string[]; rows: DeliveryRow[] }>;
+  recordAttempts(writes: readonly AttemptWrite[]): Promise<void>;
+  lastConfirmedTokensOf(invoiceIds: readonly string[]): Promise<Map<string, string | null>>;
+}
+
+/** The repositories, by the names the store interface binds (db.ts). */
+export interface Repositories {
+  invoices: typeof invoices;
+  merchants: typeof merchants;
+  partners: typeof partners;
+  keys: typeof keys;
+  events: typeof events;
+  payments: typeof payments;
+  deliveries: typeof deliveries;
+  idempotency: typeof idempotency;
+  webhookConfigs: typeof webhookConfigs;
+  listeners: typeof listeners;
+  meta: typeof meta;
+  chains: typeof chains;
 }

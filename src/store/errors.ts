@@ -20,7 +20,7 @@ export class DatabaseFileError extends UserError {
 export class DatabaseInUseError extends DatabaseFileError {
   constructor(
     file: string,
-    readonly owner: { by?: string; pid?: number; url?: string | null } | null,
+    readonly owner: { by?: string; pid?: number; url?: string | null; host?: string; where?: 'this process' | 'this host' | 'elsewhere' } | null,
   ) {
     super(file, `is in use by ${describeOwner(owner)}`, 'database_in_use');
   }
@@ -29,7 +29,11 @@ export class DatabaseInUseError extends DatabaseFileError {
 function describeOwner(owner: DatabaseInUseError['owner']): string {
   if (!owner?.pid) return 'another process';
   const by = owner.by ?? 'another emulator';
-  if (owner.pid === process.pid) return `${by} in this process`;
+  const where = owner.where ?? (owner.pid === process.pid ? 'this process' : 'this host');
+  if (where === 'this process') return `${by} in this process`;
+  // Its pid is another machine's or container's (two containers on one volume are both pid 1).
+  if (where === 'elsewhere')
+    return `${by} in another container or on another host (${owner.host ? `${owner.host}, ` : ''}its pid ${owner.pid}, ${owner.url ?? 'still starting'})`;
   return `${by} (pid ${owner.pid}, ${owner.url ?? 'still starting'})`;
 }
 

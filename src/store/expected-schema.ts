@@ -103,3 +103,33 @@ export function schemaDifference(actual: SchemaObject[], expected: SchemaObject[
   if (extra.length) return `it has objects svc never creates (${list(extra)})`;
   return `it lacks objects svc creates (${list(missing)})`;
 }
+
+let columns: Promise<Map<string, string[]>> | undefined;
+
+/**
+ * The columns of each table svc's (SQLite) migrations create, by table, in order: what another
+ * engine whose tables follow SQLite's column for column (PostgreSQL's, postgres/schema-check.ts)
+ * checks its own against. Built once per process in an in-memory database.
+ */
+export function expectedColumns(): Promise<Map<string, string[]>> {
+  columns ??= (async () => {
+    const db = openSqlite(':memory:');
+    try {
+      await migrate(db);
+      const found = new Map<string, string[]>();
+      for (const { name } of readSchema(db).filter((o) => o.type === 'table')) {
+        found.set(
+          name,
+          db
+            .prepare('SELECT name FROM pragma_table_info(?)')
+            .all(name)
+            .map((r) => textColumn(r, 'name')),
+        );
+      }
+      return found;
+    } finally {
+      db.close();
+    }
+  })();
+  return columns;
+}

@@ -9,6 +9,7 @@ import type { Readable } from 'node:stream';
 import type { Agent, Dispatcher } from 'undici';
 import { checkLiteralHost, guardedLookup, plainLookup, type LookupFn } from './ssrf.js';
 import { errorProperty, errorString } from '../domain/caught.js';
+import { parseWebhookAllow, type WebhookAllow } from '../domain/webhook-allow.js';
 
 export type { LookupFn } from './ssrf.js';
 
@@ -21,11 +22,18 @@ export interface AttemptRequest {
   headers: Record<string, string>;
   /** Total budget in ms: queueing for a connection, connect, headers and body read. */
   timeoutMs: number;
-  /** 'public-only' (live) connects only to public addresses, checked on the address actually dialled. */
-  guard: 'none' | 'public-only';
+  /**
+   * 'public-only' (live) connects only to public addresses, checked on the address actually dialled;
+   * 'listed-or-public' (any environment of an emulator listening beyond loopback, CONTRACT §8) also
+   * to what the attempter's `allow` lists.
+   */
+  guard: AttemptGuard;
   /** Abandons the attempt (a reset or restore discarded its state): not sent if not yet, cut if under way. */
   signal?: AbortSignal;
 }
+
+/** Which addresses an attempt may connect to (see {@link AttemptRequest.guard}). */
+export type AttemptGuard = 'none' | 'public-only' | 'listed-or-public';
 
 /** Why an attempt failed; the prefix of {@link AttemptResult.error}. */
 export type AttemptErrorKind =
@@ -59,9 +67,11 @@ export interface AttempterOptions {
   lookup?: LookupFn;
   /** Connections per origin (default 32), so one slow receiver cannot take every socket. */
   maxConnectionsPerOrigin?: number;
+  /** What `guard: 'listed-or-public'` lets through besides public addresses (`--webhook-allow`). */
+  allow?: WebhookAllow;
 }
 
-/** Sends attempts over two long-lived keep-alive agents. */
+/** Sends attempts over long-lived keep-alive agents, one per guard. */
 export interface Attempter {
   /** Never rejects: every failure is an {@link AttemptResult}. */
   attempt(req: AttemptRequest): Promise<AttemptResult>;
@@ -168,14 +178,16 @@ export function statusFailure(status: number, statusText: string, headers: Dispa
 }
 
 /**
- * Creates an attempter with two keep-alive agents: a plain one (`guard: 'none'`) and one whose
- * sockets resolve through {@link guardedLookup} (`guard: 'public-only'`). Separate agents also mean
- * a connection opened unguarded is never reused for a guarded attempt.
+ * Creates an attempter with keep-alive agents: a plain one (`guard: 'none'`), one whose sockets
+ * resolve through {@link guardedLookup} (`guard: 'public-only'`), and one whose guard lets the
+ * `allow` list through (`guard: 'listed-or-public'`). Separate agents also mean a connection opened
+ * under one guard is never reused under a stricter one.
  */
 export function createAttempter(options: AttempterOptions = {}): Attempter {
   // undici is loaded for the first attempt, not with the emulator: importing it took ~30% of a cold
   // start, and most runs (a test file, a CI job) deliver nothing, or deliver well after start-up.
-  let agents: Promise<{ plain: Agent; guarded: Agent }> | undefined;
+  let agents: Promise<Record<AttemptGuard, Agent>> | undefined;
+  const allow = options.allow ?? parseWebhookAllow([]);
   let closed = false;
   const agentsFor = () =>
     (agents ??= import('undici').then(({ Agent }) => {
@@ -183,8 +195,9 @@ export function createAttempter(options: AttempterOptions = {}): Attempter {
       // single total-budget timer of each attempt.
       const common: Agent.Options = { connections: options.maxConnectionsPerOrigin ?? 32, headersTimeout: 0, bodyTimeout: 0 };
       return {
-        plain: new Agent(options.lookup ? { ...common, connect: { lookup: plainLookup(options.lookup) } } : common),
-        guarded: new Agent({ ...common, connect: { lookup: guardedLookup(options.lookup) } }),
+        none: new Agent(options.lookup ? { ...common, connect: { lookup: plainLookup(options.lookup) } } : common),
+        'public-only': new Agent({ ...common, connect: { lookup: guardedLookup(options.lookup) } }),
+        'listed-or-public': new Agent({ ...common, connect: { lookup: guardedLookup(options.lookup, allow) } }),
       };
     }));
 
@@ -210,9 +223,9 @@ export function createAttempter(options: AttempterOptions = {}): Attempter {
     if (url.protocol !== 'http:' && url.protocol !== 'https:') {
       return result(null, null, ['invalid_url', `unsupported scheme ${url.protocol.slice(0, -1)} (http or https only)`]);
     }
-    if (req.guard === 'public-only') {
-      // net.connect does not call `lookup` for IP literals, so the guarded agent cannot see them.
-      const blocked = checkLiteralHost(url.hostname);
+    if (req.guard !== 'none') {
+      // net.connect does not call `lookup` for IP literals, so the guarded agents cannot see them.
+      const blocked = checkLiteralHost(url.hostname, req.guard === 'listed-or-public' ? allow : undefined);
       if (blocked) return result(null, null, ['address_blocked', blocked.message]);
     }
 
@@ -229,7 +242,7 @@ export function createAttempter(options: AttempterOptions = {}): Attempter {
       // Closed: as an attempt on a destroyed agent ends (UND_ERR_DESTROYED), without loading undici.
       if (!loaded) return result(null, null, ['network_error', 'the attempter was closed']);
       if (req.signal?.aborted) return result(null, null, ['network_error', 'abandoned: the state it belonged to was discarded']);
-      const res = await (req.guard === 'public-only' ? loaded.guarded : loaded.plain).request({
+      const res = await loaded[req.guard].request({
         origin: url.origin,
         path: url.pathname + url.search,
         method: 'POST',
@@ -258,8 +271,7 @@ export function createAttempter(options: AttempterOptions = {}): Attempter {
       closed = true;
       if (!agents) return;
       // destroy, not close: Agent#close() would wait for hung receivers until their timeouts.
-      const { plain, guarded } = await agents;
-      await Promise.all([plain.destroy(), guarded.destroy()]);
+      await Promise.all(Object.values(await agents).map((agent) => agent.destroy()));
     },
   };
 }

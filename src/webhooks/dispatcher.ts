@@ -1,29 +1,18 @@
 import { RetryLater } from '../store/backoff.js';
 import type { DeliveryRow } from '../store/repos/deliveries.js';
-import { ClaimLeases } from './leases.js';
-import { type Completion, deliveryIdsOf, recordCompletions, type Trigger } from './completion.js';
-import type { DispatcherDeps } from './dispatcher-deps.js';
+import { type ClaimLeases, noLeases } from '../store/leases.js';
+import { deliveryIdsOf, recordCompletions, type Trigger } from './completion.js';
+import type { DispatcherDeps, HeldCompletion, Release } from './dispatcher-deps.js';
 import { EventLoader } from './event-loader.js';
 import { abortableDelay, sendAttempt } from './send-attempt.js';
+import { receiverOf } from '../domain/receiver.js';
 
-/** Attempts running at once, in all; and per receiver URL, so a dead one cannot take every slot. */
+/** Attempts running at once, in all; and per receiver (`receiverOf`), so a dead one cannot take every slot. */
 const MAX_IN_FLIGHT = 1024;
-const MAX_IN_FLIGHT_PER_URL = 64;
+const MAX_IN_FLIGHT_PER_RECEIVER = 64;
 /** Claim again after this many attempts finished, or after this long, whichever comes first. */
 const CLAIM_BATCH = 16;
 const CLAIM_DELAY_MS = 2;
-
-/**
- * A claimed delivery handed back unattempted, with the claim's token (only that claim's hold is let
- * go); null on SQLite, whose claims hold no lease.
- */
-interface Release {
-  id: string;
-  token: string | null;
-}
-
-/** A result to write, and the token of the claim it belongs to (null: a manual attempt, or a claim on SQLite). */
-type HeldCompletion = Completion & { lease: string | null };
 
 /**
  * Reads the outbox and delivers (CONTRACT §5). Due deliveries are claimed in one statement and
@@ -31,15 +20,15 @@ type HeldCompletion = Completion & { lease: string | null };
  * nothing: a claimed delivery is still due after a restart (`releaseInFlight`), so delivery is at
  * least once, and receivers deduplicate on the envelope id.
  *
- * On PostgreSQL, where several replicas share the queue (CONTRACT §12), every claim carries a lease
- * (a token `<owner>.<n>` and an end in wall-clock ms): a timer renews this dispatcher's leases and
- * releases other replicas' expired ones, and a result is written only while its claim still holds
- * the delivery (`endLeases`), so a replica that lost a claim cannot overwrite the new holder's state.
- * SQLite's one owner (CONTRACT §8) claims without leases: no statement more per delivery there.
+ * Where replicas share the queue (CONTRACT §12) each claim carries a lease (the store kit's, renewed
+ * and swept there), and a result is written only while its claim still holds the delivery
+ * (`endLeases`): a replica that lost a claim cannot overwrite the new holder's state. One owner per
+ * database (SQLite, CONTRACT §8) claims without leases.
  */
 export class Dispatcher {
   private readonly running = new Map<string, Promise<void>>();
-  private readonly perUrl = new Map<string, number>();
+  /** Attempts running per receiver (`receiverOf`). */
+  private readonly perReceiver = new Map<string, number>();
   private completions: HeldCompletion[] = [];
   private flushScheduled = false;
   /** Flushes whose transaction has not settled yet: their results are taken out of `completions`. */
@@ -54,15 +43,17 @@ export class Dispatcher {
   /** After close: late results are not written (the database may be closed). */
   private abandoned = false;
   private idleWaiters: (() => void)[] = [];
-  /** Slots freed per receiver URL since the last claim for it. */
-  private readonly freed = new Map<string, number>();
+  /** Scheduled attempts started, in all: an advance reports how many it made (server/scheduler.ts). */
+  started = 0;
+  /** Receivers that freed a slot since the last claim for them, each with a URL of it (for the claim's index). */
+  private readonly freed = new Map<string, string>();
   private freedCount = 0;
   private claimTimer: NodeJS.Timeout | undefined;
   /** The last general claim filled every free slot: other receivers may still have due work. */
   private globallyShort = false;
   /** Claimed deliveries whose attempt could not start: handed back (in_flight = 0) by the next flush. */
   private toRelease: Release[] = [];
-  /** Claims' leases on PostgreSQL (./leases.ts); none on SQLite. */
+  /** Claims' leases, as the store's engine keeps them (store/leases.ts). */
   private readonly leases: ClaimLeases;
   /**
    * The generation of the state being delivered: a reset or restore (discard) moves it on, and an
@@ -103,7 +94,7 @@ export class Dispatcher {
 
   constructor(private readonly deps: DispatcherDeps) {
     this.events = new EventLoader((ids) => deps.db.events.findEvents(ids));
-    this.leases = new ClaimLeases({ db: deps.db, leaseMs: deps.leaseMs, onReleased: () => this.kick(), onError: (error) => deps.onError?.(error) });
+    this.leases = deps.leases?.({ onReleased: () => this.kick(), onError: (error) => deps.onError?.(error) }) ?? noLeases;
   }
 
   /** Claims and starts what is due now; cheap to call often (coalesced into one pass per tick). */
@@ -128,8 +119,8 @@ export class Dispatcher {
    * gathered (a few, or 2 ms) and each freed receiver claims for itself through its own index:
    * a drain of one receiver never walks another's backlog. New work claims at once (kick).
    */
-  private slotFreed(url: string): void {
-    this.freed.set(url, (this.freed.get(url) ?? 0) + 1);
+  private slotFreed(receiver: string, url: string): void {
+    this.freed.set(receiver, url);
     this.freedCount += 1;
     if (this.freedCount >= CLAIM_BATCH || this.running.size === 0) {
       this.claimFreed();
@@ -147,21 +138,22 @@ export class Dispatcher {
     this.claimTimer = undefined;
     if (this.closed) return;
     // The receivers freed so far are this claim's; slots freed while it runs wait for the next.
-    const freed = [...this.freed.keys()];
+    const freed = [...this.freed];
     this.freed.clear();
     this.freedCount = 0;
     void this.serially(async () => {
       // On a failure the freed slots are recorded again, and the retry claims for them.
       const claimed = await this.inBackground(async () => {
+        await this.deps.sync?.();
         const now = this.deps.clock.now();
-        for (const url of freed) {
-          const room = Math.min(MAX_IN_FLIGHT - this.running.size, MAX_IN_FLIGHT_PER_URL - (this.perUrl.get(url) ?? 0));
+        for (const [receiver, url] of freed) {
+          const room = Math.min(MAX_IN_FLIGHT - this.running.size, MAX_IN_FLIGHT_PER_RECEIVER - (this.perReceiver.get(receiver) ?? 0));
           if (room <= 0 || this.closed) continue;
           const epoch = this.epoch;
           const lease = this.leases.next();
           // The cap is also checked in the database: other replicas' attempts to this receiver count (PostgreSQL).
           const due = await this.deps.db.transaction(
-            (tx) => tx.deliveries.claimDueForUrl(url, now, room, lease, MAX_IN_FLIGHT_PER_URL, this.deps.listenerScope?.()),
+            (tx) => tx.deliveries.claimDueForUrl(url, now, room, lease, MAX_IN_FLIGHT_PER_RECEIVER, this.deps.listenerScope?.()),
             {
               wait: false,
             },
@@ -172,7 +164,7 @@ export class Dispatcher {
         if (this.globallyShort && this.running.size < MAX_IN_FLIGHT) await this.claim(now, false);
       });
       if (!claimed) {
-        for (const url of freed) this.freed.set(url, (this.freed.get(url) ?? 0) + 1);
+        for (const [receiver, url] of freed) this.freed.set(receiver, url);
         this.freedCount += freed.length;
       }
     });
@@ -202,10 +194,11 @@ export class Dispatcher {
     if (this.closed) return 0;
     const room = MAX_IN_FLIGHT - this.running.size;
     if (room <= 0) return 0;
+    await this.deps.sync?.();
     const epoch = this.epoch;
     const lease = this.leases.next();
     const claimed = await this.deps.db.transaction(
-      (tx) => tx.deliveries.claimDue(now, room, MAX_IN_FLIGHT_PER_URL, this.perUrl, lease, this.deps.listenerScope?.()),
+      (tx) => tx.deliveries.claimDue(now, room, MAX_IN_FLIGHT_PER_RECEIVER, this.perReceiver, lease, this.deps.listenerScope?.()),
       { wait },
     );
     this.globallyShort = claimed.length === room;
@@ -283,30 +276,37 @@ export class Dispatcher {
   }
 
   private start(delivery: DeliveryRow, trigger: Trigger, lease: string | null): void {
-    // Counted by the URL the claim partitioned by (the delivery's), so the per-URL cap agrees with it.
+    this.started += 1;
+    // Counted by the receiver of the URL the claim partitioned by (the delivery's), so the cap agrees with it.
     const url = delivery.url;
-    this.perUrl.set(url, (this.perUrl.get(url) ?? 0) + 1);
+    const receiver = receiverOf(url);
+    this.perReceiver.set(receiver, (this.perReceiver.get(receiver) ?? 0) + 1);
     const epoch = this.epoch;
-    const run = this.attemptNow(delivery, trigger, lease)
-      .catch((error: unknown) => {
+    // Its slot is claimed for once its result is written (flush): PostgreSQL counts the rows in flight
+    // in the database, where it still was (no room found; the queue slept). Without a result, at once.
+    const run = this.attemptNow(delivery, trigger, lease, { receiver, url })
+      .catch((error: unknown): boolean => {
         // It could not start (reading the event failed): nothing was sent; the delivery goes back, due.
-        if (epoch !== this.epoch) return;
-        this.toRelease.push({ id: delivery.id, token: lease });
-        this.retry.failed(error);
+        if (epoch === this.epoch) {
+          this.toRelease.push({ id: delivery.id, token: lease });
+          this.retry.failed(error);
+        }
+        return false;
       })
-      .finally(() => {
+      .then((queued) => {
         this.running.delete(delivery.id);
-        const left = (this.perUrl.get(url) ?? 1) - 1;
-        if (left > 0) this.perUrl.set(url, left);
-        else this.perUrl.delete(url);
-        this.slotFreed(url);
+        const left = (this.perReceiver.get(receiver) ?? 1) - 1;
+        if (left > 0) this.perReceiver.set(receiver, left);
+        else this.perReceiver.delete(receiver);
+        if (!queued) this.slotFreed(receiver, url);
         // Abandoned attempts write nothing, so no flush would tell `idle()` waiters they are done.
         this.wakeIdle();
       });
     this.running.set(delivery.id, run);
   }
 
-  private async attemptNow(delivery: DeliveryRow, trigger: Trigger, lease: string | null): Promise<void> {
+  /** Sends one attempt; whether its result was queued for the next flush (which then frees `slot`). */
+  private async attemptNow(delivery: DeliveryRow, trigger: Trigger, lease: string | null, slot?: { receiver: string; url: string }): Promise<boolean> {
     const epoch = this.epoch;
     const signal = this.abandon.signal;
     /** Whether the state this attempt belongs to was discarded: then nothing more is sent or written. */
@@ -319,15 +319,17 @@ export class Dispatcher {
     const event = await this.events.load(delivery.event_id);
     // Gone with its delivery: a reset or restore emptied the tables between the claim (one statement,
     // which does not wait for the reset lock) and this read. Nothing to send, nothing to write.
-    if (!event) return;
+    if (!event) return false;
     const startedAt = this.deps.clock.now();
     if (chaos && chaos.holdMs > 0) await abortableDelay(chaos.holdMs, signal);
-    if (discarded()) return;
+    if (discarded()) return false;
     const sent = await sendAttempt(this.deps, { delivery, event, chaos, trigger, attempt: delivery.attempt_count + 1, signal, discarded });
-    if (!sent || discarded()) return;
+    if (!sent || discarded()) return false;
     const { url, result } = sent;
-    this.completions.push({ deliveryId: delivery.id, trigger, url, startedAt, result, chaos: chaos?.kinds.length ? chaos.kinds.join(',') : null, lease });
+    const kinds = chaos?.kinds.length ? chaos.kinds.join(',') : null;
+    this.completions.push({ deliveryId: delivery.id, trigger, url, startedAt, result, chaos: kinds, lease, ...(slot ? { slot } : {}) });
     this.scheduleFlush();
+    return true;
   }
 
   private scheduleFlush(): void {
@@ -387,6 +389,7 @@ export class Dispatcher {
         this.flushing -= 1;
       }
       if (release.length) this.kick();
+      for (const c of batch) if (c.slot) this.slotFreed(c.slot.receiver, c.slot.url);
       for (const event of finished) {
         if (!event) continue;
         this.deps.emit(event);

@@ -14,7 +14,7 @@ import { deliveryHeaders } from './delivery-headers.js';
 import type { InvoiceEventType } from './envelope.js';
 import { parseEventTypes } from '../store/json-columns.js';
 import type { ListenerScope } from '../store/repos/deliveries.js';
-import { type ListenerPresence, listenerKey } from './listener-presence.js';
+import { type ListenerPresence, listenerKey } from '../store/listener-presence.js';
 import { failed, LISTENER_BODY_LIMIT, type ListenerResult, resultOf, storedResult } from './listener-result.js';
 
 interface Connection {

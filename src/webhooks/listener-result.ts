@@ -12,7 +12,7 @@ export interface ListenerResult {
 export const LISTENER_BODY_LIMIT = 4096;
 
 /**
- * A result another replica stored for this one (shared-listener-presence.ts): checked, not trusted
+ * A result another replica stored for this one (store/postgres/listener-presence.ts): checked, not trusted
  * (CONTRACT §8: what the store holds may come from anywhere); one that is not a result is a failure.
  */
 export function storedResult(json: string): AttemptResult {

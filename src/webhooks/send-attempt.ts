@@ -29,7 +29,7 @@ export interface AttemptToSend {
  * state was discarded while the webhook configuration was read. Moved out of dispatcher.ts unchanged.
  */
 export async function sendAttempt(
-  deps: Pick<DispatcherDeps, 'db' | 'config' | 'attempter' | 'version' | 'emit' | 'sendToListener'>,
+  deps: Pick<DispatcherDeps, 'db' | 'config' | 'attempter' | 'version' | 'emit' | 'sendToListener' | 'guardFor'>,
   { delivery, event, chaos, trigger, attempt, signal, discarded }: AttemptToSend,
 ): Promise<{ url: string; result: AttemptResult } | null> {
   const { db, config, attempter, version } = deps;
@@ -72,7 +72,7 @@ export async function sendAttempt(
         body: event.payload,
         headers,
         timeoutMs: config.webhooks.timeoutMs,
-        guard: delivery.environment === 'live' ? ('public-only' as const) : ('none' as const),
+        guard: deps.guardFor?.(delivery.environment) ?? (delivery.environment === 'live' ? 'public-only' : 'none'),
         signal,
       };
       result = await attempter.attempt(request);

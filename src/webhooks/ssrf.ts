@@ -1,15 +1,18 @@
 /**
- * The connect-time address guard for `live` webhook deliveries (CONTRACT §5). Saving a configuration
- * checks the URL text only; a public-looking name can still resolve (or be re-pointed, "DNS
- * rebinding") to 127.0.0.1, a cloud metadata endpoint or a private network. So the check runs inside
- * the socket's own `lookup`: the addresses we vet are exactly the ones `net.connect` then dials,
- * with no second resolution in between that an attacker could answer differently.
+ * The connect-time address guard for `live` webhook deliveries (CONTRACT §5), and for every
+ * delivery of an emulator that listens beyond loopback (§8 "no open proxy"), where the addresses
+ * `--webhook-allow` lists pass. Saving a configuration checks the URL; a public-looking name can
+ * still resolve (or be re-pointed, "DNS rebinding") to 127.0.0.1, a cloud metadata endpoint or a
+ * private network. So the check runs inside the socket's own `lookup`: the addresses we vet are
+ * exactly the ones `net.connect` then dials, with no second resolution in between that an attacker
+ * could answer differently.
  */
 import { promises as dns } from 'node:dns';
 import type { LookupAddress, LookupOptions } from 'node:dns';
 import { isIP } from 'node:net';
 import { classifyIp, parseIp } from '../domain/ip.js';
 import type { LookupFn } from '../domain/lookup.js';
+import type { WebhookAllow } from '../domain/webhook-allow.js';
 
 // Declared on its own (domain/lookup.ts): `startEmulator({ lookup })` takes one, and its declaration must not pull in node:dns.
 export type { LookupFn } from '../domain/lookup.js';
@@ -29,8 +32,10 @@ export class AddressBlockedError extends Error {
   /** The class from `classifyIp` (`loopback`, `private`, `metadata`, ...), or `invalid`. */
   readonly range: string;
 
-  constructor(hostname: string, address: string, range: string) {
-    super(hostname === address ? `${address} (${range}) is not a public address` : `${hostname} resolves to ${address} (${range}), not a public address`);
+  /** `exposed`: refused because the emulator listens beyond loopback (CONTRACT §8), which the message says with its remedy. */
+  constructor(hostname: string, address: string, range: string, exposed = false) {
+    const what = hostname === address ? `${address} (${range}) is not a public address` : `${hostname} resolves to ${address} (${range}), not a public address`;
+    super(exposed ? `${what}; this emulator listens beyond loopback, so it delivers to internal addresses only when --webhook-allow lists them` : what);
     this.name = 'AddressBlockedError';
     this.hostname = hostname;
     this.address = address;
@@ -39,7 +44,7 @@ export class AddressBlockedError extends Error {
 }
 
 /** The system resolver (honours /etc/hosts, like Node's default `lookup`). */
-const systemResolve: LookupFn = async (hostname) => (await dns.lookup(hostname, { all: true })).map((entry) => entry.address);
+export const systemResolve: LookupFn = async (hostname) => (await dns.lookup(hostname, { all: true })).map((entry) => entry.address);
 
 /**
  * 4 or 6 for a canonical IP literal, 0 otherwise. `net.isIP`, not `parseIp`: `net.connect` accepts
@@ -50,9 +55,10 @@ function familyOf(address: string): 0 | 4 | 6 {
   return family === 4 || family === 6 ? family : 0;
 }
 
-/** The first non-public address of `addresses`, with its class, or null when all are public. */
-function firstNonPublic(addresses: readonly string[]): { address: string; range: string } | null {
+/** The first non-public address of `addresses` that `allow` does not list, with its class, or null. */
+function firstNonPublic(addresses: readonly string[], allow?: WebhookAllow): { address: string; range: string } | null {
   for (const address of addresses) {
+    if (allow?.address(address)) continue;
     const ip = parseIp(address);
     const range = ip === null ? 'invalid' : classifyIp(ip);
     if (range !== 'public') return { address, range };
@@ -105,12 +111,44 @@ function adapt(resolve: LookupFn, check: ((hostname: string, addresses: string[]
  * with an {@link AddressBlockedError}, any host whose answer contains a non-public address, and any
  * non-public IP literal. Honours `options.all` and `options.family`.
  */
-export function guardedLookup(resolve: LookupFn = systemResolve): NetLookup {
-  return adapt(resolve, (hostname, addresses) => {
-    const bad = firstNonPublic(addresses);
-    return bad === null ? null : new AddressBlockedError(hostname, bad.address, bad.range);
-  });
+export function guardedLookup(resolve: LookupFn = systemResolve, allow?: WebhookAllow): NetLookup {
+  return adapt(resolve, (hostname, addresses) => screen(hostname, addresses, allow));
 }
+
+/**
+ * The guard's verdict on a host and the addresses it resolved to: null when they may be dialled.
+ * With `allow` (an exposed emulator's `--webhook-allow`), a listed host name passes whatever it
+ * resolves to, and listed addresses pass.
+ */
+function screen(hostname: string, addresses: readonly string[], allow?: WebhookAllow): AddressBlockedError | null {
+  if (allow?.host(hostname)) return null;
+  const bad = firstNonPublic(addresses, allow);
+  return bad === null ? null : new AddressBlockedError(hostname, bad.address, bad.range, allow !== undefined);
+}
+
+/**
+ * Save-time check of an exposed emulator's webhook URL host (CONTRACT §8): an IP literal, or the
+ * addresses a name resolves to now. A name that does not resolve passes (nothing to judge yet):
+ * every connection checks again.
+ */
+export async function screenHost(hostname: string, allow: WebhookAllow, resolve: LookupFn = systemResolve): Promise<AddressBlockedError | null> {
+  const host = hostname.replace(/^\[(.*)\]$/, '$1');
+  if (allow.host(host)) return null;
+  if (parseIp(host) !== null) return screen(host, [host], allow);
+  // Loopback by definition (RFC 6761), whatever a resolver says or fails to say.
+  if (host === 'localhost' || host.endsWith('.localhost')) return new AddressBlockedError(host, '127.0.0.1', 'loopback', true);
+  let timer: NodeJS.Timeout | undefined;
+  // A resolver that does not answer must not hold the PUT: nothing to judge then, as for a failure.
+  const late = new Promise<null>((done) => {
+    timer = setTimeout(() => done(null), SAVE_LOOKUP_MS).unref();
+  });
+  const addresses = await Promise.race([resolve(host).catch(() => null), late]);
+  clearTimeout(timer);
+  return addresses === null ? null : screen(host, addresses, allow);
+}
+
+/** How long a save waits for the name's addresses (CONTRACT §8); each connection checks again anyway. */
+const SAVE_LOOKUP_MS = 5000;
 
 /**
  * The same adapter without the guard: lets an injected {@link LookupFn} steer the unguarded
@@ -124,9 +162,8 @@ export function plainLookup(resolve: LookupFn = systemResolve): NetLookup {
  * The guard for a URL whose host is an IP literal: `net.connect` skips `lookup` for those, so the
  * attempt layer must check them itself. Returns the error to report, or null when fine (or a name).
  */
-export function checkLiteralHost(hostname: string): AddressBlockedError | null {
+export function checkLiteralHost(hostname: string, allow?: WebhookAllow): AddressBlockedError | null {
   const address = hostname.startsWith('[') ? hostname.slice(1, -1) : hostname;
   if (familyOf(address) === 0) return null;
-  const bad = firstNonPublic([address]);
-  return bad === null ? null : new AddressBlockedError(address, address, bad.range);
+  return screen(address, [address], allow);
 }

@@ -31,7 +31,7 @@ afterAll(async () => {
   await emu?.stop();
 });
 
-async function open(hash = ''): Promise<Page & { errors: string[]; refused: string[] }> {
+async function open(hash = '', origin = remote): Promise<Page & { errors: string[]; refused: string[] }> {
   const page = (await browser.newPage({ viewport: { width: 1100, height: 800 } })) as Page & { errors: string[]; refused: string[] };
   page.errors = [];
   page.refused = [];
@@ -39,7 +39,7 @@ async function open(hash = ''): Promise<Page & { errors: string[]; refused: stri
   page.on('response', (r) => {
     if (r.status() === 403) page.refused.push(new URL(r.url()).pathname);
   });
-  await page.goto(`${remote}/__emulator/ui/${hash}`);
+  await page.goto(`${origin}/__emulator/ui/${hash}`);
   return page;
 }
 const live = (page: Page) =>
@@ -98,6 +98,24 @@ describe('the dashboard behind a load balancer', () => {
     const inv = await createInvoice('with-fragment');
     await page.getByRole('link', { name: inv.id }).waitFor();
     await shoot(page, 'fragment');
+    expect(page.errors).toEqual([]);
+    await page.close();
+  });
+});
+
+describe('the dashboard on loopback with a control token (CONTRACT §8, issue 40)', () => {
+  it('asks for the token there too (a same-host proxy forwards from loopback); svc open’s #token=… makes its data calls work', async () => {
+    const local = `http://127.0.0.1:${emu.port}`;
+    const asked = await open('', local);
+    await asked.getByRole('heading', { name: 'Control token' }).waitFor();
+    expect(asked.refused).toContain('/__emulator/keys');
+    await asked.close();
+
+    const page = await open(`#token=${encodeURIComponent(TOKEN)}`, local);
+    await live(page);
+    const inv = await createInvoice('on-loopback');
+    await page.getByRole('link', { name: inv.id }).waitFor();
+    expect(page.refused).toEqual([]);
     expect(page.errors).toEqual([]);
     await page.close();
   });

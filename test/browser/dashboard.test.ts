@@ -175,6 +175,15 @@ describe('the dashboard', () => {
     await page.close();
   });
 
+  it('puts the clock back to the real time, as svc time reset does (issue 38)', async () => {
+    expect((await emu.call('POST', '/__emulator/clock/advance', { body: { seconds: 3600 } })).status).toBe(200);
+    const page = await open('#/clock');
+    await page.getByRole('button', { name: 'Back to real time' }).click();
+    await page.getByText(/^Clock reset: now /).waitFor();
+    expect((await emu.call('GET', '/__emulator/clock')).body).toMatchObject({ offsetSeconds: 0 });
+    await page.close();
+  });
+
   it('reads the request journal, filtered by path and status', async () => {
     await emu.call('POST', '/v1/invoices', { key: emu.keys.test.merchantKey, idempotencyKey: ikey(), body: { amount: 'x' } });
     const page = await open('#/requests?path=/v1/invoices&status=400');

@@ -181,6 +181,37 @@ describe.skipIf(!IMAGE)('the svc-emulator image', () => {
     expect(res.code, res.stderr).toBe(7);
   });
 
+  // Issue 40: both run svc as pid 1, and the second was told "in use by svc dev in this process".
+  it('a second container on the same volume is refused naming another container, not this process', async () => {
+    const volume = newVolume();
+    const first = await startContainer(['-v', `${volume}:/data`, '--hostname', 'svc-first']);
+    await healthy(first.url);
+    const second = await startContainer(['-v', `${volume}:/data`, '--hostname', 'svc-second']);
+    const code = await until('the second container to exit', async () => {
+      const c = await exitCodeOf(second.name);
+      return c === undefined ? undefined : { c };
+    });
+    const logs = await engine(['logs', second.name]);
+    expect(code.c, logs.stdout + logs.stderr).toBe(1);
+    expect(logs.stdout + logs.stderr).toContain(
+      'database /data/emulator.sqlite is in use by svc dev in another container or on another host (svc-first, its pid 1, ',
+    );
+    expect(logs.stdout + logs.stderr).not.toContain('in this process');
+    expect((await stopWithSigterm(first.name)).code).toBe(0);
+  });
+
+  // Issue 40: a snapshot save answered 500 internal_error there (EROFS from mkdtemp).
+  it('with a read-only /tmp, a snapshot save answers 507 temporary_folder_unavailable naming it; the emulator serves on', async () => {
+    const ctr = await startContainer(['-e', 'SVC_MEMORY=1', '--tmpfs', '/tmp:ro']);
+    await healthy(ctr.url);
+    const saved = await request(ctr.url, 'POST', '/__emulator/snapshots', { body: { name: 'before' } });
+    expect(saved.status, saved.text).toBe(507);
+    expect(saved.body.error.code).toBe('temporary_folder_unavailable');
+    expect(saved.body.error.message).toContain('/tmp (it is on a read-only file system)');
+    expect(saved.body.error.message).toContain('TMPDIR');
+    expect((await request(ctr.url, 'GET', '/__emulator/health')).status).toBe(200);
+  });
+
   it('refuses a second emulator on a database file bind-mounted alone into two containers, and the file stays sound (CONTRACT §8)', async () => {
     const dir = tempDir('svc-ctr-');
     const file = path.join(dir, 'emulator.sqlite');

@@ -174,7 +174,8 @@ describe('svc dev --chains', () => {
 
   it('a failed start (the port is taken) leaves no node behind', async () => {
     const cwd = fs.mkdtempSync(path.join(dir, 'busy-'));
-    const blocker = net.createServer();
+    // A program that holds the port and reads what it is sent (svc asks whether it is an emulator).
+    const blocker = net.createServer((socket) => socket.resume());
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
     cleanup.defer(() => new Promise((resolve) => blocker.close(resolve)));
     const port = (blocker.address() as net.AddressInfo).port;

@@ -15,7 +15,7 @@ import { createServer, type Server } from 'node:net';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
-import { openStore } from '../../src/store/store.js';
+import { openStore } from '../../src/store/sqlite/store.js';
 import { BIN, spawnCli, type LiveCli } from '../helpers/cli.js';
 import { packageFor } from '../helpers/readable-package.js';
 import { tempDir } from '../helpers/temp-dir.js';

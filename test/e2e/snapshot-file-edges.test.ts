@@ -155,13 +155,43 @@ describe('the URLs an imported file brought', () => {
     const banner = human.lines.join('\n');
     expect(banner).toMatch(new RegExp(`Its webhook URLs\\s+${r.url.replaceAll('.', '\\.')}`));
     expect(banner).toMatch(/Held deliveries\s+1 \(not sent until you resend them/);
+    expect(banner).toMatch(/Its webhooks\s+disabled until you enable them: svc webhook set --enable/);
     // Both emulators were up and serving before this point: nothing the file carried reached the receiver.
     expect((await fetch(`${ready.baseUrl}/__emulator/health`)).status).toBe(200);
     expect(r.requests).toHaveLength(1);
+    // Its configuration arrived disabled: a new event goes nowhere until the user enables it.
+    const svc = (...args: string[]) =>
+      runCli(args, {
+        cwd: dir,
+        env: { ...env, SVC_BASE_URL: ready.baseUrl, SVC_PARTNER_KEY: ready.test.partnerKey, SVC_MERCHANT_KEY: ready.test.merchantKey },
+      });
+    expect(JSON.parse((await svc('webhook', 'get', '--json')).stdout)).toMatchObject({ url: r.url, enabled: false });
+    expect((await svc('trigger', 'invoice.created', '--json')).code).toBe(0);
+    expect((await svc('webhook', 'set', '--enable', '--json')).code).toBe(0);
+    expect((await svc('trigger', 'invoice.created', '--json')).code).toBe(0);
+    await r.waitFor(2);
+    expect(r.requests).toHaveLength(2);
   });
 });
 
 describe('a crafted file', () => {
+  it('with a 50 MB referenceId, or a NUL in a text column: one line, exit 1, nothing served', async () => {
+    const r = await receiver();
+    for (const [value, why] of [
+      ['x'.repeat(50 * 1024 * 1024), 'invoices.reference_id is 52,428,800 characters long (the limit is 255)'],
+      ['order\u00001', 'invoices.reference_id holds the character U+0000 (NUL)'],
+    ] as const) {
+      const file = await exportWithPendingDelivery(r);
+      const db = new Database(file);
+      db.prepare('UPDATE invoices SET reference_id = ?').run(value);
+      db.close();
+      const { dir, env } = workspace();
+      const res = await runCli(['dev', '--port', '0', '--memory', '--snapshot', file], { cwd: dir, env, timeoutMs: 15_000 });
+      expect(res.code, res.stderr).toBe(1);
+      expect(res.stderr.trim().split('\n')).toEqual([`error snapshot ${file} holds a value svc's API would refuse: ${why}; nothing was changed`]);
+    }
+  });
+
   it('with a never-ending view in place of the migration record: one line, exit 1, promptly, nothing sent', async () => {
     const r = await receiver();
     const file = await exportWithPendingDelivery(r);

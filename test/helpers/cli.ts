@@ -2,7 +2,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import path from 'node:path';
 import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { argsForEngine } from './postgres-database.js';
+import { argsForEngine, engineEnv } from './postgres-database.js';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const BIN = path.join(ROOT, 'bin', 'svc.js');
@@ -18,7 +18,7 @@ export function runCli(args: string[], options: { cwd?: string; env?: NodeJS.Pro
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...argsForEngine(args)], {
       cwd: options.cwd ?? process.cwd(),
-      env: { ...process.env, NO_COLOR: '1', ...options.env },
+      env: { ...process.env, NO_COLOR: '1', ...engineEnv(), ...options.env },
     });
     let stdout = '';
     let stderr = '';
@@ -49,7 +49,7 @@ export interface LiveCli {
 export function spawnCli(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): LiveCli {
   const child = spawn(process.execPath, [BIN, ...argsForEngine(args)], {
     cwd: options.cwd ?? process.cwd(),
-    env: { ...process.env, NO_COLOR: '1', ...options.env },
+    env: { ...process.env, NO_COLOR: '1', ...engineEnv(), ...options.env },
   });
   const lines: string[] = [];
   let err = '';

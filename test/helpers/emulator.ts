@@ -1,6 +1,6 @@
 import { internalsOf } from '../../src/server/internals.js';
 import { startEmulator, type Emulator, type StartEmulatorOptions } from '../../src/server/start.js';
-import type { Store } from '../../src/store/store.js';
+import type { Store } from '../../src/store/sqlite/store.js';
 import { freshPostgresDatabase, testEngine } from './postgres-database.js';
 
 export interface ApiResponse<T = any> {

@@ -43,6 +43,8 @@ export function freshPostgresDatabaseSync(): string {
  * `svc dev`/`svc exec` arguments for this run's engine: on PostgreSQL, an in-memory emulator
  * (`--memory`, or exec's default) runs on a fresh database instead (`--database <url>`). A named
  * SQLite file (`--db`) stays SQLite: such a test is about the file. Other commands are unchanged.
+ * The URL goes without its password, which `engineEnv()` passes as PGPASSWORD (pg reads it): a
+ * password on the command line is what svc warns about (every local user reads it).
  */
 export function argsForEngine(args: string[]): string[] {
   if (testEngine() !== 'postgres' || (args[0] !== 'dev' && args[0] !== 'exec')) return args;
@@ -51,7 +53,19 @@ export function argsForEngine(args: string[]): string[] {
   const rest = end === -1 ? [] : args.slice(end);
   if (own.includes('--db') || own.includes('--database')) return args;
   const memory = own.indexOf('--memory');
-  if (memory !== -1) return [...own.slice(0, memory), '--database', freshPostgresDatabaseSync(), ...own.slice(memory + 1), ...rest];
-  if (args[0] === 'exec') return [...own, '--database', freshPostgresDatabaseSync(), ...rest];
+  if (memory !== -1) return [...own.slice(0, memory), '--database', withoutPassword(freshPostgresDatabaseSync()), ...own.slice(memory + 1), ...rest];
+  if (args[0] === 'exec') return [...own, '--database', withoutPassword(freshPostgresDatabaseSync()), ...rest];
   return args;
+}
+
+/** The environment a spawned `svc` gets for this run's engine: the database password, on PostgreSQL. */
+export function engineEnv(): Record<string, string> {
+  if (testEngine() !== 'postgres') return {};
+  return { PGPASSWORD: decodeURIComponent(new URL(inject('svcPostgresUrl')).password) };
+}
+
+function withoutPassword(url: string): string {
+  const parsed = new URL(url);
+  parsed.password = '';
+  return parsed.href;
 }

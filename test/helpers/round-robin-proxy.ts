@@ -34,7 +34,14 @@ const HOP_BY_HOP = new Set([
   'upgrade',
 ]);
 
-export async function startRoundRobinProxy(upstreams: string[] = [], { host = '127.0.0.1' }: { host?: string } = {}): Promise<RoundRobinProxy> {
+/**
+ * `host`: where the proxy listens. `localAddress`: the address it connects to the upstreams from, as
+ * a pod's sidecar does (Istio's inbound proxy connects to the app from 127.0.0.6).
+ */
+export async function startRoundRobinProxy(
+  upstreams: string[] = [],
+  { host = '127.0.0.1', localAddress }: { host?: string; localAddress?: string } = {},
+): Promise<RoundRobinProxy> {
   const list = [...upstreams];
   const hits: number[] = [];
   let turn = 0;
@@ -50,7 +57,7 @@ export async function startRoundRobinProxy(upstreams: string[] = [], { host = '1
     const client = req.socket.remoteAddress ?? '';
     headers['x-forwarded-for'] = req.headers['x-forwarded-for'] ? `${req.headers['x-forwarded-for']}, ${client}` : client;
     headers['x-forwarded-proto'] = 'http';
-    const upstream = http.request(target, { method: req.method, headers, agent }, (answer) => {
+    const upstream = http.request(target, { method: req.method, headers, agent, ...(localAddress ? { localAddress } : {}) }, (answer) => {
       const out: http.OutgoingHttpHeaders = {};
       for (const [name, value] of Object.entries(answer.headers)) if (!HOP_BY_HOP.has(name) && value !== undefined) out[name] = value;
       res.writeHead(answer.statusCode ?? 502, out);

@@ -5,8 +5,8 @@
  * values with gaps (lists keep their order only if seq is kept), nulls beside empty strings.
  */
 import type BetterSqlite3 from 'better-sqlite3';
-import { setMeta } from '../../src/store/repos/meta.js';
-import type { Store } from '../../src/store/store.js';
+import { setMetaNow } from '../../src/store/sqlite/meta-now.js';
+import type { Store } from '../../src/store/sqlite/store.js';
 import { SNAPSHOT_TABLES } from '../../src/store/postgres/tables.js';
 import { deliveryRow, eventRow, invoiceRow, merchantRow, T0 } from './store-rows.js';
 
@@ -152,7 +152,39 @@ export function seedEveryTable(store: Store): void {
       created_at: T0,
       updated_at: T0,
     });
-    setMeta(store, 'test_entry', { b: 1, a: [1, 2], s: 'é' });
+    // The local chains (CONTRACT §14): a chain's saved state, a credited transfer and one that credits nothing.
+    insert(db, 'local_chains', { network_id: 84532, last_block: 7, state: '0x1f8b0800', updated_at: T0 + 3 });
+    insert(db, 'chain_transfers', {
+      id: 'f0000000-0000-4000-8000-000000000001',
+      network_id: 84532,
+      tx_hash: '0xdef',
+      log_index: 0,
+      block_number: 6,
+      invoice_id: i2.id,
+      contract_address: '0x036CbD53842c5426634e7929541eC2318f3dCF7e',
+      token: 'USDC',
+      sender: '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266',
+      amount: '0.5',
+      payment_id: 'd0000000-0000-4000-8000-000000000002',
+      reason: null,
+      created_at: T0 + 2,
+    });
+    insert(db, 'chain_transfers', {
+      id: 'f0000000-0000-4000-8000-000000000002',
+      network_id: 84532,
+      tx_hash: '0xfff',
+      log_index: 3,
+      block_number: 7,
+      invoice_id: i2.id,
+      contract_address: '0x0000000000000000000000000000000000000001',
+      token: null,
+      sender: '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266',
+      amount: '12',
+      payment_id: null,
+      reason: 'another token',
+      created_at: T0 + 4,
+    });
+    setMetaNow(store.sqlite, 'test_entry', { b: 1, a: [1, 2], s: 'é' });
   });
 }
 

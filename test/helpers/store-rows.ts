@@ -4,7 +4,7 @@
  * loss: times beyond 2^32 ms, Tron Shasta's network id beyond 2^31, money with six decimals.
  */
 import { randomUUID } from 'node:crypto';
-import type { StoreEngine } from '../../src/store/engine.js';
+import type { StoreEngine } from './pg-engine.js';
 import type { NewDelivery } from '../../src/store/repos/deliveries.js';
 import type { NewInvoice } from '../../src/store/repos/invoices.js';
 import type { NewMerchant } from '../../src/store/repos/merchants.js';

@@ -86,8 +86,8 @@ describe('createClient({ controlToken })', () => {
     expect(events.slice(0, 2)).toEqual(['ready', 'change']);
   });
 
-  it('is not needed on loopback: the in-process emulator’s own client has none', async () => {
-    expect(emu.client.test.controlHeaders()).toEqual({});
+  it('is needed on loopback too (CONTRACT §8): the in-process emulator’s own client carries it', async () => {
+    expect(emu.client.test.controlHeaders()).toEqual({ 'svc-control-token': TOKEN });
     expect((await emu.client.test.getClock()).ok).toBe(true);
   });
 });

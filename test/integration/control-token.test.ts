@@ -3,9 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { request, startTestEmulator } from '../helpers/emulator.js';
 
 /**
- * CONTRACT §12 "Remote control plane", as the container image uses it (docs/container.md): with a
- * control token, /__emulator/… answers any client that sends it and no other non-loopback client,
- * exposed or not; loopback clients (a container's own health check) are served as before (§7).
+ * CONTRACT §12 "Remote control plane", §8 "A control token guards every client": with a control
+ * token, /__emulator/… answers any client that sends it and no other, exposed or not, loopback
+ * included (a same-host proxy forwards other people's requests from there; issue 40).
  * Raw HTTP on purpose: the caller's address, the Host and the token headers are the subject.
  */
 function externalIPv4(): string | undefined {
@@ -26,7 +26,8 @@ describe('control token', () => {
     const emu = await startTestEmulator({ host: '0.0.0.0', allowedHosts: [address], config: { controlToken: TOKEN, exposeControlPlane: true } });
     try {
       const external = `http://${address}:${emu.port}`;
-      const clock = (await emu.call('GET', '/__emulator/clock')).body;
+      const auth = { headers: { authorization: `Bearer ${TOKEN}` } };
+      const clock = (await emu.call('GET', '/__emulator/clock', auth)).body;
 
       const wrong: Record<string, string>[] = [
         {},
@@ -41,7 +42,7 @@ describe('control token', () => {
         expect(refused.body.error.message).toContain('Authorization: Bearer <token>');
       }
       // Bad input changed nothing.
-      expect((await emu.call('GET', '/__emulator/clock')).body.offsetSeconds).toBe(clock.offsetSeconds);
+      expect((await emu.call('GET', '/__emulator/clock', auth)).body.offsetSeconds).toBe(clock.offsetSeconds);
 
       const health = await request(external, 'GET', '/__emulator/health', { headers: { authorization: `Bearer ${TOKEN}` } });
       expect(health.status, health.text).toBe(200);
@@ -55,8 +56,24 @@ describe('control token', () => {
       const noToken = await request(external, 'GET', '/__emulator/webhook-chaos', { key: emu.keys.test.partnerKey });
       expect(noToken.status, noToken.text).toBe(403);
 
-      // Loopback is the machine's own: served without the token, as without one (CONTRACT §7).
-      expect((await request(`http://127.0.0.1:${emu.port}`, 'GET', '/__emulator/health')).status).toBe(200);
+      // With a token, loopback proves nothing (CONTRACT §8, issue 40): a same-host proxy forwards
+      // everyone's requests from there. Loopback clients send the token like any other.
+      const local = `http://127.0.0.1:${emu.port}`;
+      for (const [method, path] of [
+        ['GET', '/__emulator/health'],
+        ['GET', '/__emulator/keys'],
+        ['GET', '/__emulator/requests'],
+        ['GET', '/__emulator/snapshots'],
+        ['POST', '/__emulator/reset'],
+        ['POST', '/__emulator/faults'],
+      ] as const) {
+        const refused = await request(local, method, path, { body: method === 'POST' ? {} : undefined });
+        expect([refused.status, refused.body?.error?.code], `${method} ${path}`).toEqual([403, 'control_plane_forbidden']);
+      }
+      expect((await request(local, 'GET', '/__emulator/keys', { headers: { authorization: `Bearer ${TOKEN}` } })).status).toBe(200);
+      expect((await request(local, 'GET', '/__emulator/health', { headers: { 'svc-control-token': TOKEN } })).status).toBe(200);
+      // The in-process client carries the token (startEmulator's config).
+      expect((await emu.client.test.getClock()).ok).toBe(true);
       // The API itself never looks at the token.
       expect((await request(external, 'GET', '/v1/partner/merchants', { key: emu.keys.test.partnerKey })).status).toBe(200);
     } finally {

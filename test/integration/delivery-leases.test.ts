@@ -1,10 +1,10 @@
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { StoreDb } from '../../src/store/db.js';
-import { openPostgresEngine, postgresDb } from '../../src/store/postgres/engine.js';
+import { openPostgresHandle, postgresDb } from '../../src/store/postgres/engine.js';
 import type { Lease } from '../../src/store/repos/deliveries.js';
-import { sqliteDb } from '../../src/store/sqlite-db.js';
-import { openStore, type OpenedStore } from '../../src/store/store.js';
+import { sqliteDb } from '../../src/store/sqlite/db.js';
+import { openStore, type OpenedStore } from '../../src/store/sqlite/store.js';
 import { type PostgresServer, startPostgres } from '../helpers/postgres.js';
 import { deliveryRow, eventRow, invoiceRow, merchantRow, T0 } from '../helpers/store-rows.js';
 import { tempDir } from '../helpers/temp-dir.js';
@@ -12,8 +12,8 @@ import { tempDir } from '../helpers/temp-dir.js';
 // Leases on claimed deliveries (CONTRACT §12, issue 28), at the repository level on both engines:
 // a claim records its token and the end of its lease; an expired lease is released (due again,
 // attempt count unchanged), a live one is not; a claim that lost its lease can neither release nor
-// complete the delivery another claim now holds. Lease times here are plain numbers (wall-clock ms
-// in the emulator): nothing below reads a clock.
+// complete the delivery another claim now holds. A lease lasts a length (ms) measured on the store's
+// clock (CONTRACT §12): a lease of 0 ms has ended by the time anything else runs.
 const server: PostgresServer = await startPostgres();
 
 const open: StoreDb[] = [];
@@ -30,12 +30,14 @@ const engines: [string, () => Promise<StoreDb>][] = [
       return sqliteDb(sqliteStore);
     },
   ],
-  ['PostgreSQL', async () => postgresDb(await openPostgresEngine({ url: await server.createDatabase() }))],
+  ['PostgreSQL', async () => postgresDb(await openPostgresHandle({ url: await server.createDatabase() }))],
 ];
 
 const OWNER_A = '00000000-0000-4000-8000-00000000000a';
 const OWNER_B = '00000000-0000-4000-8000-00000000000b';
-const lease = (owner: string, n: number, until: number): Lease => ({ token: `${owner}.${n}`, until });
+const lease = (owner: string, n: number, ms: number): Lease => ({ token: `${owner}.${n}`, ms });
+/** Long enough to outlast any test; every release below names this length. */
+const LONG = 60_000;
 const URL_A = 'http://127.0.0.1:1/a';
 
 describe.each(engines)('delivery leases on %s', (engine, openDb) => {
@@ -55,36 +57,50 @@ describe.each(engines)('delivery leases on %s', (engine, openDb) => {
     return { db, rows };
   };
 
-  it('a claim records its lease: the token and when it ends', async () => {
+  it('a claim records its lease: the token and when it ends, its length from now', async () => {
     const { db, rows } = await fresh(2);
+    const before = Date.now();
     const first = await db.transaction((tx) => tx.deliveries.claimDue(T0 + 10, 1, 64, new Map(), lease(OWNER_A, 1, 5000)));
-    expect(first.map((d) => [d.id, d.in_flight, d.lease_token, Number(d.lease_until)])).toEqual([[rows[0]!.id, 1, `${OWNER_A}.1`, 5000]]);
     const second = await db.transaction((tx) => tx.deliveries.claimDueForUrl(URL_A, T0 + 10, 5, lease(OWNER_A, 2, 6000), 64));
-    expect(second.map((d) => [d.id, d.lease_token, Number(d.lease_until)])).toEqual([[rows[1]!.id, `${OWNER_A}.2`, 6000]]);
+    const after = Date.now();
+    expect(first.map((d) => [d.id, d.in_flight, d.lease_token])).toEqual([[rows[0]!.id, 1, `${OWNER_A}.1`]]);
+    expect(second.map((d) => [d.id, d.lease_token])).toEqual([[rows[1]!.id, `${OWNER_A}.2`]]);
+    // The store's clock is this machine's (the test's server runs here): within the calls, give or take a second.
+    expect(Number(first[0]!.lease_until)).toBeGreaterThanOrEqual(before + 5000 - 1000);
+    expect(Number(first[0]!.lease_until)).toBeLessThanOrEqual(after + 5000 + 1000);
+    expect(Number(second[0]!.lease_until) - Number(first[0]!.lease_until)).toBeGreaterThan(0);
+  });
+
+  it('a lease ending more than one lease length from now is let go (a row from elsewhere: a clock ahead, then gone)', async () => {
+    const { db, rows } = await fresh(1);
+    await db.deliveries.claimDue(T0 + 10, 1, 64, new Map(), lease(OWNER_B, 1, LONG));
+    expect(await db.deliveries.releaseExpiredLeases(LONG)).toBe(0);
+    // Its lease ends a minute from now: far more than a lease length of one second ever makes.
+    expect(await db.deliveries.releaseExpiredLeases(LONG / 60)).toBe(1);
+    expect((await db.deliveries.findDelivery(rows[0]!.id))!.in_flight).toBe(0);
   });
 
   it('an expired lease is released, due again with its attempt count unchanged; a live one is not', async () => {
     const { db, rows } = await fresh(2);
-    await db.deliveries.claimDue(T0 + 10, 1, 64, new Map(), lease(OWNER_A, 1, 5000));
-    await db.deliveries.claimDue(T0 + 10, 1, 64, new Map(), lease(OWNER_B, 1, 9000));
-    // Nothing has ended yet at 4999, and a lease ending exactly now is over.
-    expect(await db.deliveries.releaseExpiredLeases(4999)).toBe(0);
-    expect(await db.deliveries.releaseExpiredLeases(5000)).toBe(1);
+    await db.deliveries.claimDue(T0 + 10, 1, 64, new Map(), lease(OWNER_A, 1, 0));
+    await db.deliveries.claimDue(T0 + 10, 1, 64, new Map(), lease(OWNER_B, 1, LONG));
+    // A's lease of 0 ms has ended; B's has not.
+    expect(await db.deliveries.releaseExpiredLeases(LONG)).toBe(1);
     const released = (await db.deliveries.findDelivery(rows[0]!.id))!;
     expect([released.in_flight, released.lease_token, released.lease_until, released.attempt_count, released.status]).toEqual([0, null, null, 0, 'pending']);
     const live = (await db.deliveries.findDelivery(rows[1]!.id))!;
     expect([live.in_flight, live.lease_token]).toEqual([1, `${OWNER_B}.1`]);
     // Due again: the next claim takes it; B's claim stays B's.
-    const again = await db.deliveries.claimDue(T0 + 10, 10, 64, new Map(), lease(OWNER_B, 2, 9000));
+    const again = await db.deliveries.claimDue(T0 + 10, 10, 64, new Map(), lease(OWNER_B, 2, LONG));
     expect(again.map((d) => d.id)).toEqual([rows[0]!.id]);
   });
 
   it('renewing extends only the owner’s own leases', async () => {
     const { db, rows } = await fresh(2);
-    await db.deliveries.claimDue(T0 + 10, 1, 64, new Map(), lease(OWNER_A, 1, 5000));
-    await db.deliveries.claimDue(T0 + 10, 1, 64, new Map(), lease(OWNER_B, 1, 5000));
-    expect(await db.deliveries.renewLeases(OWNER_A, 20_000)).toBe(1);
-    expect(await db.deliveries.releaseExpiredLeases(10_000)).toBe(1);
+    await db.deliveries.claimDue(T0 + 10, 1, 64, new Map(), lease(OWNER_A, 1, 0));
+    await db.deliveries.claimDue(T0 + 10, 1, 64, new Map(), lease(OWNER_B, 1, 0));
+    expect(await db.deliveries.renewLeases(OWNER_A, LONG)).toBe(1);
+    expect(await db.deliveries.releaseExpiredLeases(LONG)).toBe(1);
     expect((await db.deliveries.findDelivery(rows[0]!.id))!.in_flight).toBe(1);
     expect((await db.deliveries.findDelivery(rows[1]!.id))!.in_flight).toBe(0);
   });
@@ -92,17 +108,17 @@ describe.each(engines)('delivery leases on %s', (engine, openDb) => {
   it('a claim that lost its lease cannot release or complete what another claim now holds', async () => {
     const { db, rows } = await fresh(1);
     const id = rows[0]!.id;
-    const lost = lease(OWNER_A, 1, 5000);
+    const lost = lease(OWNER_A, 1, 0);
     await db.deliveries.claimDue(T0 + 10, 1, 64, new Map(), lost);
-    expect(await db.deliveries.releaseExpiredLeases(6000)).toBe(1);
-    const holder = lease(OWNER_B, 1, 40_000);
+    expect(await db.deliveries.releaseExpiredLeases(LONG)).toBe(1);
+    const holder = lease(OWNER_B, 1, LONG);
     expect((await db.deliveries.claimDue(T0 + 10, 1, 64, new Map(), holder)).map((d) => d.id)).toEqual([id]);
 
     // The late result of A: refused, and nothing of B's claim changes.
     expect(await db.transaction((tx) => tx.deliveries.endLeases([{ id, token: lost.token }]))).toEqual([]);
     await db.deliveries.releaseDelivery(id, lost.token);
     const held = (await db.deliveries.findDelivery(id))!;
-    expect([held.in_flight, held.lease_token, Number(held.lease_until), held.attempt_count]).toEqual([1, holder.token, 40_000, 0]);
+    expect([held.in_flight, held.lease_token, held.lease_until !== null, held.attempt_count]).toEqual([1, holder.token, true, 0]);
 
     // B's own result: accepted, and the lease ends with it.
     expect(
@@ -154,13 +170,13 @@ describe.each(engines)('delivery leases on %s', (engine, openDb) => {
     it('counts every replica’s attempts to a receiver against its in-flight cap', async () => {
       const { db } = await fresh(6);
       // "Another replica" holds 3 of URL_A's deliveries; this one's own count (busy) knows none.
-      expect(await db.deliveries.claimDue(T0 + 10, 3, 4, new Map(), lease(OWNER_B, 1, 9000))).toHaveLength(3);
-      expect(await db.deliveries.claimDue(T0 + 10, 10, 4, new Map(), lease(OWNER_A, 1, 5000))).toHaveLength(1);
-      expect(await db.deliveries.claimDue(T0 + 10, 10, 4, new Map(), lease(OWNER_A, 2, 5000))).toEqual([]);
-      expect(await db.deliveries.claimDueForUrl(URL_A, T0 + 10, 10, lease(OWNER_A, 3, 5000), 4)).toEqual([]);
+      expect(await db.deliveries.claimDue(T0 + 10, 3, 4, new Map(), lease(OWNER_B, 1, LONG))).toHaveLength(3);
+      expect(await db.deliveries.claimDue(T0 + 10, 10, 4, new Map(), lease(OWNER_A, 1, 0))).toHaveLength(1);
+      expect(await db.deliveries.claimDue(T0 + 10, 10, 4, new Map(), lease(OWNER_A, 2, 0))).toEqual([]);
+      expect(await db.deliveries.claimDueForUrl(URL_A, T0 + 10, 10, lease(OWNER_A, 3, 0), 4)).toEqual([]);
       // This replica's one claim ends: room for one more, by URL too, while the other's 3 still count.
-      expect(await db.deliveries.releaseExpiredLeases(5000)).toBe(1);
-      expect(await db.deliveries.claimDueForUrl(URL_A, T0 + 10, 10, lease(OWNER_A, 4, 9000), 4)).toHaveLength(1);
+      expect(await db.deliveries.releaseExpiredLeases(LONG)).toBe(1);
+      expect(await db.deliveries.claimDueForUrl(URL_A, T0 + 10, 10, lease(OWNER_A, 4, LONG), 4)).toHaveLength(1);
     });
   } else {
     it('releasing expired leases and renewing read only the claimed rows (an index, never a table scan)', async () => {

@@ -3,9 +3,9 @@ import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { JournalEntry } from '../../src/contract/testing-types.js';
 import { SharedJournal } from '../../src/server/journal/shared-journal.js';
-import { openPostgresEngine } from '../../src/store/postgres/engine.js';
-import { insertJournalEntries, journalPage, trimJournal } from '../../src/store/postgres/journal.js';
-import type { PgHandle } from '../../src/store/postgres/repos/handle.js';
+import { openPostgresEngine } from '../helpers/pg-engine.js';
+import { insertJournalEntries, journalPage, postgresJournalTable, trimJournal } from '../../src/store/postgres/journal.js';
+import type { PgHandle } from '../../src/store/postgres/handle.js';
 import { type PostgresServer, startPostgres } from '../helpers/postgres.js';
 
 // The shared request journal's table on PostgreSQL (issue 28; made cheaper in issue 27): a batch
@@ -13,6 +13,8 @@ import { type PostgresServer, startPostgres } from '../helpers/postgres.js';
 const server: PostgresServer = await startPostgres();
 const engine = await openPostgresEngine({ url: await server.createDatabase() });
 const db: PgHandle = engine.db;
+/** Who signs the notifications the inserts send (nobody listens here). */
+const SENDER = { instance: 'instance', key: 'key' };
 afterAll(() => engine.close());
 
 const entry = (n: number, extra: Partial<JournalEntry> = {}): JournalEntry => ({
@@ -45,7 +47,7 @@ describe('the request journal table', () => {
   it('stores a batch in order, each entry whole and its filtered columns taken from it', async () => {
     await sql`DELETE FROM request_journal`.execute(db);
     const batch = Array.from({ length: 12 }, (_, i) => entry(i + 1));
-    const range = await insertJournalEntries(db, 'instance', 'replica-a', batch);
+    const range = await insertJournalEntries(db, SENDER, 'replica-a', batch);
     const stored = await rows();
     expect(stored.map((r) => r.entry)).toEqual(batch);
     expect(range).toEqual({ from: stored[0]!.seq, to: stored.at(-1)!.seq });
@@ -61,14 +63,14 @@ describe('the request journal table', () => {
         .map((e) => e.id)
         .reverse(),
     );
-    expect(await insertJournalEntries(db, 'instance', 'replica-a', [])).toBeNull();
+    expect(await insertJournalEntries(db, SENDER, 'replica-a', [])).toBeNull();
   });
 
   it('a trim keeps the newest rows, deletes from where it is told, and a trim from 0 takes what lay below', async () => {
     await sql`DELETE FROM request_journal`.execute(db);
     await insertJournalEntries(
       db,
-      'instance',
+      SENDER,
       'replica-a',
       Array.from({ length: 30 }, (_, i) => entry(i)),
     );
@@ -81,7 +83,7 @@ describe('the request journal table', () => {
       OVERRIDING SYSTEM VALUE VALUES (${seqs[0]! - 1}, 'replica-b', 'late', 'GET', '/v1/x', 200, false, '{}'::json)`.execute(db);
     await insertJournalEntries(
       db,
-      'instance',
+      SENDER,
       'replica-a',
       Array.from({ length: 5 }, (_, i) => entry(100 + i)),
     );
@@ -99,7 +101,7 @@ describe('the request journal table', () => {
 
   it('a replica writing many batches keeps the table near its capacity', async () => {
     await sql`DELETE FROM request_journal`.execute(db);
-    const journal = new SharedJournal({ handle: db, publish: async () => {}, instance: 'instance' }, 20, (error) => {
+    const journal = new SharedJournal(postgresJournalTable(db, SENDER), { publish: async () => {} }, 20, (error) => {
       throw error;
     });
     let n = 0;

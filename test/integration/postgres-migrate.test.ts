@@ -1,10 +1,10 @@
-import { LOCAL_CHAIN_TABLES } from '../../src/store/repos/chains.js';
 import { Kysely, type Migration, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MIGRATION_TABLE, migrate, UnknownMigrationsError } from '../../src/store/migrate.js';
 import { ForeignDatabaseError, migratePostgres, SVC_MARKER } from '../../src/store/postgres/migrate.js';
 import { postgresMigrations } from '../../src/store/postgres/migrations/index.js';
+import { openPostgresDb } from '../../src/store/postgres/open.js';
 import { openSqlite } from '../../src/store/sqlite.js';
 import { type PostgresServer, startPostgres } from '../helpers/postgres.js';
 
@@ -66,11 +66,9 @@ async function sqliteShape() {
   const db = openSqlite(':memory:');
   try {
     await migrate(db);
-    // The local chains' tables are SQLite's alone (CONTRACT §14: --chains refuses PostgreSQL).
-    const sqliteOnly: readonly string[] = LOCAL_CHAIN_TABLES;
-    const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").all() as { name: string }[])
-      .map((r) => r.name)
-      .filter((name) => !sqliteOnly.includes(name));
+    const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").all() as { name: string }[]).map(
+      (r) => r.name,
+    );
     const columns = tables.flatMap((t) => (db.pragma(`table_info("${t}")`) as { name: string }[]).map((c) => [t, c.name] as [string, string]));
     const unique = tables.flatMap((t) =>
       (db.pragma(`index_list("${t}")`) as { name: string; unique: number }[])
@@ -82,11 +80,7 @@ async function sqliteShape() {
       const pk = (db.pragma(`table_info("${t}")`) as { name: string; pk: number; type: string }[]).filter((c) => c.pk);
       if (pk.length === 1 && pk[0]!.type.toUpperCase() === 'INTEGER') unique.push(`${t}(${pk[0]!.name})`);
     }
-    const indexes = (
-      db.prepare("SELECT name, tbl_name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL").all() as { name: string; tbl_name: string }[]
-    )
-      .filter((r) => !sqliteOnly.includes(r.tbl_name))
-      .map((r) => r.name);
+    const indexes = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL").all() as { name: string }[]).map((r) => r.name);
     return shape(columns, unique, indexes);
   } finally {
     db.close();
@@ -131,6 +125,12 @@ describe('PostgreSQL migrations', () => {
     delete actual.tables.request_journal;
     actual.unique = actual.unique.filter((u) => u !== 'request_journal(seq)');
     actual.indexes = actual.indexes.filter((i) => i !== 'request_journal_id');
+    // `notify_key` (0007-notify-key): the key replicas sign their change notifications with; one row,
+    // which no snapshot copies (a key leaves the database with no file).
+    expect(actual.tables.notify_key).toEqual(['key', 'one']);
+    expect(actual.unique).toContain('notify_key(one)');
+    delete actual.tables.notify_key;
+    actual.unique = actual.unique.filter((u) => u !== 'notify_key(one)');
     expect(actual.tables).toEqual(expected.tables);
     expect(actual.unique).toEqual(expected.unique);
     expect(actual.indexes).toEqual(expected.indexes);
@@ -212,5 +212,32 @@ describe('PostgreSQL migrations', () => {
     expect(error).toBeInstanceOf(UnknownMigrationsError);
     expect(error.names).toEqual(['0099-from-the-future']);
     expect(await catalog(db)).toEqual(before);
+  });
+
+  it('refuse, at start, an svc database that lost a table or a column (one line naming it)', async () => {
+    // CONTRACT §12 "trust only its own" (issue 40): before, such a database started and answered 500s.
+    for (const [damage, named] of [
+      // CASCADE: the local chains' transfers refer to payments (the reference goes, the table stays).
+      ['DROP TABLE payments CASCADE', /the table "payments" is missing/],
+      ['ALTER TABLE invoices DROP COLUMN reference_id', /the table "invoices" lacks the column "reference_id"/],
+      ['DROP TABLE request_journal', /the table "request_journal" is missing/],
+    ] as const) {
+      const url = await server.createDatabase();
+      const db = await openPostgresDb({ url });
+      await db.close();
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      await client.query(damage);
+      await client.end();
+      const refused = openPostgresDb({ url }).then(
+        async (opened) => {
+          await opened.close();
+          return null;
+        },
+        (error: unknown) => error,
+      );
+      expect(await refused, damage).toMatchObject({ name: 'UserError', code: 'database_damaged', message: expect.stringMatching(named) });
+      expect(String(((await refused) as Error).message).split('\n')).toHaveLength(1);
+    }
   });
 });

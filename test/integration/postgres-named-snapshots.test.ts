@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { StoreEngine } from '../../src/store/engine.js';
-import { openPostgresEngine } from '../../src/store/postgres/engine.js';
+import type { StoreEngine } from '../helpers/pg-engine.js';
+import { openPostgresEngine } from '../helpers/pg-engine.js';
 import { deleteNamedSnapshot, fetchNamedSnapshot, listNamedSnapshots, saveNamedSnapshot } from '../../src/store/postgres/named-snapshots.js';
-import type { PgHandle } from '../../src/store/postgres/repos/handle.js';
+import type { PgHandle } from '../../src/store/postgres/handle.js';
 import { exportPostgresSnapshot, importPostgresSnapshot } from '../../src/store/postgres/snapshots.js';
 import { type PostgresServer, startPostgres } from '../helpers/postgres.js';
 import { seedInvoice, seedMerchant, T0 } from '../helpers/store-rows.js';

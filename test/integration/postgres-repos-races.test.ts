@@ -1,9 +1,9 @@
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { StoreConflictError } from '../../src/store/conflicts.js';
-import type { StoreEngine } from '../../src/store/engine.js';
-import { openPostgresEngine } from '../../src/store/postgres/engine.js';
-import type { PgHandle } from '../../src/store/postgres/repos/handle.js';
+import type { StoreEngine } from '../helpers/pg-engine.js';
+import { openPostgresEngine } from '../helpers/pg-engine.js';
+import type { PgHandle } from '../../src/store/postgres/handle.js';
 import { type PostgresServer, startPostgres } from '../helpers/postgres.js';
 import { deliveryRow, eventRow, invoiceRow, seedInvoice, seedMerchant, T0 } from '../helpers/store-rows.js';
 

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { StoreConflictError } from '../../src/store/conflicts.js';
-import type { StoreEngine } from '../../src/store/engine.js';
-import { openPostgresEngine } from '../../src/store/postgres/engine.js';
-import type { PgHandle } from '../../src/store/postgres/repos/handle.js';
+import type { StoreEngine } from '../helpers/pg-engine.js';
+import { openPostgresEngine } from '../helpers/pg-engine.js';
+import type { PgHandle } from '../../src/store/postgres/handle.js';
 import { isFiniteNumber } from '../../src/store/repos/meta.js';
 import { type PostgresServer, startPostgres } from '../helpers/postgres.js';
 import { deliveryRow, eventRow, invoiceRow, seedInvoice, seedMerchant, T0 } from '../helpers/store-rows.js';
@@ -109,7 +109,6 @@ describe('PostgreSQL repositories', () => {
       network_ids: '[1,2494104990]',
       updated_at: T0 + 2,
     });
-    await expect(repos.merchants.setIntegrationStatus(db, merchant.id, 'BOGUS', T0)).rejects.toThrow(/not a integration_status/);
 
     const invoice = await seedInvoice(engine, merchant);
     const payment = { invoice_id: invoice.id, network_id: 2494104990, token: 'USDT', amount: '4.000001', tx_hash: '0xabc', created_at: T0 };
@@ -225,12 +224,13 @@ describe('PostgreSQL repositories', () => {
     expect(await repos.deliveries.nextDeliveryDueAt(db)).toBe(T0 + 1);
     expect(await repos.deliveries.nextDeliveryDueAfter(db, T0 + 4)).toBe(T0 + 50);
 
-    // a has one running already: with perUrl 2, one more of a; b is not due past T0+4 yet.
-    const claimed = await repos.deliveries.claimDue(db, T0 + 10, 10, 2, new Map([[a, 1]]));
+    // a's receiver has one running already (`busy` is by receiver: scheme, host and port): with
+    // perUrl 2, one more of a; b is not due past T0+4 yet.
+    const claimed = await repos.deliveries.claimDue(db, T0 + 10, 10, 2, new Map([['http://a', 1]]));
     expect(claimed.map((d) => d.id).sort()).toEqual([rows[0]!.id, rows[3]!.id].sort());
     expect(claimed.every((d) => d.in_flight === 1)).toBe(true);
     // a saturated: left out entirely.
-    expect(await repos.deliveries.claimDue(db, T0 + 10, 10, 2, new Map([[a, 2]]))).toEqual([]);
+    expect(await repos.deliveries.claimDue(db, T0 + 10, 10, 2, new Map([['http://a', 2]]))).toEqual([]);
     expect((await repos.deliveries.claimDueForUrl(db, a, T0 + 10, 1)).map((d) => d.id)).toEqual([rows[1]!.id]);
     expect(await repos.deliveries.nextDeliveryDueAt(db)).toBe(T0 + 3);
 

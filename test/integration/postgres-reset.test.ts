@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { StoreEngine } from '../../src/store/engine.js';
-import { openPostgresEngine } from '../../src/store/postgres/engine.js';
+import type { StoreEngine } from '../helpers/pg-engine.js';
+import { openPostgresEngine } from '../helpers/pg-engine.js';
 import { saveNamedSnapshot, listNamedSnapshots } from '../../src/store/postgres/named-snapshots.js';
-import type { PgHandle } from '../../src/store/postgres/repos/handle.js';
+import type { PgHandle } from '../../src/store/postgres/handle.js';
 import { clearPostgresData } from '../../src/store/postgres/reset.js';
 import { exportPostgresSnapshot } from '../../src/store/postgres/snapshots.js';
 import { DATA_TABLES } from '../../src/store/postgres/tables.js';

@@ -3,18 +3,17 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { checkSnapshotFile, checkSnapshotSchema } from '../../src/server/snapshots/untrusted.js';
-import type { StoreEngine } from '../../src/store/engine.js';
+import type { StoreEngine } from '../helpers/pg-engine.js';
 import { migrations } from '../../src/store/migrations/index.js';
-import { openPostgresEngine } from '../../src/store/postgres/engine.js';
-import type { PgHandle } from '../../src/store/postgres/repos/handle.js';
+import { openPostgresEngine } from '../helpers/pg-engine.js';
+import type { PgHandle } from '../../src/store/postgres/handle.js';
 import { exportPostgresSnapshot, importPostgresSnapshot } from '../../src/store/postgres/snapshots.js';
-import { LOCAL_CHAIN_TABLES } from '../../src/store/repos/chains.js';
 import { SNAPSHOT_TABLES } from '../../src/store/postgres/tables.js';
 import { readSchema } from '../../src/store/expected-schema.js';
 import { MIGRATION_TABLE } from '../../src/store/migrate.js';
-import { backupTo, replaceAllRows } from '../../src/store/snapshots.js';
+import { backupTo, replaceAllRows } from '../../src/store/sqlite/snapshots.js';
 import { openSqlite } from '../../src/store/sqlite.js';
-import { openStore, type Store } from '../../src/store/store.js';
+import { openStore, type Store } from '../../src/store/sqlite/store.js';
 import { type PostgresServer, startPostgres } from '../helpers/postgres.js';
 import { seedEveryTable, sqliteRows } from '../helpers/snapshot-rows.js';
 import { seedInvoice, seedMerchant, T0 } from '../helpers/store-rows.js';
@@ -79,10 +78,8 @@ async function seededExport(): Promise<{ store: Store; file: string }> {
 describe('snapshots across engines', () => {
   it('list every table SQLite restores: the table lists cannot drift from the schema', async () => {
     const store = await sqliteStore();
-    // The local chains' tables are SQLite's alone (CONTRACT §14: --chains refuses PostgreSQL).
-    const sqliteOnly: readonly string[] = LOCAL_CHAIN_TABLES;
     const tables = readSchema(store.sqlite)
-      .filter((o) => o.type === 'table' && !o.name.startsWith(MIGRATION_TABLE) && !sqliteOnly.includes(o.name))
+      .filter((o) => o.type === 'table' && !o.name.startsWith(MIGRATION_TABLE))
       .map((o) => o.name);
     expect(SNAPSHOT_TABLES.map((t) => t.name).sort()).toEqual(tables.sort());
   });
@@ -168,16 +165,19 @@ describe('snapshots across engines', () => {
     const db2 = openSqlite(huge);
     db2.prepare('UPDATE invoices SET expires_at = 9007199254740993 WHERE seq = 12').run();
     db2.close();
-    await expect(importPostgresSnapshot(engine.db, huge, false)).rejects.toThrow(/invoices\.expires_at holds 9007199254740993/);
+    await expect(importPostgresSnapshot(engine.db, huge, false)).rejects.toThrow(/holds 9007199254740993 in invoices\.expires_at/);
     expect(await pgRows(engine.db)).toEqual(before);
 
     // SQLite's text may hold U+0000 (svc refuses one in a body now; an older file or one made by hand
-    // may still have it); PostgreSQL's cannot, and the refusal names the column.
+    // may still have it); PostgreSQL's cannot. The refusal names the column, and is the user's one
+    // line (issue 40: it ended `svc dev --snapshot` with exit 4, a bug's).
     const nul = (await seededExport()).file;
     const db3 = openSqlite(nul);
     db3.prepare("UPDATE invoices SET reference_id = 'order' || char(0) || '1' WHERE seq = 12").run();
     db3.close();
-    await expect(importPostgresSnapshot(engine.db, nul, false)).rejects.toThrow(/invoices\.reference_id holds the character U\+0000/);
+    const refused = importPostgresSnapshot(engine.db, nul, false);
+    await expect(refused).rejects.toThrow(/holds the character U\+0000 \(NUL\) in invoices\.reference_id, which svc never stores; nothing was changed$/);
+    await expect(refused).rejects.toMatchObject({ name: 'UserError', code: 'snapshot_invalid' });
     expect(await pgRows(engine.db)).toEqual(before);
   });
 

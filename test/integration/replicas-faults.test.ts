@@ -5,7 +5,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { SharedFaultTable } from '../../src/server/faults/shared.js';
+import { FaultTable, isStoredFaults } from '../../src/server/faults/table.js';
+import { StoredValue } from '../../src/store/shared-value.js';
 import { openPostgresDb } from '../../src/store/postgres/open.js';
 import { startPostgres } from '../helpers/postgres.js';
 import { replicaSet, until } from '../helpers/replicas.js';
@@ -47,18 +48,20 @@ describe('faults across replicas', () => {
   it('a use counts on the fault as listed, when the request matched it before the add was stored', async () => {
     const db = await openPostgresDb({ url: await server.createDatabase() });
     try {
-      const table = new SharedFaultTable(
-        db,
-        () => 0,
-        randomUUID,
-        (error) => {
+      const stored = new StoredValue(db, {
+        key: 'api_faults',
+        topic: 'faults',
+        guard: isStoredFaults,
+        empty: () => [],
+        onError: (error) => {
           throw error;
         },
-      );
+      });
+      const table = new FaultTable(stored, () => 0, randomUUID);
       await table.reload();
       const added = table.add({ match: { path: '/v1/invoices' }, action: { status: 429 }, when: 'before', times: 2 });
       const matched = table.match('POST', '/v1/invoices', 'test');
-      expect(matched).toBe(added);
+      expect(matched?.id).toBe(added.id);
       await table.settled();
       expect(await table.fire(matched!)).toBe(true);
       expect(table.list()).toMatchObject([{ id: added.id, remaining: 1, fired: 1 }]);

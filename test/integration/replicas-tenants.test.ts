@@ -1,9 +1,7 @@
 /**
- * CONTRACT §12 "Any replica answers any request with the same state", for what each replica keeps
- * in memory on PostgreSQL to save round trips (src/store/postgres/read-cache.ts, issue 27): a
- * partner's webhook configuration, its merchants, its listener registration. A change made through
- * A reaches B's next creates once A's notification arrives (milliseconds; the ceilings are generous).
- * The delivery's URL is read through A, whose raw queries forget only A's own cache.
+ * CONTRACT §12 "Any replica answers any request with the same state", for what each create reads
+ * of its partner: its webhook configuration, its merchants, its listener registration. A change
+ * made through A is what B's next creates use (read from the database: nothing kept in memory).
  */
 import { describe, expect, it } from 'vitest';
 import { dataOf } from '../helpers/client-result.js';

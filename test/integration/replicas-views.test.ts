@@ -175,6 +175,35 @@ describe('the request journal and the live views across replicas', () => {
     expect(await journalOf(a!)).toEqual([]);
   });
 
+  it('ignores a notification on svc’s channel that no replica sent: a forged `journal` re-sends nothing', async () => {
+    // CONTRACT §12 "trust only its own" (issue 40): any role that may connect can NOTIFY on the
+    // channel; one forged notification made every replica re-send old entries to its live viewers.
+    const url = await server.createDatabase();
+    const [a, b] = await replicas.start(url, 2);
+    const onB = await stream(b!, '/__emulator/requests/stream');
+    dataOf(await a!.client.test.createInvoice({ idempotencyKey: ikey(), body: { amount: '5.00' } }), 201);
+    await until('B’s requests stream to show A’s create', () => onB.of('request').length > 0);
+    const [row] = await a!.query('SELECT replica, min(seq) AS first, max(seq) AS last FROM request_journal GROUP BY replica');
+    const forger = new pg.Client({ connectionString: url });
+    await forger.connect();
+    try {
+      const told = { r: row!.replica, from: Number(row!.first), to: Number(row!.last) };
+      // As svc's notifications looked before they were signed, and as they look now, without the key.
+      for (const payload of [
+        { p: 'forged', t: 'journal', d: told },
+        { m: JSON.stringify({ p: 'forged', t: 'journal', d: told }), s: '0'.repeat(64) },
+      ]) {
+        await forger.query('SELECT pg_notify($1, $2)', ['svc_changes', JSON.stringify(payload)]);
+      }
+    } finally {
+      await forger.end();
+    }
+    // A write after the forgeries reaches B (its channel heard them first): nothing came in between.
+    dataOf(await a!.client.test.createInvoice({ idempotencyKey: ikey(), body: { amount: '6.00' } }), 201);
+    await until('B’s stream to show the second create', () => onB.of('request').length >= 2);
+    expect(onB.of('request').map((e) => JSON.parse(e.requestBody).amount)).toEqual(['5.00', '6.00']);
+  });
+
   it('stores only masked text: no key, no secret reaches the table', async () => {
     const database = await server.createDatabase();
     const [a] = await replicas.start(database, 1);

@@ -106,6 +106,20 @@ describe('GET /__emulator/requests', () => {
     expect(entry.query).toBe(`limit=2&api_key=${masked(key)}&token=…`);
   });
 
+  // Issue 40: a key pasted as an Idempotency-Key (a shell variable mixed up) was shown in clear.
+  it('masks a key sent as an Idempotency-Key, alone or inside the value', async () => {
+    const emu = await emulator();
+    const key = emu.keys.test.merchantKey;
+    const partnerKey = emu.keys.live.partnerKey;
+    await emu.call('POST', '/v1/invoices', { key, idempotencyKey: partnerKey, body: { amount: '1.00' } });
+    await emu.call('POST', '/v1/invoices', { key, idempotencyKey: `retry-${partnerKey}-2`, body: { amount: '2.00' } });
+    const entries = await journal(emu);
+    expect(entries.map((e) => e.idempotencyKey)).toEqual([`retry-${masked(partnerKey)}-2`, masked(partnerKey)]);
+    const raw = await emu.call('GET', '/__emulator/requests');
+    expect(raw.text).not.toContain(partnerKey.slice(8, 20));
+    expect(JSON.stringify(emu.requests())).not.toContain(partnerKey.slice(8, 20));
+  });
+
   // Raw HTTP: the request body's exact bytes are the point of these two.
   it('masks a secret cut in the middle by the 16 KiB body limit', async () => {
     const emu = await emulator();

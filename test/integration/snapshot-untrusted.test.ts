@@ -103,9 +103,43 @@ describe('what an imported file carries is not sent', () => {
     const held = dataOf(await emu.client.test.listDeliveries()).data[0]!;
     expect(held).toMatchObject({ status: 'pending', nextAttemptAt: null, url: r.url });
 
+    // Its configuration arrived disabled (issue 40): a resend waits for the user to enable it, and a
+    // new event goes nowhere meanwhile.
+    expect(dataOf(await emu.client.test.getWebhook())).toMatchObject({ url: r.url, enabled: false });
+    expect((await emu.client.test.resendDelivery({ params: { id: held.id } })).status).toBe(409);
+    dataOf(await emu.client.test.createInvoice({ idempotencyKey: ikey(), body: { amount: '1.00' } }), 201);
+    expect(dataOf(await emu.client.test.listDeliveries()).data).toHaveLength(1);
+    dataOf(await emu.client.test.putWebhook({ body: { url: r.url, enabled: true } }));
     const resent = dataOf(await emu.client.test.resendDelivery({ params: { id: held.id } }));
     expect(resent.status).toBe('succeeded');
     expect(r.requests.length).toBe(before + 1);
+  });
+
+  it('its webhook configurations arrive disabled, custom headers and all, in both environments', async () => {
+    const r = await startReceiver();
+    receivers.push(r);
+    const file = await exportedFile(r, (db) => {
+      db.prepare('UPDATE webhook_configs SET custom_headers = ?').run(JSON.stringify({ Authorization: 'Bearer from-the-file', 'Metadata-Flavor': 'Google' }));
+      const live: Record<string, unknown> = {
+        ...(db.prepare('SELECT * FROM webhook_configs').get() as Record<string, unknown>),
+        id: crypto.randomUUID(),
+        environment: 'live',
+      };
+      live.url = 'https://hooks.example.com/from-the-file';
+      db.prepare(
+        `INSERT INTO webhook_configs (${Object.keys(live).join(', ')}) VALUES (${Object.keys(live)
+          .map(() => '?')
+          .join(', ')})`,
+      ).run(Object.values(live));
+    });
+    const emu = await emulator({ snapshot: file });
+    expect(emu.imported?.webhookUrls).toEqual([r.url, 'https://hooks.example.com/from-the-file']);
+    expect(dataOf(await emu.client.test.getWebhook())).toMatchObject({ url: r.url, enabled: false });
+    expect(dataOf(await emu.client.live.getWebhook())).toMatchObject({ url: 'https://hooks.example.com/from-the-file', enabled: false });
+    const before = r.requests.length;
+    dataOf(await emu.client.test.createInvoice({ idempotencyKey: ikey(), body: { amount: '1.00' } }), 201);
+    expect((await emu.client.test.advanceClock({ body: { seconds: 60 } })).status).toBe(200);
+    expect(r.requests.length).toBe(before);
   });
 
   it('a restore by name resumes the snapshot’s deliveries as before (it is the emulator’s own save)', async () => {
@@ -174,6 +208,59 @@ describe('a schema svc did not write is refused, nothing changed', () => {
     // On PostgreSQL the file checked is a temporary copy of the row: the message names the snapshot instead.
     if (testEngine() === 'postgres') expect(res.error.message).toContain('snapshot dropped-in (stored in the database) ');
     expect((await emu.client.test.getInvoice({ params: { id: kept.id } })).status).toBe(200);
+  });
+});
+
+/** Values a stranger can put in svc's own columns that the API would never have stored (issue 40). */
+const BAD_VALUES: [string, (db: Database.Database) => void, RegExp][] = [
+  [
+    'a 50 MB referenceId',
+    (db) => db.prepare('UPDATE invoices SET reference_id = ?').run('x'.repeat(50 * 1024 * 1024)),
+    /invoices\.reference_id is 52,428,800 characters long \(the limit is 255\)/,
+  ],
+  [
+    'a NUL in a reference id',
+    (db) => db.prepare('UPDATE invoices SET reference_id = ?').run('order\u0000-1'),
+    /invoices\.reference_id holds the character U\+0000/,
+  ],
+  ['a NUL in a partner name', (db) => db.prepare('UPDATE partners SET name = ?').run('Acme\u0000'), /partners\.name holds the character U\+0000/],
+  [
+    'bytes for a merchant name',
+    (db) => db.prepare('UPDATE merchants SET name = ?').run(Buffer.from([0xde, 0xad])),
+    /merchants\.name holds something other than text/,
+  ],
+  [
+    'a 3,000-character webhook URL',
+    (db) => db.prepare('UPDATE webhook_configs SET url = ?').run(`http://x/${'a'.repeat(2991)}`),
+    /webhook_configs\.url is 3,000 characters long/,
+  ],
+  ['a status of its own', (db) => db.prepare("UPDATE invoices SET status = 'HACKED'").run(), /invoices\.status is not one of CREATED, /],
+  ['addresses that are not JSON', (db) => db.prepare("UPDATE invoices SET addresses = '[{'").run(), /invoices\.addresses is not valid JSON/],
+  ['text for a time', (db) => db.prepare("UPDATE invoices SET created_at = 'soon'").run(), /invoices\.created_at holds something other than a number/],
+  [
+    'a custom header carrying CR LF',
+    (db) => db.prepare('UPDATE webhook_configs SET custom_headers = ?').run(JSON.stringify({ 'X-A': 'a\r\nX-Injected: 1' })),
+    /webhook_configs\.custom_headers is not at most 20 headers with valid names and values/,
+  ],
+];
+
+describe("values svc's API would refuse are refused, nothing changed", () => {
+  it.each(BAD_VALUES)('starting from a file with %s: one line naming the file, the column and why', async (_what, craft, why) => {
+    const r = await startReceiver();
+    receivers.push(r);
+    const file = await exportedFile(r, craft);
+    const hash = sha(file);
+    const error = await startTestEmulator({ snapshot: file }).then(
+      (emu) => {
+        emulators.push(emu);
+        return null;
+      },
+      (e: Error) => e,
+    );
+    expect(error?.message).toMatch(why);
+    expect(error?.message).toContain(`snapshot ${file} holds a value svc's API would refuse: `);
+    expect(error?.message).not.toContain('\n');
+    expect(sha(file)).toBe(hash);
   });
 });
 

@@ -9,6 +9,7 @@
  * The replicas run svc dev's real delivery lease (25 s, renewed every 5 s), so the takeover in the
  * first test comes 25–30 s after the kill: most of this file's time.
  */
+import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type PostgresServer, startPostgres } from '../helpers/postgres.js';
 import { type Behaviour, type Receiver, startReceiver } from '../helpers/receiver.js';
@@ -25,8 +26,8 @@ afterEach(async () => {
   await Promise.all(receivers.splice(0).map((r) => r.close()));
 });
 
-async function cluster(count = 3): Promise<Cluster> {
-  const c = await startCluster(await server.createDatabase(), count);
+async function cluster(count = 3, envOf?: (n: number) => NodeJS.ProcessEnv): Promise<Cluster> {
+  const c = await startCluster(await server.createDatabase(), count, envOf);
   clusters.push(c);
   // Started together on an empty database: one migration, one set of default keys for all.
   for (const r of c.replicas) expect(r.ready.test).toEqual(c.keys);
@@ -253,5 +254,43 @@ describe('a cluster of three svc dev processes on one PostgreSQL', () => {
     const doubled = await c.query('SELECT reference_id FROM invoices GROUP BY reference_id HAVING count(*) <> 1');
     expect(doubled).toEqual([]);
     console.log(`[cluster pg restart] ${tally.acknowledged.size} creates acknowledged (${statusLine(tally)}); proxy turns ${JSON.stringify(c.proxy.hits)}`);
+  });
+
+  it('a replica whose clock runs two hours ahead takes no live claim, and its own are taken over after a lease when it dies', async () => {
+    // CONTRACT §12 "bounded claims" (issue 40): leases are measured on the database's clock. Before,
+    // a replica ahead released every live claim of the others at its sweep (duplicates), and its own
+    // claims, ending two hours "later", outlived it.
+    const ahead = { NODE_OPTIONS: `--import ${fileURLToPath(new URL('./lib/clock-ahead.mjs', import.meta.url))}` };
+    // One emulator clock for the sandbox (frozen, shared): work either replica writes is due for both,
+    // whatever their wall clocks say. Only the leases see the skew.
+    const sandboxClock = { SVC_CLOCK_START: '2030-01-01T00:00:00Z' };
+    const c = await cluster(2, (n) => (n === 1 ? { ...sandboxClock, ...ahead } : sandboxClock));
+    const [onTime, skewed] = c.replicas as [Cluster['replicas'][0], Cluster['replicas'][0]];
+    // Each attempt stays in flight 6 s: longer than a sweep's interval (5 s).
+    const rx = await webhookTo(c, { status: 200, delayMs: 6000 });
+    const tally = newTally();
+    for (let i = 0; i < 20; i++) expect(await createInvoice(onTime.client, c.keys, `ahead-${i}`, tally)).toBeDefined();
+    await until('every invoice.created delivered', () => rx.requests.length >= 20);
+    await until('every delivery done', async () => (await deliveriesOpen(c)) === 0);
+    // Nobody took a claim still being attempted: each envelope came once.
+    const once = countByEnvelope(rx.requests);
+    expect([...once].filter(([, n]) => n !== 1)).toEqual([]);
+
+    // Now the skewed replica holds claims, and dies.
+    for (let i = 0; i < 20; i++) expect(await createInvoice(skewed.client, c.keys, `dies-${i}`, tally)).toBeDefined();
+    await until('the skewed replica to have attempts in flight', () => skewed.unfinishedDeliveries().length >= 3);
+    await skewed.kill();
+    const held = (await c.query('SELECT id FROM deliveries WHERE in_flight = 1 AND id = ANY($1)', [skewed.unfinishedDeliveries()])).map((r) => r.id as string);
+    expect(held.length).toBeGreaterThan(0);
+    // Taken over after one lease (25 s) and a sweep (5 s), not two hours.
+    await until(
+      'the dead replica’s claims to be taken over and succeed',
+      async () => {
+        const rows = await c.query("SELECT count(*) AS n FROM deliveries WHERE id = ANY($1) AND status = 'succeeded' AND in_flight = 0", [held]);
+        return Number(rows[0]!.n) === held.length;
+      },
+      60_000,
+    );
+    console.log(`[cluster clock ahead] 20 deliveries once each beside the replica ahead; ${held.length} of its claims taken over after its death`);
   });
 });

@@ -23,7 +23,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, Migrator, SqliteDialect, type Migration } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { migrations } from '../../src/store/migrations/index.js';
-import { openStore } from '../../src/store/store.js';
+import { openStore } from '../../src/store/sqlite/store.js';
 import { ROOT, spawnCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/temp-dir.js';
 import { derive, runSeed } from './lib/seeded-random.js';

@@ -423,3 +423,175 @@ describe('delivering to a live webhook', () => {
     }
   });
 });
+
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * An exposed emulator is no open proxy (CONTRACT §8, issue 40): listening beyond loopback, webhook
+ * URLs of either environment whose host is or resolves to a non-public address are refused when
+ * saved (400 `webhook_url_not_allowed`, nothing saved) and at every connection (a name that resolved
+ * elsewhere when it was saved), unless `webhookAllow` lists the host or its range. On loopback the
+ * test environment keeps pointing anywhere (the tests above: 'control').
+ */
+describe('an emulator listening beyond loopback', () => {
+  let emu: TestEmulator;
+  let wires: Tripwires;
+  const answers = new Map<string, string[]>();
+  // This machine's first non-loopback address: listed by range, so a name answering it is allowed.
+  let listedAddress: string | undefined;
+
+  beforeAll(async () => {
+    wires = await startTripwires();
+    listedAddress = wires.wires.map((w) => w.address).find((a) => !a.includes(':') && !a.startsWith('127.'));
+    emu = await startTestEmulator({
+      db: path.join(dir, 'exposed.db'),
+      host: '0.0.0.0',
+      clock: manualClock(Date.UTC(2030, 0, 1)),
+      config: { webhookAllow: ['allowed-by-name.example.com', ...(listedAddress ? [`${listedAddress}/32`] : [])] },
+      lookup: async (host) => {
+        const answer = answers.get(host);
+        if (!answer) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND' });
+        return answer;
+      },
+    });
+  });
+  afterAll(async () => {
+    await emu?.stop();
+    await wires?.close();
+  });
+
+  const literal = (a: string) => (a.includes(':') ? `[${a}]` : a);
+
+  it('refuses, when saved, URLs of either environment whose host is or resolves to a non-public address, and saves nothing', async () => {
+    // The listed range's own address is the one case allowed (the last test).
+    const notListed = (c: Case) => !c.answer.includes(listedAddress ?? '');
+    const list = cases(wires.wires.map((w) => w.address)).filter((c) => notListed(c) && !c.answer.some((a) => a.includes('%')));
+    const urls: { label: string; url: string; key: string }[] = [];
+    for (const [i, c] of list.entries()) {
+      // The address itself, where it is one address.
+      if (c.answer.length === 1)
+        urls.push({ label: `${c.name} (literal)`, url: `http://${literal(c.answer[0]!)}:${wires.port}/hook`, key: emu.keys.test.partnerKey });
+      // A name answering it, in both environments (live's own rules accept the name's text).
+      const host = `exposed-save-${i}.example.com`;
+      answers.set(host, c.answer);
+      urls.push({ label: `${c.name} (test, by name)`, url: `http://${host}:${wires.port}/hook`, key: emu.keys.test.partnerKey });
+      urls.push({ label: `${c.name} (live, by name)`, url: `https://${host}/hook`, key: emu.keys.live.partnerKey });
+    }
+    urls.push({ label: 'localhost', url: `http://localhost:${wires.port}/hook`, key: emu.keys.test.partnerKey });
+    urls.push({ label: 'a .localhost name', url: `http://api.localhost:${wires.port}/hook`, key: emu.keys.test.partnerKey });
+    expect(urls.length).toBeGreaterThan(100);
+
+    const problems: string[] = [];
+    for (const { label, url, key } of urls) {
+      const res = await emu.call('PUT', '/v1/partner/webhook', { key, body: { url, secret: SECRET } });
+      const e = res.body?.error;
+      if (res.status !== 400 || e?.code !== 'webhook_url_not_allowed' || e.param !== 'url' || !String(e.message).includes('--webhook-allow')) {
+        problems.push(`${label}: ${url}: ${res.status} ${res.text}`);
+      }
+    }
+    expect(problems, 'URLs an exposed emulator saved').toEqual([]);
+    console.log(`[ssrf exposed] ${urls.length} URLs of ${list.length} address cases refused when saved (literals, test and live names), nothing saved`);
+    for (const key of [emu.keys.test.partnerKey, emu.keys.live.partnerKey]) {
+      expect((await emu.call('GET', '/v1/partner/webhook', { key })).status).toBe(404);
+    }
+
+    // A public name and a public address are saved: the rule refuses internal targets only.
+    answers.set('public-hook.example.com', [PUBLIC_V4]);
+    ok(await emu.call('PUT', '/v1/partner/webhook', { key: emu.keys.test.partnerKey, body: { url: 'http://public-hook.example.com/h', secret: SECRET } }));
+    ok(await emu.call('PUT', '/v1/partner/webhook', { key: emu.keys.test.partnerKey, body: { url: `http://${PUBLIC_V4}/h`, secret: SECRET } }));
+    ok(await emu.call('PUT', '/v1/partner/webhook', { key: emu.keys.live.partnerKey, body: { url: 'https://public-hook.example.com/h', secret: SECRET } }));
+  });
+
+  it('refuses every attempt to a name that resolves to a non-public address when connecting; listed hosts and ranges are delivered to', async () => {
+    const list = cases(wires.wires.map((w) => w.address)).filter((c) => !c.answer.includes(listedAddress ?? ''));
+    const setups = await Promise.all(
+      list.map(async (c, i) => {
+        const host = `exposed-rebind-${i}.example.com`;
+        // Public when saved, then re-pointed (DNS rebinding) before the delivery connects.
+        answers.set(host, [PUBLIC_V4]);
+        const partner = ok(await emu.call('POST', '/__emulator/partners', { body: { name: `Exposed ${i}` } }), 201);
+        const key = partner.test.partnerKey as string;
+        ok(await emu.call('PUT', '/v1/partner/webhook', { key, body: { url: `http://${host}:${wires.port}/hook`, secret: SECRET } }));
+        answers.set(host, c.answer);
+        const merchant = ok(
+          await emu.call('POST', '/v1/partner/merchants', {
+            key,
+            idempotencyKey: `exposed-merchant-${i}`,
+            body: { externalTenantId: `exposed-${i}`, email: `exposed-${i}@example.com`, name: `Exposed ${i}` },
+          }),
+          201,
+        );
+        const invoice = ok(
+          await emu.call('POST', '/v1/partner/invoices', {
+            key,
+            idempotencyKey: `exposed-invoice-${i}`,
+            body: { merchantId: merchant.merchantId, amount: '1.00' },
+          }),
+          201,
+        );
+        return { c, host, key, invoiceId: invoice.id as string };
+      }),
+    );
+    const problems: string[] = [];
+    for (const s of setups) {
+      const delivery = await waitUntil(`the attempt for ${s.c.name}`, async () => {
+        const list = ok(await emu.call('GET', `/v1/partner/webhook/deliveries?invoiceId=${s.invoiceId}`, { key: s.key })).data as any[];
+        return list.find((d) => d.attemptCount >= 1);
+      });
+      const d = ok(await emu.call('GET', `/v1/partner/webhook/deliveries/${delivery.id}`, { key: s.key }));
+      const error = String(d.attempts[0]?.error);
+      if (!error.startsWith('address_blocked: ') || !error.includes(s.c.blocked) || !error.includes('--webhook-allow')) {
+        problems.push(`${s.c.name}: ${error}`);
+      }
+    }
+    expect(problems).toEqual([]);
+    await sleep(200);
+    expect(wires.seen(), 'connections that reached a local listener').toEqual([]);
+    console.log(
+      `[ssrf exposed] ${setups.length} names re-pointed after saving: every attempt address_blocked, 0 connections to ${wires.wires.length} local listeners`,
+    );
+
+    // Listed by name: delivered, whatever it resolves to (here: loopback).
+    const loopbackWire = wires.wires.find((w) => w.address === '127.0.0.1')!;
+    answers.set('allowed-by-name.example.com', ['127.0.0.1']);
+    const byName = ok(await emu.call('POST', '/__emulator/partners', { body: { name: 'Allowed by name' } }), 201);
+    ok(
+      await emu.call('PUT', '/v1/partner/webhook', {
+        key: byName.test.partnerKey,
+        body: { url: `http://allowed-by-name.example.com:${wires.port}/hook`, secret: SECRET },
+      }),
+    );
+    const merchantId = (
+      await emu.call('POST', '/v1/partner/merchants', {
+        key: byName.test.partnerKey,
+        idempotencyKey: 'exposed-allowed-merchant',
+        body: { externalTenantId: 'allowed', email: 'allowed@example.com', name: 'Allowed' },
+      })
+    ).body.merchantId;
+    ok(
+      await emu.call('POST', '/v1/partner/invoices', {
+        key: byName.test.partnerKey,
+        idempotencyKey: 'exposed-allowed-1',
+        body: { merchantId, amount: '1.00' },
+      }),
+      201,
+    );
+    await waitUntil('a connection to the listed host', async () => loopbackWire.connections.length > 0);
+
+    // Listed by range: this machine's own address (/32) is reached; loopback, not listed, is not.
+    if (listedAddress) {
+      const wire = wires.wires.find((w) => w.address === listedAddress)!;
+      answers.set('in-listed-range.example.com', [listedAddress]);
+      ok(await emu.call('PUT', '/v1/partner/webhook', { key: byName.test.partnerKey, body: { url: `http://in-listed-range.example.com:${wires.port}/hook` } }));
+      ok(
+        await emu.call('POST', '/v1/partner/invoices', {
+          key: byName.test.partnerKey,
+          idempotencyKey: 'exposed-allowed-2',
+          body: { merchantId, amount: '1.00' },
+        }),
+        201,
+      );
+      await waitUntil(`a connection to ${listedAddress}`, async () => wire.connections.length > 0);
+    }
+  });
+});

@@ -29,18 +29,14 @@ const ALLOWED: Record<string, [number, string]> = {
   ],
   'server/presenters.ts': [1, 'presentInvoiceJson: the Json<T> brand is made only there (the splice is held to presentInvoice byte for byte by a unit test)'],
   'store/db.ts': [1, 'bindRepositories: one bound function per repository function, assembled in a loop: the compiler cannot map the loop to the mapped type'],
-  'store/sqlite-db.ts': [
-    1,
-    "bindSqlite: one promise-returning function per SQLite repository function, assembled in a loop; SqliteModulesCheck checks the modules' names",
-  ],
-  'store/group-commit.ts': [1, "one queue holds transactions of every result type; each resolve gets its own fn's result"],
-  'store/postgres/read-cache.ts': [
+  'store/sqlite/group-commit.ts': [1, "one queue holds transactions of every result type; each resolve gets its own fn's result"],
+  'store/postgres/tenant-cache.ts': [
     5,
-    'withReadCache: one wrapped function per repository function, assembled in a loop (as bindRepositories); the cache holds each read under its own key, so a hit is the type its load returned',
+    'withTenantCache: one wrapped function per repository function, assembled in a loop (as bindRepositories); the cache holds each read under its own key, so a hit is the type its load returned',
   ],
   'store/query.ts': [1, 'param(): a placeholder string typed as the column it stands for, so builders type-check'],
   'store/sqlite.ts': [1, "require() of the CommonJS driver is untyped; its type is the package's own"],
-  'store/store.ts': [1, "better-sqlite3's transaction wrapper loses a generic function's return type"],
+  'store/sqlite/store.ts': [1, "better-sqlite3's transaction wrapper loses a generic function's return type"],
   'webhooks/signature.ts': [1, 'verifyWebhook: the signature proves the body came from the service; a schema check would refuse its future fields'],
 };
 

@@ -71,6 +71,7 @@ describe('types: a handler reads what its spec declares, as declared', () => {
       readonly publicUrl?: string;
       readonly allowedHost?: readonly string[];
       readonly chains?: boolean;
+      readonly webhookAllow?: readonly string[];
     }>();
   });
 

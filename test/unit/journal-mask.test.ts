@@ -25,6 +25,11 @@ describe('maskBody: the shortcut for texts with nothing to mask', () => {
     const cases: [string, string][] = [
       [`{"key":"${KEY}"}`, '{"key":"pt_test_…Zz99"}'],
       ['{"token":"abcdefghijklmnop"}', '{"token":"…"}'],
+      // A token symbol the service lists is the API's own `token` (a route lock, a payment): shown.
+      ['{"amount":"1.00","token":"USDC"}', '{"amount":"1.00","token":"USDC"}'],
+      ['{"token":"USDT","networkId":2494104990}', '{"token":"USDT","networkId":2494104990}'],
+      ['{"Token":"USDC"}', '{"Token":"…"}'],
+      ['{"token":"usdc"}', '{"token":"…"}'],
       ['{"Secret": "x"}', '{"Secret": "…"}'],
       ['{"secr\\u0065t":"hidden"}', '{"secr\\u0065t":"…"}'],
       ['{"customHeaders":{"x-auth":"Bearer abc"}}', '{"customHeaders":{"x-auth":"…"}}'],

@@ -67,11 +67,53 @@ function upwardImports(files: { file: string; text: string }[]): string[] {
   return found;
 }
 
+/**
+ * The store's engines are one seam (issue 39, ARCHITECTURE habit 14): an engine is chosen where the
+ * store opens, and its folder builds the kit the rest uses (src/store/kit.ts). Above the store,
+ * server/ and webhooks/ never import an engine's folder (PostgreSQL's: its kit brings it) nor ask
+ * which engine they run on.
+ */
+const ENGINE_BLIND = ['server/', 'webhooks/'];
+const ENGINE_TEST = /\.kind\s*[!=]==?\s*['"](?:postgres|sqlite)['"]|['"](?:postgres|sqlite)['"]\s*[!=]==?\s*\S*\.kind\b/;
+
+/** Where a file of server/ or webhooks/ imports store/postgres/ or tests the engine's kind. */
+function engineQuestions(files: { file: string; text: string }[]): string[] {
+  const found: string[] = [];
+  for (const { file, text } of files) {
+    if (!ENGINE_BLIND.some((p) => file.startsWith(p))) continue;
+    for (const target of importsOf(file, text)) if (target.startsWith('store/postgres/')) found.push(`src/${file} imports src/${target}`);
+    text.split('\n').forEach((line, i) => {
+      if (ENGINE_TEST.test(line)) found.push(`src/${file}:${i + 1} asks which engine: ${line.trim()}`);
+    });
+  }
+  return found;
+}
+
 describe('layers', () => {
   const files = sourceFiles(SRC).map((file) => ({ file, text: fs.readFileSync(path.join(SRC, file), 'utf8') }));
 
   it('no module in src/ imports from a higher floor', () => {
     expect(upwardImports(files)).toEqual([]);
+  });
+
+  it('server/ and webhooks/ neither import store/postgres/ nor test the engine', () => {
+    expect(engineQuestions(files)).toEqual([]);
+  });
+
+  it('catches each way of asking which engine', () => {
+    const asking = [
+      "import { isDatabaseUnavailable } from '../store/postgres/unavailable.js';",
+      "import type { PostgresStoreDb } from '../store/postgres/engine.js';",
+      "const m = await import('../store/postgres/open.js');",
+      "if (db.kind === 'postgres') return;",
+      'if (deps.db.kind !== "sqlite") return;',
+      "const shared = 'postgres' === db.kind;",
+    ];
+    for (const text of asking) expect(engineQuestions([{ file: 'server/x.ts', text }]), text).toHaveLength(1);
+    expect(engineQuestions([{ file: 'webhooks/deep/y.ts', text: "import '../../store/postgres/notify.js';" }])).toHaveLength(1);
+    // Below the seam, and what is not an engine, are not its business.
+    expect(engineQuestions([{ file: 'store/open.ts', text: "const { openPostgresKit } = await import('./postgres/kit.js');" }])).toEqual([]);
+    expect(engineQuestions([{ file: 'server/auth.ts', text: "if (principal.kind === 'partner') return;\nimport { x } from '../store/kit.js';" }])).toEqual([]);
   });
 
   it('every file of src/ is on a floor, and the scan sees its imports', () => {

@@ -30,6 +30,7 @@ export const DEV_ENV = {
   SVC_PUBLIC_URL: 'publicUrl',
   SVC_ALLOWED_HOSTS: 'allowedHost',
   SVC_CHAINS: 'chains',
+  SVC_WEBHOOK_ALLOW: 'webhookAllow',
 } as const satisfies Record<string, keyof DevOptions>;
 
 /** The options the environment sets; an unset or empty variable sets nothing. Bad values: exit 2 naming the variable. */
@@ -51,6 +52,7 @@ export function devOptionsFromEnv(env: NodeJS.ProcessEnv): DevOptions {
         out[key] = boolean(name, raw);
         break;
       case 'allowedHost':
+      case 'webhookAllow':
         out[key] = raw
           .split(',')
           .map((h) => h.trim())
@@ -78,6 +80,7 @@ export function mergeDevOptions(fromEnv: DevOptions, flags: DevOptions): DevOpti
   const set = Object.fromEntries(Object.entries(flags).filter(([, value]) => value !== undefined));
   Object.assign(merged, set);
   if (fromEnv.allowedHost || flags.allowedHost) merged.allowedHost = [...(fromEnv.allowedHost ?? []), ...(flags.allowedHost ?? [])];
+  if (fromEnv.webhookAllow || flags.webhookAllow) merged.webhookAllow = [...(fromEnv.webhookAllow ?? []), ...(flags.webhookAllow ?? [])];
   return merged;
 }
 

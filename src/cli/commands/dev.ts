@@ -3,9 +3,10 @@ import path from 'node:path';
 import type { EmulatorConfig } from '../../config/defaults.js';
 import { loadConfig, resolveConfig } from '../../config/load.js';
 import { allowedHostProblem } from '../../domain/allowed-hosts.js';
+import { webhookAllowProblem } from '../../domain/webhook-allow.js';
 import { UsageError } from '../../errors.js';
 import { devOptionsFromEnv, mergeDevOptions } from './dev-env.js';
-import { chooseStorage, describeStorage, type StorageChoice, storageOption } from './storage.js';
+import { chooseStorage, describeStorage, passwordInFlagWarning, type StorageChoice, storageOption } from './storage.js';
 import { isLoopback } from '../../server/http/loopback.js';
 import { type Emulator, startWithoutSchemas } from '../../server/start.js';
 import type { Context } from '../context.js';
@@ -29,6 +30,9 @@ export const devCommand: Handler<typeof devSpec> = async ({ options: flags }, ct
   const explicitConfig = ctx.globals.config ?? (ctx.env.SVC_CONFIG?.trim() || undefined);
   const loaded = await loadConfig({ cwd: ctx.cwd, explicitPath: explicitConfig });
   for (const warning of loaded.warnings) ctx.stderr.write(`warning: ${warning}\n`);
+  // The flag's own value, not SVC_DATABASE_URL's: only the command line is everyone's to read.
+  const exposedPassword = passwordInFlagWarning(flags.database);
+  if (exposedPassword) ctx.stderr.write(`warning: ${exposedPassword}\n`);
   const config = applyFlags(resolveConfig(loaded.file), opts);
   const storage = chooseStorage(ctx.cwd, opts, loaded.file.database);
   refuseChainsOnPostgres(config, storage);
@@ -62,15 +66,19 @@ export const devCommand: Handler<typeof devSpec> = async ({ options: flags }, ct
     await emulator.stop();
     return { streamed: true, exitCode: 130 };
   }
-  const other = writeLocalState(ctx.cwd, {
+  // The control token too (mode 0600): it guards loopback clients as well (CONTRACT §8).
+  const { primary } = writeLocalState(ctx.cwd, {
     baseUrl: emulator.url,
     pid: process.pid,
     startedAt: new Date().toISOString(),
     database: describeStorage(storage),
     keys: emulator.keys,
+    ...(config.controlToken === null ? {} : { controlToken: config.controlToken }),
   });
-  if (other) {
-    ctx.stderr.write(`warning: .svc/dev.json belongs to another svc dev (pid ${other.pid}, ${other.baseUrl}); other commands here keep using that one\n`);
+  if (primary) {
+    ctx.stderr.write(
+      `warning: .svc/dev.json belongs to another svc dev (pid ${primary.pid}, ${primary.baseUrl}); other commands here keep using that one while it runs, then this one (.svc/dev.${process.pid}.json)\n`,
+    );
   }
   // Watched from before the ready line: whoever reads it may send SIGINT at once.
   const stopped = untilAborted(emulator, ctx, exportOnExit);
@@ -81,17 +89,22 @@ export const devCommand: Handler<typeof devSpec> = async ({ options: flags }, ct
     write(JSON.stringify(readyEvent(emulator, loaded.filepath, snapshotFile, storage, chains)));
     for (const message of exposureWarnings(emulator, config)) write(JSON.stringify({ type: 'warning', message }));
   } else write(banner(emulator, storage, loaded.filepath, config, c, snapshotFile, chains));
-  if (opts.fixtures) await seed(opts.fixtures, emulator, ctx);
+  if (opts.fixtures) await seed(opts.fixtures, emulator, config.controlToken, ctx);
   return { streamed: true, exitCode: await stopped };
 };
 
 /** `--fixtures`: applied once the emulator listens; a failing step stops the emulator (exit 1). */
-async function seed(file: string, emulator: Emulator, ctx: Context): Promise<void> {
+async function seed(file: string, emulator: Emulator, controlToken: string | null, ctx: Context): Promise<void> {
   const { applyFixtureFile, fixtureSummary } = await import('./fixtures/run.js');
   try {
     const result = await applyFixtureFile(
       path.resolve(ctx.cwd, file),
-      { baseUrl: emulator.url, partnerKey: emulator.keys.test.partnerKey, merchantKey: emulator.keys.test.merchantKey },
+      {
+        baseUrl: emulator.url,
+        partnerKey: emulator.keys.test.partnerKey,
+        merchantKey: emulator.keys.test.merchantKey,
+        ...(controlToken === null ? {} : { controlToken }),
+      },
       ctx,
     );
     if (ctx.json) ctx.stdout.write(`${JSON.stringify({ type: 'fixtures', file, steps: result.responses })}\n`);
@@ -137,6 +150,8 @@ export function applyFlags(config: EmulatorConfig, options: Input<typeof devSpec
     exposeControlPlane: options.exposeControlPlane ?? config.exposeControlPlane,
     // Added to the config file's list: a flag names one more host, it does not forget the team's.
     allowedHosts: [...config.allowedHosts, ...(options.allowedHost ?? []).map(allowedHostFlag)],
+    // Added to the config file's list too; each flag may itself be a comma-separated list.
+    webhookAllow: [...config.webhookAllow, ...(options.webhookAllow ?? []).flatMap(webhookAllowFlag)],
     seed: options.seed === undefined ? config.seed : seedFlag(options.seed),
     clockStart: options.clockStart === undefined ? config.clockStart : clockStartFlag(options.clockStart),
     controlToken: options.controlToken === undefined ? config.controlToken : controlTokenFlag(options.controlToken),
@@ -181,6 +196,18 @@ function clockStartFlag(value: string): string {
   return value;
 }
 
+function webhookAllowFlag(value: string): string[] {
+  const entries = value
+    .split(',')
+    .map((e) => e.trim())
+    .filter((e) => e !== '');
+  for (const entry of entries) {
+    const problem = webhookAllowProblem(entry);
+    if (problem) throw new UsageError(`--webhook-allow: ${problem}`, '--webhook-allow');
+  }
+  return entries;
+}
+
 function allowedHostFlag(value: string): string {
   const problem = allowedHostProblem(value);
   if (problem) throw new UsageError(`--allowed-host: ${problem}`, '--allowed-host');
@@ -220,6 +247,8 @@ function importedRows(emulator: Emulator, snapshotFile: string | undefined): [st
   return [
     ['Snapshot', snapshotFile],
     ...webhookUrls.map((url, i): [string, string] => [i === 0 ? 'Its webhook URLs' : '', esc(url)]),
+    // Its configurations arrive disabled (CONTRACT §8): nothing goes to a URL the file chose unasked.
+    ['Its webhooks', 'disabled until you enable them: svc webhook set --enable'],
     ['Held deliveries', `${heldDeliveries} (not sent until you resend them: svc webhook deliveries resend <id>)`],
   ];
 }

@@ -12,7 +12,7 @@ import { esc } from '../output/escape.js';
 import { styleFor } from '../output/style.js';
 import type { CommandOutput, Handler } from '../spec.js';
 import { applyFlags, exportTarget, readyEvent, refuseChainsOnPostgres, startFrom } from './dev.js';
-import { chooseStorage, storageOption } from './storage.js';
+import { chooseStorage, passwordInFlagWarning, storageOption } from './storage.js';
 import type { execSpec } from './top.js';
 import { errorCode, errorMessage } from '../../domain/caught.js';
 
@@ -31,6 +31,8 @@ import { errorCode, errorMessage } from '../../domain/caught.js';
 export const execCommand: Handler<typeof execSpec> = async ({ args, options: opts }, ctx) => {
   const loaded = await loadConfig({ cwd: ctx.cwd, explicitPath: ctx.globals.config });
   for (const warning of loaded.warnings) ctx.stderr.write(`warning: ${warning}\n`);
+  const exposedPassword = passwordInFlagWarning(opts.database);
+  if (exposedPassword) ctx.stderr.write(`warning: ${exposedPassword}\n`);
   const config = applyFlags({ ...resolveConfig(loaded.file), port: 0 }, opts);
   // Never the config file's database: a throwaway run must not touch the folder's emulator's.
   const storage = chooseStorage(ctx.cwd, opts, undefined, ':memory:');
@@ -63,11 +65,15 @@ export const execCommand: Handler<typeof execSpec> = async ({ args, options: opt
   const fixturesOutput = scratch === null ? undefined : path.join(scratch, 'fixtures.json');
   try {
     log?.write(readyEvent(emulator, loaded.filepath, undefined, storage, emulator.chains ? await emulator.chains.list() : null));
-    if (opts.fixtures !== undefined && fixturesOutput !== undefined) await seed(opts.fixtures, fixturesOutput, emulator, ctx, log);
+    if (opts.fixtures !== undefined && fixturesOutput !== undefined)
+      await seed(opts.fixtures, fixturesOutput, { emulator, controlToken: config.controlToken }, ctx, log);
     // Ctrl-C or SIGTERM while the emulator started: the command never runs.
     if (ctx.signal.aborted) return stopped(signalExitCode(ctx.signal.reason), log);
 
-    const outcome = await runChild(args.command, { env: commandEnv(ctx.env, emulator, fixturesOutput), cwd: ctx.cwd });
+    const outcome = await runChild(args.command, {
+      env: commandEnv(ctx.env, { url: emulator.url, keys: emulator.keys, controlToken: config.controlToken }, fixturesOutput),
+      cwd: ctx.cwd,
+    });
     if (!outcome.started) {
       const c = styleFor(ctx.color);
       if (ctx.json)
@@ -90,11 +96,16 @@ export const execCommand: Handler<typeof execSpec> = async ({ args, options: opt
 
 /**
  * What the command finds in its environment (the rest is inherited): the test keys under the names
- * every svc command and SDK reads, the live ones beside them, and where the fixtures' output is.
+ * every svc command and SDK reads, the live ones beside them, the control token when there is one,
+ * and where the fixtures' output is.
  */
 type EnvKeys = Record<'test' | 'live', { partnerKey: string; merchantKey: string; merchantId: string }>;
 
-export function commandEnv(inherited: NodeJS.ProcessEnv, emulator: { url: string; keys: EnvKeys }, fixturesOutput: string | undefined): NodeJS.ProcessEnv {
+export function commandEnv(
+  inherited: NodeJS.ProcessEnv,
+  emulator: { url: string; keys: EnvKeys; controlToken?: string | null },
+  fixturesOutput: string | undefined,
+): NodeJS.ProcessEnv {
   const { test, live } = emulator.keys;
   const env: NodeJS.ProcessEnv = {
     ...inherited,
@@ -106,6 +117,8 @@ export function commandEnv(inherited: NodeJS.ProcessEnv, emulator: { url: string
     SVC_LIVE_MERCHANT_KEY: live.merchantKey,
     SVC_LIVE_MERCHANT_ID: live.merchantId,
   };
+  // A control token guards loopback clients too (CONTRACT §8): the command's svc calls send it.
+  if (emulator.controlToken) env.SVC_CONTROL_TOKEN = emulator.controlToken;
   // An inherited one would name another run's file.
   if (fixturesOutput === undefined) delete env.SVC_FIXTURES_OUTPUT;
   else env.SVC_FIXTURES_OUTPUT = fixturesOutput;
@@ -113,9 +126,15 @@ export function commandEnv(inherited: NodeJS.ProcessEnv, emulator: { url: string
 }
 
 /** `--fixtures`: applied before the command runs; its `--json` document goes to the file the command is told of. */
-async function seed(file: string, output: string, emulator: Emulator, ctx: Context, log: Log | null): Promise<void> {
+async function seed(file: string, output: string, to: { emulator: Emulator; controlToken: string | null }, ctx: Context, log: Log | null): Promise<void> {
   const { applyFixtureFile } = await import('./fixtures/run.js');
-  const target = { baseUrl: emulator.url, partnerKey: emulator.keys.test.partnerKey, merchantKey: emulator.keys.test.merchantKey };
+  const { emulator, controlToken } = to;
+  const target = {
+    baseUrl: emulator.url,
+    partnerKey: emulator.keys.test.partnerKey,
+    merchantKey: emulator.keys.test.merchantKey,
+    ...(controlToken === null ? {} : { controlToken }),
+  };
   const result = await applyFixtureFile(path.resolve(ctx.cwd, file), target, { cwd: ctx.cwd, env: ctx.env });
   // What `svc fixtures apply --json` prints. Mode 0600: a merchant's response holds its key.
   fs.writeFileSync(output, `${JSON.stringify(result.responses, null, 2)}\n`, { mode: 0o600 });

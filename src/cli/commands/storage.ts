@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { DEFAULT_DATABASE } from '../../config/defaults.js';
 import { UsageError } from '../../errors.js';
-import { describePostgresUrl } from '../../store/postgres/describe-url.js';
+import { describePostgresUrl } from '../../store/describe-url.js';
 
 /** Where `svc dev` keeps its state: a SQLite file (or memory), or a shared PostgreSQL database (CONTRACT §12). */
 export type StorageChoice = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
@@ -14,6 +14,23 @@ export function describeStorage(storage: StorageChoice): string {
 /** `startEmulator`'s option for it. */
 export function storageOption(storage: StorageChoice): { db: string } | { database: string } {
   return storage.kind === 'postgres' ? { database: storage.url } : { db: storage.file };
+}
+
+/**
+ * The warning for a password given on the command line (`--database postgres://user:secret@…`,
+ * CONTRACT §12 "Trust only its own"): every local user reads a process's arguments (`ps`,
+ * /proc/<pid>/cmdline). Null when the flag carries none (in the URL's user info or its query).
+ */
+export function passwordInFlagWarning(flag: string | undefined): string | null {
+  if (flag === undefined || !isPostgresUrl(flag)) return null;
+  let url: URL;
+  try {
+    url = new URL(flag);
+  } catch {
+    return null;
+  }
+  if (url.password === '' && !url.searchParams.has('password')) return null;
+  return '--database carries a password, which every local user can read in /proc/<pid>/cmdline (ps shows it too): pass the URL in SVC_DATABASE_URL or the config file\'s "database" instead';
 }
 
 /** A PostgreSQL connection URL, as libpq and `pg` take it. */

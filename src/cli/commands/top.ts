@@ -44,6 +44,12 @@ export const devSpec = defineCommand({
       flags: '--chains',
       description: 'run a local chain per EVM test network (anvil, optional package @foundry-rs/anvil): pay invoices with real transactions',
     },
+    {
+      flags: '--webhook-allow <list>',
+      description:
+        'listening beyond loopback, webhooks may still reach these internal hosts, addresses or CIDR ranges (comma-separated: app,10.0.0.0/8); other internal addresses are refused',
+      repeatable: true,
+    },
   ],
   examples: [
     'svc dev',
@@ -98,6 +104,12 @@ export const execSpec = defineCommand({
     {
       flags: '--chains',
       description: 'run a local chain per EVM test network (anvil, optional package @foundry-rs/anvil): pay invoices with real transactions',
+    },
+    {
+      flags: '--webhook-allow <list>',
+      description:
+        'listening beyond loopback, webhooks may still reach these internal hosts, addresses or CIDR ranges (comma-separated: app,10.0.0.0/8); other internal addresses are refused',
+      repeatable: true,
     },
     { flags: '--log <file>', description: "write the emulator's events to this file, as NDJSON (what `svc dev --json` prints)" },
   ],

@@ -14,11 +14,11 @@ export function chainsView(c: Style, chains: LocalChainData[]): string {
   const list = table(
     c,
     [
-      { header: 'NETWORK', value: (x: LocalChainData) => x.networkId },
-      { header: 'NAME', value: (x) => x.name },
-      { header: 'BLOCK', value: (x) => x.blockNumber },
-      { header: 'CONFIRMATIONS', value: (x) => x.confirmations },
-      { header: 'RPC URL', value: (x) => x.rpcUrl },
+      { header: 'network', value: (x: LocalChainData) => x.networkId },
+      { header: 'name', value: (x) => x.name },
+      { header: 'block', value: (x) => x.blockNumber },
+      { header: 'confirmations', value: (x) => x.confirmations },
+      { header: 'rpc url', value: (x) => x.rpcUrl },
     ],
     chains,
   );

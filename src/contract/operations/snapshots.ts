@@ -12,6 +12,7 @@ export const snapshotOperations = defineOperations({
     description: 'A snapshot of the same name is replaced. Saved with SQLite’s online backup while the emulator keeps serving.',
     body: 'SaveSnapshotRequest',
     responses: { 201: 'Snapshot' },
+    errors: ['temporary_folder_unavailable'],
   },
   listSnapshots: {
     ...control,
@@ -28,7 +29,7 @@ export const snapshotOperations = defineOperations({
     description:
       'Deliveries of the discarded state are dropped (a listener holding one is told it is gone); those of the restored state resume. Requests answered meanwhile see either state, never a mix.',
     responses: { 200: 'SnapshotRestored' },
-    errors: ['snapshot_not_found', 'snapshot_invalid'],
+    errors: ['snapshot_not_found', 'snapshot_invalid', 'temporary_folder_unavailable'],
   },
   exportSnapshot: {
     ...control,
@@ -36,7 +37,7 @@ export const snapshotOperations = defineOperations({
     path: '/__emulator/snapshots/{name}/file',
     summary: 'The snapshot as an SQLite database file (`svc snapshot export`; start from it with `svc dev --snapshot`)',
     responses: { 200: { stream: true, mediaType: 'application/vnd.sqlite3', description: 'An SQLite database file.' } },
-    errors: ['snapshot_not_found'],
+    errors: ['snapshot_not_found', 'temporary_folder_unavailable'],
   },
   deleteSnapshot: {
     ...control,

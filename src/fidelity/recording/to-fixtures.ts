@@ -123,8 +123,8 @@ const MASKED = '…';
 
 /**
  * The token an invoice was locked to, read back from its answer (one address, one token): the
- * journal's masking, which the recording shares, hides any member named `token`, this API's token
- * symbol included.
+ * journal's masking, which the recording shares, shows a member named `token` only when its value is
+ * a symbol svc lists (USDC, USDT); a deployment's other symbols arrive masked.
  */
 function lockedToken(invoice: unknown): string | undefined {
   const addresses = at(invoice, 'addresses');

@@ -147,8 +147,7 @@ export async function expireDue(deps: AppDeps, now: number, wait = true): Promis
     const batch = await deps.db.transaction(async (tx) => {
       const due = await tx.invoices.invoicesDueForExpiry(now, 200);
       const expiring = due.filter((row) => isExpiryDue(stateOf(row), now));
-      // One read for the batch: on PostgreSQL a read per invoice was a round trip per invoice, and
-      // the writes between them could not wait for one statement (deferred-writes.ts).
+      // One read for the batch: where a statement is a round trip, the engine has it in one (store/engine.ts batch).
       const lastTokens = await tx.payments.lastConfirmedTokensOf(expiring.map((row) => row.id));
       for (const row of expiring) {
         await applyTransition(tx, deps, row, catchUpExpiry(stateOf(row), now, lastTokens.get(row.id) ?? null), now);

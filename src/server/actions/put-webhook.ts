@@ -12,6 +12,9 @@ import type { RequestOf } from '../../contract/schemas/requests.js';
 export async function putWebhook(deps: AppDeps, principal: Principal, body: RequestOf<'PutWebhookRequest'>): Promise<WebhookConfigRow> {
   const url = checkWebhookUrl(body.url, principal.environment);
   if (!url.ok) throw new ApiError(400, 'webhook_url_not_allowed', url.message, 'url');
+  // Beyond loopback, no internal address in either environment (CONTRACT §8); before the transaction: it may resolve a name.
+  const refused = await deps.webhookTargets.refusal(url.url);
+  if (refused !== null) throw new ApiError(400, 'webhook_url_not_allowed', refused, 'url');
   if (body.secret !== undefined && (body.secret.length < 16 || body.secret.length > 255)) {
     throw new ApiError(400, 'webhook_secret_invalid', `secret must be 16 to 255 characters long; it is ${body.secret.length}.`, 'secret');
   }

@@ -1,6 +1,5 @@
 import { locateAnvil } from '../../chains/anvil-binary.js';
 import { startChains, stopChains } from '../../chains/start-chains.js';
-import type { Store } from '../../store/store.js';
 import type { AppDeps } from '../route.js';
 import { attachChains } from './runtime.js';
 import type { ChainsControl } from './types.js';
@@ -8,7 +7,7 @@ import type { ChainsControl } from './types.js';
 /** The local chains of a start (CONTRACT §14): nodes starting while the store opens, attached once the app exists. */
 export interface ChainsBoot {
   /** The chains with their state and watchers; on failure the nodes are stopped. */
-  attach(deps: AppDeps, store: Store): Promise<ChainsControl>;
+  attach(deps: AppDeps): Promise<ChainsControl>;
   /** The start failed elsewhere: the nodes go (none outlives a failed start). */
   abandon(): Promise<void>;
 }
@@ -23,10 +22,10 @@ export function bootChains(confirmations: number, env: NodeJS.ProcessEnv = proce
   // Observed by attach or abandon; never an unhandled rejection meanwhile.
   starting.catch(() => {});
   return {
-    attach: async (deps, store) => {
+    attach: async (deps) => {
       const chains = await starting;
       try {
-        return await attachChains(chains, deps, store, confirmations);
+        return await attachChains(chains, deps, confirmations);
       } catch (error) {
         await stopChains(chains);
         throw error;

@@ -3,19 +3,16 @@ import { tokenAt } from '../../chains/networks.js';
 import type { ChainInfo } from '../../domain/chains.js';
 import { formatReceived, fromBaseUnits } from '../../domain/money.js';
 import { parseDepositAddresses } from '../../store/json-columns.js';
-import { findTransfer, insertTransfer, saveLastBlock, unconfirmedUpTo } from '../../store/repos/chains.js';
 import type { InvoiceRow } from '../../store/repos/invoices.js';
-import type { Store } from '../../store/store.js';
 import { addPaymentIn, confirmPaymentIn } from '../actions/lifecycle.js';
 import { ApiError } from '../api-error.js';
 import type { ChainTransferEvent } from '../events.js';
 import type { AppDeps } from '../route.js';
 import type { DepositIndex } from './deposit-index.js';
 
-/** What crediting needs: the app (its payment actions), SQLite's store (the chain tables), the index. */
+/** What crediting needs: the app (its payment actions and the store's chain tables), the index. */
 export interface CreditContext {
   deps: AppDeps;
-  store: Store;
   index: DepositIndex;
   confirmations: number;
 }
@@ -30,29 +27,29 @@ export interface CreditContext {
  */
 export async function processBlocks(ctx: CreditContext, chain: LocalChain, from: number, to: number, head: number): Promise<void> {
   for (const log of await chain.transfers(from, to)) {
-    const invoiceId = ctx.index.invoiceAt(log.to);
+    const invoiceId = await ctx.index.invoiceAt(log.to);
     if (invoiceId !== undefined) await recordTransfer(ctx, chain, log, invoiceId);
   }
   await confirmDue(ctx, chain.network, head);
-  await ctx.deps.db.transaction(() => saveLastBlock(ctx.store, chain.networkId, to, ctx.deps.clock.now()));
+  await ctx.deps.db.chains.saveLastBlock(chain.networkId, to, ctx.deps.clock.now());
 }
 
 async function recordTransfer(ctx: CreditContext, chain: LocalChain, log: TransferLog, invoiceId: string): Promise<void> {
-  const { deps, store } = ctx;
+  const { deps } = ctx;
   const network = chain.network;
   const token = tokenAt(network, log.contract);
   // Read before the transaction, which may await nothing but the store.
   const decimals = token?.decimals ?? (await decimalsOf(chain, log.contract));
   const exact = fromBaseUnits(log.value, decimals);
   const event = await deps.db.transaction(async (tx): Promise<ChainTransferEvent | null> => {
-    if (findTransfer(store, network.networkId, log.txHash, log.logIndex)) return null;
+    if (await tx.chains.findTransfer(network.networkId, log.txHash, log.logIndex)) return null;
     const invoice = await tx.invoices.findInvoice(invoiceId);
     if (!invoice) return null;
     // value ÷ 10^decimals, exact, written with the invoice amount's fraction digits (10 USDC on 10.00: 10.00).
     const amount = formatReceived(invoice.amount, exact);
     const reason = token ? whyNotCredited(invoice, network, token.symbol, log.value) : anotherToken(network, log.contract);
     const credited = reason === null ? await addPaymentIn(tx, deps, invoiceId, creditedPayment(ctx, network, token?.symbol, amount, log)) : null;
-    insertTransfer(store, {
+    await tx.chains.insertTransfer({
       id: deps.random.uuid(),
       network_id: network.networkId,
       tx_hash: log.txHash,
@@ -128,8 +125,8 @@ async function decimalsOf(chain: LocalChain, contract: string): Promise<number> 
 
 /** Confirms the payments whose block has `confirmations` blocks on `head`'s chain (its own included). */
 async function confirmDue(ctx: CreditContext, network: ChainInfo, head: number): Promise<void> {
-  const { deps, store } = ctx;
-  for (const due of unconfirmedUpTo(store, network.networkId, head - ctx.confirmations + 1)) {
+  const { deps } = ctx;
+  for (const due of await deps.db.chains.unconfirmedUpTo(network.networkId, head - ctx.confirmations + 1)) {
     const paymentId = due.payment_id;
     if (paymentId === null) continue;
     try {

@@ -1,6 +1,5 @@
 import { evmDepositAddress } from '../../domain/addresses.js';
-import { testInvoicesAfter } from '../../store/repos/chains.js';
-import type { Store } from '../../store/store.js';
+import type { StoreDb } from '../../store/db.js';
 
 const PAGE = 1000;
 
@@ -15,14 +14,14 @@ export class DepositIndex {
   private readonly byAddress = new Map<string, string>();
   private lastSeq = 0;
 
-  constructor(private readonly store: Store) {}
+  constructor(private readonly db: StoreDb) {}
 
   /** The invoice whose deposit address this is (any case), if any. */
-  invoiceAt(address: string): string | undefined {
+  async invoiceAt(address: string): Promise<string | undefined> {
     const key = address.toLowerCase();
     const known = this.byAddress.get(key);
     if (known !== undefined) return known;
-    this.learn();
+    await this.learn();
     return this.byAddress.get(key);
   }
 
@@ -31,9 +30,9 @@ export class DepositIndex {
     this.lastSeq = 0;
   }
 
-  private learn(): void {
+  private async learn(): Promise<void> {
     for (;;) {
-      const rows = testInvoicesAfter(this.store, this.lastSeq, PAGE);
+      const rows = await this.db.chains.testInvoicesAfter(this.lastSeq, PAGE);
       for (const row of rows) {
         this.byAddress.set(evmDepositAddress(row.id).toLowerCase(), row.id);
         this.lastSeq = row.seq;

@@ -5,8 +5,6 @@ import { stopChains } from '../../chains/start-chains.js';
 import { ChainWatcher } from '../../chains/watcher.js';
 import { OPERATIONS } from '../../contract/operations/index.js';
 import { errorMessage } from '../../domain/caught.js';
-import { findLocalChain, lastUnconfirmedBlock, saveChainState, saveLastBlock } from '../../store/repos/chains.js';
-import type { Store } from '../../store/store.js';
 import { ApiError } from '../api-error.js';
 import type { AppDeps } from '../route.js';
 import { processBlocks } from './credit.js';
@@ -30,15 +28,15 @@ interface Entry {
  * snapshots do to them. The chains' states are saved in the store: shortly after new blocks, at a
  * snapshot, and when the emulator stops.
  */
-export async function attachChains(chains: readonly LocalChain[], deps: AppDeps, store: Store, confirmations: number): Promise<ChainsControl> {
-  const ctx = { deps, store, index: new DepositIndex(store), confirmations };
+export async function attachChains(chains: readonly LocalChain[], deps: AppDeps, confirmations: number): Promise<ChainsControl> {
+  const ctx = { deps, index: new DepositIndex(deps.db), confirmations };
+  const stored = deps.db.chains;
   const entries: Entry[] = [];
   let saveTimer: NodeJS.Timeout | undefined;
   let saving: Promise<void> = Promise.resolve();
 
   const report = (message: string, error?: unknown) =>
     deps.emit({ type: 'error', message: error === undefined ? message : `${message}: ${errorMessage(error)}` });
-  const write = (fn: () => void) => deps.db.transaction(() => fn());
 
   /** Every chain's state and position into the store; one save at a time. */
   const save = (): Promise<void> => {
@@ -49,7 +47,7 @@ export async function attachChains(chains: readonly LocalChain[], deps: AppDeps,
         // The position first: a state dumped later holds at least those blocks.
         const position = watcher.position;
         const state = await chain.dump();
-        await write(() => saveChainState(store, chain.networkId, state, position, deps.clock.now()));
+        await stored.saveChainState(chain.networkId, state, position, deps.clock.now());
       }
     });
     saving = run.catch(() => {});
@@ -63,7 +61,7 @@ export async function attachChains(chains: readonly LocalChain[], deps: AppDeps,
 
   /** A chain as the store left it (its saved state), or from genesis; resolves with the watcher's position. */
   const bringBack = async (chain: LocalChain): Promise<number> => {
-    const row = findLocalChain(store, chain.networkId);
+    const row = await stored.findLocalChain(chain.networkId);
     let restored = false;
     if (row?.state) {
       try {
@@ -76,8 +74,8 @@ export async function attachChains(chains: readonly LocalChain[], deps: AppDeps,
     if (!restored) await (row ? chain.reset() : chain.genesis());
     const head = await chain.blockNumber();
     // A state older than the position (a crash before the last save) goes back to what the chain has.
-    const position = restored && row ? Math.min(row.last_block, head) : head;
-    if (!restored) await write(() => saveLastBlock(store, chain.networkId, position, deps.clock.now()));
+    const position = restored && row ? Math.min(Number(row.last_block), head) : head;
+    if (!restored) await stored.saveLastBlock(chain.networkId, position, deps.clock.now());
     return position;
   };
 
@@ -87,7 +85,7 @@ export async function attachChains(chains: readonly LocalChain[], deps: AppDeps,
         await processBlocks(ctx, chain, from, to, head);
         saveSoon();
       },
-      onRewind: (head) => write(() => saveLastBlock(store, chain.networkId, head, deps.clock.now())),
+      onRewind: (head) => stored.saveLastBlock(chain.networkId, head, deps.clock.now()),
       onError: (error) => {
         if (entry.dead) return;
         const exit = chain.node.exit;
@@ -151,7 +149,7 @@ export async function attachChains(chains: readonly LocalChain[], deps: AppDeps,
   const restartFromGenesis = async (chain: LocalChain): Promise<number> => {
     await chain.reset();
     const head = await chain.blockNumber();
-    await write(() => saveLastBlock(store, chain.networkId, head, deps.clock.now()));
+    await stored.saveLastBlock(chain.networkId, head, deps.clock.now());
     return head;
   };
 
@@ -187,7 +185,7 @@ export async function attachChains(chains: readonly LocalChain[], deps: AppDeps,
           .filter((e) => !e.dead)
           .map(async ({ chain, watcher }) => {
             await watcher.sync();
-            const last = lastUnconfirmedBlock(store, chain.networkId);
+            const last = await stored.lastUnconfirmedBlock(chain.networkId);
             if (last === null) return;
             const missing = last + confirmations - 1 - (await chain.blockNumber());
             if (missing <= 0) return;

@@ -1,6 +1,5 @@
 import type { ServerResponse } from 'node:http';
 import { presentPayment, presentUncreditedTransfer } from '../presenters.js';
-import { uncreditedTransfersOf } from '../../store/repos/chains.js';
 import { ApiError } from '../api-error.js';
 import { isWebhookEvent } from '../../webhooks/event-guard.js';
 import { sseFrame } from '../../webhooks/sse-frame.js';
@@ -24,8 +23,8 @@ export const dashboardHandlers = {
     const id = input.params.id;
     if (!UUID.test(id) || !(await deps.db.invoices.findInvoice(id))) throw new ApiError(404, 'invoice_not_found', `No invoice ${id}.`);
     const payments = (await deps.db.payments.paymentsOf(id)).map((row) => ({ ...presentPayment(row), credited: true }));
-    // SQLite's local chains (CONTRACT §14): the transfers that credit nothing, among the payments by time.
-    const uncredited = deps.store ? uncreditedTransfersOf(deps.store, id).map(presentUncreditedTransfer) : [];
+    // The local chains (CONTRACT §14): the transfers that credit nothing, among the payments by time.
+    const uncredited = (await deps.db.chains.uncreditedTransfersOf(id)).map(presentUncreditedTransfer);
     const data = uncredited.length ? [...payments, ...uncredited].sort((a, b) => Date.parse(a.createdAt) - Date.parse(b.createdAt)) : payments;
     return { status: 200, body: { data } };
   },

@@ -4,6 +4,7 @@ import { API_PATH_PREFIX, type OperationSpec } from '../../contract/operation.js
 import { operationEntries } from '../../contract/operations/index.js';
 import { ApiError } from '../api-error.js';
 import type { Fault, FaultAction, FaultMatch, FaultSpec } from '../../contract/testing-types.js';
+import type { SharedValue } from '../../store/shared-value.js';
 
 /** More would make every API request scan a long list; a test needs a handful. */
 export const MAX_FAULTS = 100;
@@ -28,18 +29,35 @@ interface Template {
   segments: (string | null)[];
 }
 
+/** A fault as the sandbox stores it (its segments are derived). */
+export type StoredFault = Omit<ActiveFault, 'segments'>;
+
+/** What a stored list must look like (a file restored from elsewhere may hold anything). */
+export const isStoredFaults = (value: unknown): value is StoredFault[] =>
+  Array.isArray(value) && value.every((f) => typeof f === 'object' && f !== null && typeof f.id === 'string' && typeof f.match === 'object');
+
 /**
  * The fault table (CONTRACT §9). Checked for every API request after its route and key are known;
  * with no fault in force that is one length check. The first fault added that matches applies; it
  * is used up (`fire`) when it acts: at once for `before`, on a 2xx answer for `after_commit`.
+ *
+ * The list is a value the sandbox shares (CONTRACT §12), kept by the store kit (store/shared-value.ts):
+ * this process's memory on SQLite, a row every replica reads on PostgreSQL, with memory its cache. A
+ * fault with `times` is used up in that value, one use per request under its lock, so N uses hold
+ * across replicas; an unlimited one counts its uses here only, and never writes.
  */
 export class FaultTable {
-  protected faults: ActiveFault[] = [];
   private readonly templates: Template[];
   private readonly waits = new Set<() => void>();
   private closed = false;
+  /** The stored list last seen, and its faults with their path segments. */
+  private seen: StoredFault[] | null = null;
+  private active: ActiveFault[] = [];
+  /** Uses of unlimited faults here (by id): counted, never stored. */
+  private readonly usedHere = new Map<string, number>();
 
   constructor(
+    private readonly stored: SharedValue<StoredFault[]>,
     private readonly now: () => number,
     // Read when an id is made, not when the table is: node:crypto loads on first use (domain/os-random.ts).
     private readonly newId: () => string = () => randomUUID(),
@@ -48,6 +66,20 @@ export class FaultTable {
     this.templates = operationEntries()
       .filter(([, op]) => op.path.startsWith(API_PATH_PREFIX))
       .map(([, op]) => ({ method: op.method, segments: split(op.path) }));
+  }
+
+  /** The faults in force, as stored (derived again only when the stored list changed). */
+  private get faults(): ActiveFault[] {
+    const list = this.closed ? [] : this.stored.current;
+    if (list !== this.seen) {
+      this.seen = list;
+      this.active = list.map((f) => ({
+        ...f,
+        fired: f.fired + (this.usedHere.get(f.id) ?? 0),
+        segments: f.match.path === undefined ? null : split(f.match.path),
+      }));
+    }
+    return this.active;
   }
 
   get size(): number {
@@ -70,18 +102,17 @@ export class FaultTable {
       throw new ApiError(400, 'validation_failed', `At most ${MAX_FAULTS} faults can be in force; clear some first (DELETE /__emulator/faults).`);
     }
     const action = 'status' in spec.action ? { ...spec.action, code: spec.action.code ?? defaultCode(spec.action.status) } : { ...spec.action };
-    const fault: ActiveFault = {
+    const fault: StoredFault = {
       id: this.newId(),
       match: { ...spec.match },
-      segments,
       action,
       when: spec.when,
       remaining: spec.times ?? null,
       fired: 0,
       createdAt: this.now(),
     };
-    this.faults.push(fault);
-    return fault;
+    this.stored.write((list) => [...list, fault]);
+    return { ...fault, segments };
   }
 
   list(): ActiveFault[] {
@@ -90,9 +121,9 @@ export class FaultTable {
 
   /** Removes one fault, or all; returns how many went. */
   clear(id?: string): number {
-    const before = this.faults.length;
-    this.faults = id === undefined ? [] : this.faults.filter((f) => f.id !== id);
-    return before - this.faults.length;
+    const count = id === undefined ? this.faults.length : this.faults.filter((f) => f.id === id).length;
+    this.stored.write((list) => (id === undefined ? [] : list.filter((f) => f.id !== id)));
+    return count;
   }
 
   /** The first fault that applies to a request (`path` as requested, its segments compared whole). */
@@ -111,23 +142,43 @@ export class FaultTable {
     return undefined;
   }
 
-  /**
-   * Resolves once what add and clear changed is stored (./shared.ts, on PostgreSQL), rejecting with
-   * the store's error: the control plane answers after it. In memory (SQLite): at once.
-   */
+  /** Loads the list as stored (another replica changed it). */
+  reload(): Promise<void> {
+    return this.stored.reload();
+  }
+
+  /** Resolves once what add and clear changed is stored, rejecting with the store's error: the control plane answers after it. */
   settled(): Promise<void> {
-    return Promise.resolve();
+    return this.stored.settled();
   }
 
   /**
    * Uses the fault once; false when it was cleared or used up meanwhile (then it does not act). A
-   * promise only where the use is counted in the store, across replicas (./shared.ts).
+   * promise only for a fault with `times`, whose uses the store counts.
    */
   fire(fault: ActiveFault): boolean | Promise<boolean> {
-    if (!this.faults.includes(fault)) return false;
-    fault.fired++;
-    if (fault.remaining !== null && --fault.remaining === 0) this.faults = this.faults.filter((f) => f !== fault);
-    return true;
+    if (fault.remaining === null) {
+      if (!this.faults.some((f) => f.id === fault.id)) return false;
+      this.usedHere.set(fault.id, (this.usedHere.get(fault.id) ?? 0) + 1);
+      fault.fired++;
+      for (const f of this.active) if (f.id === fault.id && f !== fault) f.fired++;
+      return true;
+    }
+    return this.stored
+      .update((list) => {
+        const found = list.find((f) => f.id === fault.id);
+        if (!found || found.remaining === 0) return { value: list, answer: null };
+        const left = (found.remaining ?? 1) - 1;
+        const used = { ...found, remaining: left, fired: found.fired + 1 };
+        return { value: left === 0 ? list.filter((f) => f.id !== fault.id) : list.map((f) => (f.id === fault.id ? used : f)), answer: used };
+      })
+      .then((used) => {
+        if (!used) return false;
+        // The request matched `fault`; the counts the store holds go to it too (its view of the use).
+        fault.fired = used.fired;
+        fault.remaining = used.remaining;
+        return true;
+      });
   }
 
   /** Waits `ms` (a delay action); resolves false at once when the emulator stops meanwhile. */
@@ -145,10 +196,9 @@ export class FaultTable {
     });
   }
 
-  /** The emulator stops: delays end now (their connections are dropped), nothing more is faulted. */
+  /** The emulator stops: delays end now (their connections are dropped), nothing more is faulted here. */
   close(): void {
     this.closed = true;
-    this.faults = [];
     for (const done of [...this.waits]) done();
   }
 }

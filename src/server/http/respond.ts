@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { isBusy, isStorageFull } from '../../store/errors.js';
-import { isDatabaseUnavailable } from '../../store/postgres/unavailable.js';
+import type { StorageCondition } from '../../store/conditions.js';
 import { ApiError } from '../api-error.js';
+import { TempFolderError } from '../../store/temp-folder.js';
 import type { RouteResult } from '../route.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -61,12 +61,16 @@ export function sendReplay(res: ServerResponse, body: string): string {
   return body;
 }
 
-/** Any error as the contract's error shape; never a stack trace in the body. Returns the body sent. */
-export function sendError(req: IncomingMessage, res: ServerResponse, error: unknown): string | undefined {
+/**
+ * Any error as the contract's error shape; never a stack trace in the body. `condition` is what the
+ * store's engine says the error means (store/conditions.ts), if it is one of its own. Returns the body sent.
+ */
+export function sendError(req: IncomingMessage, res: ServerResponse, error: unknown, condition: StorageCondition | null = null): string | undefined {
   const apiError =
     error instanceof ApiError
       ? error
-      : (storageError(error) ??
+      : (tempFolderError(error) ??
+        storageError(condition) ??
         new ApiError(500, 'internal_error', `Something went wrong inside the emulator; it was logged with request id ${String(res.getHeader('Request-Id'))}.`));
   if (res.headersSent) {
     res.destroy();
@@ -83,17 +87,23 @@ export function sendError(req: IncomingMessage, res: ServerResponse, error: unkn
   return body;
 }
 
+/** The temporary folder a snapshot in transit needs cannot be made (a read-only /tmp): 507, naming it. */
+function tempFolderError(error: unknown): ApiError | null {
+  return error instanceof TempFolderError ? new ApiError(507, 'temporary_folder_unavailable', `The emulator ${error.message}. Nothing was changed.`) : null;
+}
+
 /**
- * Database conditions a client can do something about (CONTRACT §8): another program holds the
- * write lock past the 5 s wait (503, try again), or nothing more can be stored (507).
+ * Database conditions a client can do something about (CONTRACT §8, §12): another program holds a
+ * lock past the 5 s wait (503, try again), the database cannot be reached (503), or nothing more can
+ * be stored (507).
  */
-export function storageError(error: unknown): ApiError | null {
-  if (isBusy(error)) {
+export function storageError(condition: StorageCondition | null): ApiError | null {
+  if (condition === 'busy') {
     return new ApiError(503, 'database_busy', "The emulator's database is locked by another program; nothing was changed. Try again in a moment.", undefined, {
       'Retry-After': '1',
     });
   }
-  if (isDatabaseUnavailable(error)) {
+  if (condition === 'unavailable') {
     // The connection may have dropped during the commit: say what the client can rely on.
     return new ApiError(
       503,
@@ -103,7 +113,7 @@ export function storageError(error: unknown): ApiError | null {
       { 'Retry-After': '1' },
     );
   }
-  if (isStorageFull(error)) {
+  if (condition === 'full') {
     return new ApiError(
       507,
       'storage_full',

@@ -184,7 +184,8 @@ export function present(r: JournalRecord): JournalEntry {
     durationMs: Math.round(r.durationMs * 100) / 100,
     principal: p ? { kind: p.kind, environment: p.environment, partnerId: p.partnerId, merchantId: p.merchantId } : null,
     key: r.key,
-    idempotencyKey: r.idempotencyKey,
+    // A key pasted as an Idempotency-Key is a key all the same (issue 40).
+    idempotencyKey: r.idempotencyKey === null || masked ? r.idempotencyKey : maskKeysInText(r.idempotencyKey),
     replayed: r.replayed,
     requestBody: r.requestBody === null || masked ? r.requestBody : maskBody(r.requestBody),
     responseBody: r.responseBody === null || masked ? r.responseBody : maskBody(r.responseBody),

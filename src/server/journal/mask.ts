@@ -9,6 +9,7 @@
  * cut at the journal's 16 KiB limit in the middle of a secret, and `customHeaders` values (often
  * bearer tokens for the receiver) are secrets whatever their names.
  */
+import { CHAINS } from '../../domain/chains.js';
 
 const KEY = /^(?:pt_)?(?:test|live)_/;
 const BEARER = /^Bearer +/i;
@@ -18,6 +19,12 @@ const KEY_CUT_AT_END = /(?<![0-9A-Za-z_])((?:pt_)?(?:test|live)_)[0-9A-Za-z]{1,3
 /** Member names whose string values are secrets (compared after JSON unescaping, any case). */
 const SECRET_NAME = 'secret|password|token|api_?key|client_?secret|access_?token';
 const SECRET_NAMES = new RegExp(`^(?:${SECRET_NAME})$`, 'i');
+/**
+ * The API's own `token` member (a route lock, a payment) names a stablecoin: a symbol the service
+ * lists is shown as it is, so that the journal and a recording (`svc proxy --record`) keep which token
+ * was asked for. Any other value of a member named `token` is still a secret.
+ */
+const TOKEN_SYMBOLS = new Set(CHAINS.flatMap((chain) => chain.tokens.map((t) => t.symbol)));
 /** Objects whose every string value is a secret. */
 const SECRET_OBJECT = 'customheaders';
 const SECRET_OBJECTS = new RegExp(`^${SECRET_OBJECT}$`, 'i');
@@ -103,7 +110,8 @@ export function scanBody(text: string): string {
       if (closed && /^\s*:/.test(text.slice(end, end + 8))) {
         memberName = value;
       } else {
-        const secret = (memberName !== null && SECRET_NAMES.test(memberName)) || secretScopes.at(-1) === true;
+        const secret =
+          (memberName !== null && SECRET_NAMES.test(memberName) && !(memberName === 'token' && TOKEN_SYMBOLS.has(value))) || secretScopes.at(-1) === true;
         const masked = secret ? (KEY.test(value) ? maskSecret(value) : '…') : maskKeysInText(value, !closed);
         if (masked !== value) {
           out += `${text.slice(copied, i)}"${JSON.stringify(masked).slice(1, -1)}${closed ? '"' : ''}`;

@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { JournalEntry } from '../../contract/testing-types.js';
 import { Backoff } from '../../store/backoff.js';
 import type { ChangeData } from '../../store/changes.js';
-import type { PostgresStoreDb } from '../../store/postgres/engine.js';
-import { clearJournal, insertJournalEntries, journalEntriesOf, journalEntry, journalPage, trimJournal } from '../../store/postgres/journal.js';
+import type { StoreDb } from '../../store/db.js';
+import type { JournalTable } from '../../store/journal-table.js';
 import type { JournalFilter } from '../public-types.js';
 import { Journal, type JournalQuery, type JournalRecord, present, type RequestJournal } from './journal.js';
 
@@ -50,7 +50,8 @@ export class SharedJournal implements RequestJournal {
   private fullTrimAt = -Infinity;
 
   constructor(
-    private readonly db: Pick<PostgresStoreDb, 'handle' | 'publish' | 'instance'>,
+    private readonly table: JournalTable,
+    private readonly db: Pick<StoreDb, 'publish'>,
     capacity: number,
     /** A batch the database refused (kept and tried again) or a notification that failed. */
     private readonly onError: (error: unknown) => void,
@@ -79,18 +80,18 @@ export class SharedJournal implements RequestJournal {
   async page(query: JournalQuery): Promise<{ data: JournalEntry[]; hasMore: boolean } | null> {
     // Off (journalSize 0): nothing kept, as the ring answers.
     if (this.capacity === 0) return query.startingAfter === undefined ? { data: [], hasMore: false } : null;
-    return this.run(() => journalPage(this.db.handle, this.capacity, query, query.limit, query.startingAfter));
+    return this.run(() => this.table.page(this.capacity, query, query.limit, query.startingAfter));
   }
 
   async get(id: string): Promise<JournalEntry | null> {
     if (this.capacity === 0) return null;
-    return this.run(() => journalEntry(this.db.handle, this.capacity, id));
+    return this.run(() => this.table.entry(this.capacity, id));
   }
 
   /** Empties the table for every replica (after this one's pending entries went in, so they go too). */
   async clear(): Promise<number> {
     this.ring.clear();
-    const deleted = await this.run(() => clearJournal(this.db.handle));
+    const deleted = await this.run(() => this.table.clear());
     // The others' rings (their in-process view) empty too.
     await this.db.publish('journal', { cleared: true });
     return deleted;
@@ -126,7 +127,7 @@ export class SharedJournal implements RequestJournal {
     }
     const { r, from, to } = data;
     if (typeof r !== 'string' || typeof from !== 'number' || typeof to !== 'number') return [];
-    const entries = await journalEntriesOf(this.db.handle, r, from, to);
+    const entries = await this.table.entriesOf(r, from, to);
     return entries.map((entry) => ({ ...entry, at: Date.parse(entry.at), masked: true }));
   }
 
@@ -154,7 +155,7 @@ export class SharedJournal implements RequestJournal {
     this.pending = [];
     let range: { from: number; to: number } | null;
     try {
-      range = await insertJournalEntries(this.db.handle, this.db.instance, this.replica, batch.map(present));
+      range = await this.table.insert(this.replica, batch.map(present));
     } catch (error) {
       // Kept, before what came since, for the retry (bounded by add); the database may be restarting.
       this.pending = [...batch, ...this.pending].slice(-this.capacity);
@@ -173,7 +174,7 @@ export class SharedJournal implements RequestJournal {
       const full = performance.now() - this.fullTrimAt >= FULL_TRIM_INTERVAL_MS;
       if (full) this.fullTrimAt = performance.now();
       const from = full ? 0 : this.trimmedBelow;
-      this.trimmedBelow = (await trimJournal(this.db.handle, this.capacity, from)) ?? this.trimmedBelow;
+      this.trimmedBelow = (await this.table.trim(this.capacity, from)) ?? this.trimmedBelow;
       this.trimmedAt = range.to;
     } catch (error) {
       // The rows are in: the next batch trims.

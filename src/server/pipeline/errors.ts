@@ -1,7 +1,7 @@
 import { ApiError } from '../api-error.js';
 import { errorMessage } from '../../domain/caught.js';
-import { isDatabaseUnavailable } from '../../store/postgres/unavailable.js';
 import { sendError } from '../http/respond.js';
+import { TempFolderError } from '../../store/temp-folder.js';
 import { keptText } from '../journal/journal.js';
 import type { Next, Stage } from './compose.js';
 import type { RequestContext } from './context.js';
@@ -23,9 +23,13 @@ async function settled(next: Next): Promise<void> {
 }
 
 function answerError(ctx: RequestContext, error: unknown): void {
-  if (isDatabaseUnavailable(error)) {
+  const condition = error instanceof ApiError ? null : ctx.deps.db.condition(error);
+  if (condition === 'unavailable') {
     // Not a bug in svc: the shared database is away (CONTRACT §12), answered 503; no stack.
     ctx.deps.emit({ type: 'warning', message: `${ctx.req.method} ${ctx.path}: the database cannot be reached (${errorMessage(error)}); answered 503` });
+  } else if (error instanceof TempFolderError) {
+    // Not a bug in svc either: the machine's temporary folder (answered 507, naming it); no stack.
+    ctx.deps.emit({ type: 'warning', message: `${ctx.req.method} ${ctx.path}: ${error.message}; answered 507` });
   } else if (!(error instanceof ApiError)) {
     ctx.deps.emit({
       type: 'error',
@@ -34,6 +38,6 @@ function answerError(ctx: RequestContext, error: unknown): void {
       stack: error instanceof Error ? error.stack : undefined,
     });
   }
-  const body = sendError(ctx.req, ctx.res, error);
+  const body = sendError(ctx.req, ctx.res, error, condition);
   if (ctx.record && body !== undefined) ctx.record.responseBody = keptText(body, ctx.record);
 }

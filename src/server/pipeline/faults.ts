@@ -20,7 +20,7 @@ export const faults: Stage<RoutedContext> = (ctx, next) => {
   }
   const fired = deps.faults.fire(fault);
   const act = (ok: boolean) => (ok ? actFirst(ctx, fault, false).then((goOn) => (goOn ? next() : undefined)) : next());
-  // A promise only for a fault whose `times` replicas count together in the store (faults/shared.ts).
+  // A promise only for a fault whose `times` is counted in the shared value (faults/table.ts).
   return typeof fired === 'boolean' ? act(fired) : fired.then(act);
 };
 

@@ -37,15 +37,15 @@ async function holding(next: () => void | Promise<void>, release: () => void): P
 /**
  * The same key seen before, within 24 hours of emulator time: the first answer again (200,
  * `Idempotent-Replayed: true`) for the same body, 422 `idempotency_key_reused` for another. Bodies
- * compare as canonical JSON, before validation. Otherwise the handler's success is remembered in
- * its own transaction (`handler.ts`).
+ * compare as canonical JSON, before validation. The key is looked up before the handler runs, so a
+ * replay or a reused key does nothing else (it draws no id: CONTRACT §12, the same seed gives the
+ * same ids on every engine). Otherwise the handler's success is remembered in its own transaction
+ * (`handler.ts`).
  *
- * On SQLite the key is looked up first (microseconds). On PostgreSQL, where the lookup was one of a
- * create's four round trips (issue 27), the request acts first and looks only when that did not
- * go through: a remembered key makes the create's own record conflict (its transaction rolls back,
- * the invoice and event with it), and an error the handler threw (validation, a unique value the
- * first request took, 409 not expirable) may be a replay's too. Either way the record decides, as
- * it would have before the handler ran.
+ * Where replicas share the store, another replica's create with the same key may commit between the
+ * lookup and this one's: its record then conflicts (store/repos/idempotency.ts), this transaction
+ * rolls back (the resource and event with it), and the answer is the winner's, as if it had been
+ * found first (before this, the loser of the race answered 500, issue 28).
  */
 export const idempotentReplay: Stage<InputContext> = async (ctx, next) => {
   const { idempotent, principal, route, deps } = ctx;
@@ -56,28 +56,25 @@ export const idempotentReplay: Stage<InputContext> = async (ctx, next) => {
   const scope = idempotencyScope(principal, idempotent.endpoint, idempotent.key, tenant);
   const print = fingerprint(canonicalJson(body));
   const now = deps.clock.now();
-  const lookFirst = deps.db.kind !== 'postgres';
-  if (lookFirst) {
-    const previous = await deps.db.idempotency.findIdempotent(scope, now);
-    if (previous) return replay(ctx, previous, print);
-  }
+  const previous = await deps.db.idempotency.findIdempotent(scope, now);
+  if (previous) return replay(ctx, previous, print);
   // The create and the memory of it commit together: a crash cannot keep one without the other.
   idempotent.remember = async (tx, status, text) => {
-    if (status < 200 || status >= 300) {
-      // Not remembered; but when the lookup was skipped, a remembered key must not let this commit.
-      if (!lookFirst && (await tx.idempotency.findIdempotent(scope, now))) throw new StoreConflictError('idempotency_key');
-      return;
+    if (status >= 200 && status < 300) {
+      await tx.idempotency.rememberIdempotent({
+        scope,
+        fingerprint: print,
+        status,
+        response: text,
+        created_at: now,
+        expires_at: now + IDEMPOTENCY_RETENTION_MS,
+      });
     }
-    await tx.idempotency.rememberIdempotent({ scope, fingerprint: print, status, response: text, created_at: now, expires_at: now + IDEMPOTENCY_RETENTION_MS });
   };
   try {
     return await next();
   } catch (error) {
-    // The key's record conflicted: on PostgreSQL another replica's create with this key committed
-    // after the lookup above (before this, the loser of the race answered 500, issue 28), or the
-    // lookup was skipped. Answer as if that record had been found first.
-    const keyConflict = error instanceof StoreConflictError && error.conflict === 'idempotency_key';
-    if (!keyConflict && lookFirst) throw error;
+    if (!(error instanceof StoreConflictError && error.conflict === 'idempotency_key')) throw error;
     const winner = await deps.db.idempotency.findIdempotent(scope, now).catch(() => undefined);
     if (!winner) throw error;
     return replay(ctx, winner, print);

@@ -10,6 +10,7 @@ import { controlAccess } from './control-access.js';
 import { crossSite } from './cross-site.js';
 import { renderErrors } from './errors.js';
 import { faults } from './faults.js';
+import { fresh } from './fresh.js';
 import { handler } from './handler.js';
 import { hostCheck } from './host-check.js';
 import { idempotencyLock, idempotentReplay } from './idempotency.js';
@@ -43,6 +44,7 @@ export function createPipeline(
     journal, //                   §9 the request journal sees every API request, refused ones too
     renderErrors, //              §2 whatever is thrown below: the error shape, 500 without a stack
     hostCheck(deps), //           §8 allowed hosts: 403 host_not_allowed (before any path is revealed)
+    fresh, //                     §12 what other replicas acknowledged is in force here too
     routing(
       router, //                  §2 404 not_found, 405 method_not_allowed
       compose<RoutedContext>([

@@ -1,52 +1,25 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { SNAPSHOT_NAME } from '../../contract/snapshot-name.js';
 import type { SnapshotInfo } from '../../contract/testing-types.js';
-import { removePartials, removeTempFolders } from './leftovers.js';
+import { removePartials } from '../../store/leftovers.js';
 
 const SUFFIX = '.sqlite';
 
-/** Our temporary folders are `svc-snapshot-<pid>-…` (the copy of a file being imported) and `svc-snapshots-<pid>-…`: the pid says whose. */
-export const TEMP_PREFIX = 'svc-snapshot-';
-
 /**
- * Where snapshots live: beside a file database in `<file>-snapshots/` (they outlive the process, like
- * the database they copy), or for an in-memory emulator in a private temporary folder removed at stop.
+ * Where a file database's snapshots live: beside it in `<file>-snapshots/` (they outlive the process,
+ * like the database they copy; an in-memory emulator keeps its own in memory, memory-snapshots.ts).
  * Each snapshot is one SQLite database file, mode 0600 (it holds keys and webhook secrets). Its
  * creation time is the file's mtime, set to the emulator's clock: the file alone says it all.
  */
 export class SnapshotFiles {
-  /** An in-memory emulator's folder, once made. */
-  private made: string | null = null;
+  private constructor(private readonly dir: string) {}
 
-  /** `fixed`: the folder beside a file database; null for an in-memory emulator's temporary one. */
-  private constructor(private readonly fixed: string | null) {}
-
-  /** A file database's folder loses the leftovers of saves a kill interrupted (`leftovers.ts`). */
+  /** The folder loses the leftovers of saves a kill interrupted (`leftovers.ts`). */
   static for(databaseFile: string): SnapshotFiles {
-    if (databaseFile === ':memory:') return new SnapshotFiles(null);
     const dir = `${databaseFile}-snapshots`;
     removePartials(dir);
     return new SnapshotFiles(dir);
-  }
-
-  /**
-   * The folder. An in-memory emulator's is made the first time a snapshot needs it: making and
-   * removing it at every start and stop cost ~1-3 ms of each `svc exec` (bench #16).
-   */
-  private get dir(): string {
-    if (this.fixed !== null) return this.fixed;
-    if (this.made === null) {
-      removeTempFolders();
-      this.made = fs.mkdtempSync(path.join(os.tmpdir(), `svc-snapshots-${process.pid}-`));
-    }
-    return this.made;
-  }
-
-  /** Whether no folder was made yet (in memory, no snapshot taken): there is nothing to list. */
-  private get none(): boolean {
-    return this.fixed === null && this.made === null;
   }
 
   file(name: string): string {
@@ -68,7 +41,6 @@ export class SnapshotFiles {
   }
 
   info(name: string): SnapshotInfo | null {
-    if (this.none) return null;
     try {
       const stat = fs.statSync(this.file(name));
       return { name, createdAt: stat.mtime.toISOString(), bytes: stat.size };
@@ -79,7 +51,6 @@ export class SnapshotFiles {
 
   /** Newest first, then by name. */
   list(): SnapshotInfo[] {
-    if (this.none) return [];
     let names: string[];
     try {
       names = fs.readdirSync(this.dir);
@@ -94,19 +65,12 @@ export class SnapshotFiles {
   }
 
   delete(name: string): boolean {
-    if (this.none) return false;
     try {
       fs.unlinkSync(this.file(name));
       return true;
     } catch {
       return false;
     }
-  }
-
-  /** An in-memory emulator's snapshots go with it. */
-  close(): void {
-    if (this.made !== null) fs.rmSync(this.made, { recursive: true, force: true });
-    this.made = null;
   }
 }
 

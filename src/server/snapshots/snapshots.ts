@@ -3,20 +3,20 @@ import path from 'node:path';
 import type { Clock } from '../../clock/clock.js';
 import { DatabaseFileError } from '../../store/errors.js';
 import type { Imported } from './files.js';
-import { openStore } from '../../store/store.js';
 import { ApiError } from '../api-error.js';
-import { removeTempFolders } from './leftovers.js';
+import { removeTempFolders } from '../../store/leftovers.js';
 import { SNAPSHOT_NAME, SNAPSHOT_NAME_MESSAGE } from '../../contract/snapshot-name.js';
 import type { SnapshotInfo } from '../../contract/testing-types.js';
-import type { SnapshotEngine, SnapshotFile } from './engine.js';
-import { tempFolder } from './temp-folder.js';
-import { checkSnapshotFile, checkSnapshotSchema, SnapshotRefused } from './untrusted.js';
+import { type SnapshotEngine, type SnapshotFile, SnapshotValueRefused } from '../../store/snapshot-engine.js';
+import { namedFiles } from './named-files.js';
+import { preparedFile } from './prepared-file.js';
+import { SnapshotRefused } from './untrusted.js';
 
 /** The emulator time a snapshot was taken at: a restore puts the clock back there (CONTRACT §9). */
 const CLOCK_AT_SAVE = 'snapshot_clock_ms';
 
 export interface SnapshotDeps {
-  /** What differs between SQLite and PostgreSQL (sqlite-snapshots.ts, postgres-snapshots.ts). */
+  /** What differs between the engines: the store kit's half (store/snapshot-engine.ts). */
   engine: SnapshotEngine;
   clock: Clock;
   /**
@@ -77,7 +77,7 @@ function notFound(name: string): ApiError {
  */
 export function createSnapshots(deps: SnapshotDeps): Snapshots {
   const { engine } = deps;
-  const named = engine.named;
+  const named = 'besideFile' in engine.named ? namedFiles(engine.named.besideFile) : engine.named;
   let queue: Promise<unknown> = Promise.resolve();
   // One save or restore at a time: a restore must not copy a snapshot still being written.
   const serial = <T>(fn: () => Promise<T>): Promise<T> => {
@@ -87,7 +87,8 @@ export function createSnapshots(deps: SnapshotDeps): Snapshots {
   };
 
   const replaceWith = async (file: string, hold: boolean): Promise<Imported> => {
-    const source = await sameSchema(engine, file);
+    // An imported file (held back: a stranger's) is prepared on a copy; a named snapshot is read as it is.
+    const source = await preparedFile(engine, file, hold);
     try {
       await deps.beforeRestore?.();
       const held = await engine
@@ -157,7 +158,7 @@ export function createSnapshots(deps: SnapshotDeps): Snapshots {
           await replaceWith(snapshot.file, false);
         } catch (error) {
           // A stored file is checked like an import; the API answers in its shape.
-          if (error instanceof SnapshotRefused || error instanceof DatabaseFileError) {
+          if (error instanceof SnapshotRefused || error instanceof SnapshotValueRefused || error instanceof DatabaseFileError) {
             throw new ApiError(422, 'snapshot_invalid', error.message.replaceAll(snapshot.file, snapshot.shownAs));
           }
           throw error;
@@ -183,28 +184,4 @@ export function createSnapshots(deps: SnapshotDeps): Snapshots {
     open: found,
     close: () => named.close(),
   };
-}
-
-/**
- * The snapshot as a file with this release's schema, checked first to be exactly one svc wrote
- * (`untrusted.ts`): itself when its migrations are the store's, else a migrated copy in a private
- * temporary folder (an export from an earlier svc), removed by `dispose()` or, after a kill, by the
- * next start (`leftovers.ts`).
- */
-async function sameSchema(engine: SnapshotEngine, file: string): Promise<{ file: string; dispose(): void }> {
-  checkSnapshotFile(file);
-  const theirs = await checkSnapshotSchema(file);
-  if (theirs.join() === engine.migrations().join()) return { file, dispose: () => {} };
-  const temp = tempFolder();
-  const copy = path.join(temp.dir, 'snapshot.sqlite');
-  try {
-    fs.copyFileSync(file, copy);
-    (await openStore({ file: copy })).close();
-  } catch (error) {
-    temp.dispose();
-    // The error names the temporary copy: name the file the user gave.
-    if (error instanceof Error) error.message = error.message.replaceAll(copy, file);
-    throw error;
-  }
-  return { file: copy, dispose: temp.dispose };
 }

@@ -1,23 +1,6 @@
 import { sql } from 'kysely';
-import type { AttemptTrigger, DeliveryTarget, Environment } from '../../contract/enums.js';
-import type { PgHandle } from './repos/handle.js';
-
-/** One stored delivery attempt with what its delivery says of it: a `delivery.result` event's rows. */
-export interface AttemptFeedRow {
-  delivery_id: string;
-  number: number;
-  trigger: AttemptTrigger;
-  url: string;
-  started_at: number;
-  response_status: number | null;
-  error: string | null;
-  partner_id: string;
-  environment: Environment;
-  invoice_id: string;
-  event_id: string;
-  event_type: string;
-  target: DeliveryTarget;
-}
+import type { AttemptFeedRow } from '../kit.js';
+import type { PgHandle } from './handle.js';
 
 /**
  * The attempts of `deliveryIds` (another replica announced some of them: server/shared-views.ts),

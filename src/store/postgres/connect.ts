@@ -1,8 +1,8 @@
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
-import { namingStatements } from './named-statements.js';
+import { namingPool } from './named-pool.js';
 
-export { describePostgresUrl } from './describe-url.js';
+export { describePostgresUrl } from '../describe-url.js';
 
 export interface PostgresConnectOptions {
   /** `postgres://user:password@host:port/name`; its password is never shown (describePostgresUrl). */
@@ -38,13 +38,24 @@ const types: pg.CustomTypesConfig = {
   },
 };
 
-/** A bounded pool of connections named `svc` in pg_stat_activity, parsing int8 as numbers. */
+/**
+ * How long a statement waits for a lock another session holds before it gives up (SQLSTATE 55P03,
+ * answered 503 `database_busy`: CONTRACT §8, as SQLite's busy timeout). Without it a write waited as
+ * long as the lock lasted (a create answered 201 after 19 s) and every pooled connection with it.
+ */
+export const LOCK_WAIT_MS = 5000;
+
+/**
+ * A bounded pool of connections named `svc` in pg_stat_activity, parsing int8 as numbers, each
+ * giving up on a lock after LOCK_WAIT_MS (PostgreSQL's own `lock_timeout`, set for the session).
+ */
 export function createPostgresPool(options: PostgresConnectOptions): pg.Pool {
   const pool = new pg.Pool({
     connectionString: options.url,
     max: options.maxConnections ?? 10,
     connectionTimeoutMillis: options.connectTimeoutMs ?? 5000,
     application_name: 'svc',
+    options: `-c lock_timeout=${LOCK_WAIT_MS}`,
     types,
   });
   // An idle connection that the server drops (a restart, pg_terminate_backend) is an 'error' on the
@@ -63,9 +74,9 @@ export function createPostgresPool(options: PostgresConnectOptions): pg.Pool {
 
 /**
  * Kysely on PostgreSQL through kysely's own dialect (or `Dialect`, one derived from it) and `pg`
- * (docs/decisions.md), each connection preparing its statements once (named-statements.ts).
- * destroy() ends the pool.
+ * (docs/decisions.md), each connection preparing svc's statements once (named-pool.ts). destroy()
+ * ends the pool.
  */
 export function openPostgres<DB>(options: PostgresConnectOptions, Dialect: typeof PostgresDialect = PostgresDialect): Kysely<DB> {
-  return new Kysely<DB>({ dialect: new Dialect({ pool: namingStatements(createPostgresPool(options), types) }) });
+  return new Kysely<DB>({ dialect: new Dialect({ pool: namingPool(createPostgresPool(options)) }) });
 }

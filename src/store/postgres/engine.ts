@@ -1,68 +1,66 @@
-import type { StoreEngine } from '../engine.js';
-import { bindRepositories, immediately, type StoreDb, withAfterCommit } from '../db.js';
+import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { errorMessage } from '../../domain/caught.js';
-import { randomUUID } from 'node:crypto';
 import { type ChangeData, type Changes, type ChangeTopic, noChanges } from '../changes.js';
+import { bindRepositories, immediately, type StoreDb, withAfterCommit } from '../db.js';
 import type { Database } from '../schema.js';
-import { openPostgres, type PostgresConnectOptions } from './connect.js';
+import { storageCondition } from './conditions.js';
+import { LOCK_WAIT_MS, openPostgres, type PostgresConnectOptions } from './connect.js';
+import { TransactionGate } from './gate.js';
+import { type CacheScope, TenantCache, withTenantCache } from './tenant-cache.js';
+import type { PgHandle } from './handle.js';
 import { migratePostgres } from './migrate.js';
-import type { PgHandle } from './repos/handle.js';
-import { postgresRepositories } from './repos/index.js';
+import { checkPostgresSchema } from './schema-check.js';
+import { type ChangeChannel, publishOn, type Sender } from './notify.js';
 import { clearPostgresData, HOLDING, ResetSharingDialect } from './reset.js';
-import { type ChangeChannel, publishOn } from './notify.js';
-import { type CacheScope, ReadCache, withReadCache } from './read-cache.js';
-import { ReadBatch } from './read-batch.js';
-import { invoicesById } from './repos/invoices.js';
+import { postgresRunner } from './runner.js';
 
 /**
- * The PostgreSQL engine of the store interface (engine.ts): a bounded pool, migrated on open, and
- * transactions at PostgreSQL's default READ COMMITTED. What SQLite gets from running one writer at
- * a time, this gets from constraints (idempotency, tenants) and row locks (findInvoice in a
- * transaction, claims with SKIP LOCKED): see the repositories.
+ * A bounded pool, migrated: the PostgreSQL handle the store runs on. Transactions run at
+ * PostgreSQL's default READ COMMITTED. What SQLite gets from running one writer at a time, this gets
+ * from constraints (idempotency, tenants) and row locks (an invoice read in a transaction, claims
+ * with SKIP LOCKED): see the repositories.
  */
-export async function openPostgresEngine(options: PostgresConnectOptions): Promise<StoreEngine<PgHandle>> {
+export async function openPostgresHandle(options: PostgresConnectOptions): Promise<PgHandle> {
   const db = openPostgres<Database>(options, ResetSharingDialect);
   try {
     await migratePostgres(db);
+    await checkPostgresSchema(db);
   } catch (error) {
     await db.destroy();
     throw error;
   }
-  return {
-    kind: 'postgres',
-    db,
-    repos: postgresRepositories,
-    // Each shares the reset lock from its BEGIN (ResetSharingDialect).
-    transaction: (fn) => db.transaction().execute(fn),
-    close: () => db.destroy(),
-  };
+  return db;
 }
 
 /**
- * The store interface on PostgreSQL: repositories on the pool (each statement its own transaction),
- * and transactions on one pooled connection, with the repositories bound to it.
+ * The store interface on PostgreSQL: the repositories on the pool (each statement its own
+ * transaction), and transactions on one pooled connection, with the repositories bound to it.
  */
 export interface PostgresStoreDb extends StoreDb {
-  /** The pool's kysely: for our own tests' raw queries (server/internals.ts) and snapshots' import and export. */
+  /** The pool's kysely: the engine's own modules (journal, listener streams, snapshots) and our tests' raw queries. */
   readonly handle: PgHandle;
   /** This process's id in the change notifications it sends (notify.ts): a statement may NOTIFY itself. */
   readonly instance: string;
-  /** Forgets the rows kept in memory (read-cache.ts): after writes that went past the store, a restore's. */
-  forgetCached(): void;
+  /** Who signs this process's notifications (notify.ts). */
+  readonly sender: Sender;
+  /** The tenants' rows kept in memory (tenant-cache.ts). */
+  readonly cache: TenantCache;
 }
 
-export function postgresDb(engine: StoreEngine<PgHandle>, channel?: ChangeChannel): PostgresStoreDb {
+/** Pooled connections kept for reads and health, beside the transactions' (gate.ts). */
+const KEPT_FOR_READS = 3;
+
+export function postgresDb(handle: PgHandle, channel?: ChangeChannel, key: string = randomUUID(), poolSize = 10): PostgresStoreDb {
+  const gate = new TransactionGate(Math.max(1, poolSize - KEPT_FOR_READS), LOCK_WAIT_MS);
   // Without a channel (a test of the repositories alone) nothing is heard, but publishing still works.
   const changes: Changes = channel ?? noChanges;
   const instance = channel?.instance ?? randomUUID();
   // Each NOTIFY carries this process's id, so that its own channel can ignore it (notify.ts).
-  const publisher = (handle: PgHandle) => (topic: ChangeTopic, data?: ChangeData) => publishOn(handle, instance, topic, data);
-  const cache = new ReadCache();
-  // What the other replicas changed (`tenants`), or replaced whole (a reset, a restore: `keys`); a
-  // reconnected channel calls these too.
-  changes.subscribe('tenants', () => cache.forget());
-  changes.subscribe('keys', () => cache.forget());
+  const sender: Sender = { instance, key };
+  const publisher = (on: PgHandle) => (topic: ChangeTopic, data?: ChangeData) => publishOn(on, sender, topic, data);
+  const publish = publisher(handle);
+  const cache = new TenantCache();
   /** Forgets what a transaction's writes left cached once it ended, committed or not. */
   const forgetAfter = async <T>(run: Promise<T>, scope: { wrote?: boolean }): Promise<T> => {
     try {
@@ -71,60 +69,57 @@ export function postgresDb(engine: StoreEngine<PgHandle>, channel?: ChangeChanne
       if (scope.wrote) cache.forget();
     }
   };
-  // The repositories on the pool: the cached reads through `cache` (read-cache.ts), an invoice read
-  // by id with the others asked meanwhile (read-batch.ts).
-  const publish = publisher(engine.db);
-  const pooled = withReadCache(bindRepositories(engine.repos, engine.db), cache, { publish, inTransaction: false });
-  const invoiceReads = new ReadBatch((ids) => invoicesById(engine.db, ids));
-  pooled.invoices = { ...pooled.invoices, findInvoice: (id) => invoiceReads.read(id) };
+  const inTransaction = (trx: PgHandle, scope: CacheScope) => {
+    scope.publish = publisher(trx);
+    return { ...withTenantCache(bindRepositories(postgresRunner(trx)), cache, scope), publish: scope.publish };
+  };
   return {
-    handle: engine.db,
-    ...pooled,
+    handle,
+    ...withTenantCache(bindRepositories(postgresRunner(handle)), cache, { publish, inTransaction: false }),
     publish,
     instance,
-    forgetCached: () => cache.forget(),
-    kind: 'postgres',
+    sender,
+    cache,
     changes,
-    checkHealth: () => reachable(engine.db),
-    transaction: (fn) => {
-      const scope: CacheScope = { publish: () => Promise.resolve(), inTransaction: true };
-      return withAfterCommit(fn, (body) =>
-        forgetAfter(
-          engine.transaction(async (trx) => {
-            scope.publish = publisher(trx);
-            return body({ ...withReadCache(bindRepositories(engine.repos, trx), cache, scope), publish: scope.publish });
-          }),
+    checkHealth: () => reachable(handle),
+    condition: storageCondition,
+    // Each transaction shares the reset lock from its BEGIN (ResetSharingDialect).
+    transaction: (fn) =>
+      withAfterCommit(fn, (body) => {
+        const scope: CacheScope = { publish, inTransaction: true };
+        return forgetAfter(
+          gate.run(() => handle.transaction().execute(async (trx) => body(inTransaction(trx, scope)))),
           scope,
-        ),
-      );
-    },
+        );
+      }),
     afterCommit: immediately,
     // One transaction: the TRUNCATE and what refills (a reset's defaults) on two connections
     // could run in either order, and the defaults written first were emptied by it (issue 27).
-    // Everything cached is forgotten once the reset ended; the other replicas hear `keys` (start.ts).
     clearData: (refill) =>
-      forgetAfter(
-        withAfterCommit(
-          async (tx) => {
-            await refill?.(tx);
-          },
-          // Not sharing the reset lock (reset.ts): two resets each sharing it while waiting to hold it
-          // alone would deadlock.
-          (body) =>
-            engine.db
+      withAfterCommit(
+        async (tx) => {
+          await refill?.(tx);
+        },
+        // Not sharing the reset lock (reset.ts): two resets each sharing it while waiting to hold it
+        // alone would deadlock.
+        (body) =>
+          gate.run(() =>
+            handle
               .transaction()
               .setIsolationLevel(HOLDING)
               .execute(async (trx) => {
                 await clearPostgresData(trx);
-                return body({ ...bindRepositories(engine.repos, trx), publish: publisher(trx) });
+                // Emptied past the repositories: what is cached is gone, and this transaction's
+                // reads (a reset's defaults) must see the empty tables.
+                cache.forget();
+                return body(inTransaction(trx, { publish, inTransaction: true, wrote: true }));
               }),
-        ),
-        { wrote: true },
-      ),
+          ),
+      ).finally(() => cache.forget()),
     // The channel first: a notification arriving while the pool closes would reload from a closed store.
     close: async () => {
       await changes.close();
-      await engine.close();
+      await handle.destroy();
     },
   };
 }

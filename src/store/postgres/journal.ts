@@ -1,25 +1,30 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { JournalEntry } from '../../contract/testing-types.js';
-import { notifyExpression } from './notify.js';
-import { holdsNul, type PgHandle } from './repos/handle.js';
+import { notifyExpression, type Sender } from './notify.js';
+import { holdsNul } from '../repos/lookups.js';
+import type { PgHandle } from './handle.js';
+import type { JournalRowFilter, JournalTable } from '../journal-table.js';
 
 /**
  * The shared request journal's statements (migrations/0005-request-journal.ts; CONTRACT §9, §12).
  * Rows hold entries as presented (masked); the server's side is server/journal/shared-journal.ts.
  */
 
-/** What `GET /__emulator/requests` filters by; the same meaning as the ring's matcher (journal.ts). */
-export interface JournalRowFilter {
-  method?: string | undefined;
-  path?: string | undefined;
-  status?: number | undefined;
-  invoiceId?: string | undefined;
-  fromDashboard?: boolean | undefined;
+/** The journal table on `db`, notifying as `sender` (notify.ts). */
+export function postgresJournalTable(db: PgHandle, sender: Sender): JournalTable {
+  return {
+    insert: (replica, entries) => insertJournalEntries(db, sender, replica, entries),
+    trim: (capacity, from) => trimJournal(db, capacity, from),
+    entriesOf: (replica, from, to) => journalEntriesOf(db, replica, from, to),
+    page: (capacity, filter, limit, startingAfter) => journalPage(db, capacity, filter, limit, startingAfter),
+    entry: (capacity, id) => journalEntry(db, capacity, id),
+    clear: () => clearJournal(db),
+  };
 }
 
 /**
  * Writes `entries` (in order) as `replica`'s and in the same statement tells the other replicas which
- * rows they were (`journal` with the writer and the range of `seq`, as `instance`: notify.ts): one
+ * rows they were (`journal` with the writer and the range of `seq`, signed as `sender`: notify.ts): one
  * round trip per batch. Returns the range of `seq` they got. One writer per replica runs at a time, so
  * the range holds only these rows of `replica`.
  *
@@ -31,12 +36,12 @@ export interface JournalRowFilter {
  */
 export async function insertJournalEntries(
   db: PgHandle,
-  instance: string,
+  sender: Sender,
   replica: string,
   entries: readonly JournalEntry[],
 ): Promise<{ from: number; to: number } | null> {
   if (entries.length === 0) return null;
-  const announce = notifyExpression(instance, 'journal', sql`json_build_object('r', ${replica}::text, 'from', min(seq), 'to', max(seq))`);
+  const announce = notifyExpression(sender, 'journal', sql`json_build_object('r', ${replica}::text, 'from', min(seq), 'to', max(seq))`);
   // Both sides WITH ORDINALITY, joined and ordered by it: rows are inserted, and numbered, in the array's order.
   const { rows } = await sql<{ from: string | number | null; to: string | number | null }>`
     WITH written AS (

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Environment } from '../../domain/environment.js';
-import type { PgHandle } from './repos/handle.js';
-import { touched } from './repos/handle.js';
+import type { PgHandle } from './handle.js';
+import { touched } from './handle.js';
 
 /**
  * `svc webhook listen` across replicas on PostgreSQL (CONTRACT §12, migration 0004-listener-streams):

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import { SNAPSHOT_NAME } from '../../contract/snapshot-name.js';
 import type { SnapshotInfo } from '../../contract/testing-types.js';
-import type { PgHandle } from './repos/handle.js';
-import { touched } from './repos/handle.js';
+import type { PgHandle } from './handle.js';
+import { touched } from './handle.js';
 
 /**
  * Named snapshots on PostgreSQL (CONTRACT §9, §12): rows of the `snapshots` table (migration

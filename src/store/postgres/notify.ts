@@ -1,17 +1,17 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { type RawBuilder, sql } from 'kysely';
 import pg from 'pg';
 import { errorMessage } from '../../domain/caught.js';
 import { Backoff } from '../backoff.js';
 import type { Change, ChangeData, Changes, ChangeTopic } from '../changes.js';
-import type { PgHandle } from './repos/handle.js';
+import type { PgHandle } from './handle.js';
 
 /** The one channel every replica of a database listens on; the topic is in the payload. */
 export const CHANNEL = 'svc_changes';
 /** PostgreSQL refuses a NOTIFY payload of 8000 bytes or more: ours are ids, far below; refused loudly, never cut. */
 const MAX_PAYLOAD = 7900;
 
-interface Wire {
+interface Message {
   /** The sending process's instance id: a replica does not react to what it said itself. */
   p: string;
   t: ChangeTopic;
@@ -19,25 +19,90 @@ interface Wire {
 }
 
 /**
- * `SELECT pg_notify(…)` on `handle`: inside a transaction, PostgreSQL delivers it only if that
- * transaction commits (and after it did, so a listener reading the store sees the change).
+ * What goes on the channel: the message as JSON text, and its signature. Any role that may connect
+ * can NOTIFY on svc's channel; a notification svc did not sign is ignored (CONTRACT §12: one forged
+ * `journal` notification made every replica re-send old entries to its live viewers).
  */
-export async function publishOn(handle: PgHandle, instance: string, topic: ChangeTopic, data: ChangeData = {}): Promise<void> {
-  const payload = JSON.stringify({ p: instance, t: topic, d: data } satisfies Wire);
+interface Wire {
+  m: string;
+  s: string;
+}
+
+/** Who sends: this process's instance id, and the database's notify key (migrations/0007-notify-key.ts). */
+export interface Sender {
+  instance: string;
+  key: string;
+}
+
+/**
+ * The signature of `message`: SHA-256 over the key, the message and the key again (no length
+ * extension: the key closes it), hex. The same in SQL (notifyExpression), PostgreSQL's sha256().
+ */
+function signature(key: string, message: string): string {
+  return createHash('sha256')
+    .update(key + message + key)
+    .digest('hex');
+}
+
+/** The database's notify key: made by the first replica (a random one), read by the others. */
+export async function notifyKey(handle: PgHandle): Promise<string> {
+  await sql`INSERT INTO notify_key (key) VALUES (${randomBytes(32).toString('hex')}) ON CONFLICT DO NOTHING`.execute(handle);
+  const { rows } = await sql<{ key: string }>`SELECT key FROM notify_key`.execute(handle);
+  const key = rows[0]?.key;
+  if (!key) throw new Error('svc bug: no notify key after storing one');
+  return key;
+}
+
+/**
+ * The topics whose changes replace what every replica caches (the clock, faults, chaos, keys, the
+ * tenants' rows of tenant-cache.ts): each such change also replaces the sandbox's version (`meta`),
+ * in the same transaction, which a replica reads before it serves a request (server/freshness.ts).
+ * The notification only wakes.
+ */
+const CACHED: ReadonlySet<ChangeTopic> = new Set(['clock', 'faults', 'chaos', 'keys', 'tenants']);
+
+/** The `meta` entry every change of a cached topic replaces: a fresh random value, never a count a restore could bring back. */
+const SANDBOX_VERSION = 'sandbox_version';
+
+/**
+ * `SELECT pg_notify(…)` on `handle`: inside a transaction, PostgreSQL delivers it only if that
+ * transaction commits (and after it did, so a listener reading the store sees the change). A cached
+ * topic replaces the sandbox's version in the same statement.
+ */
+export async function publishOn(handle: PgHandle, sender: Sender, topic: ChangeTopic, data: ChangeData = {}): Promise<void> {
+  const message = JSON.stringify({ p: sender.instance, t: topic, d: data } satisfies Message);
+  const payload = JSON.stringify({ m: message, s: signature(sender.key, message) } satisfies Wire);
   if (Buffer.byteLength(payload) > MAX_PAYLOAD) throw new RangeError(`a ${topic} change notification of ${payload.length} bytes is too large`);
-  await sql`SELECT pg_notify(${CHANNEL}, ${payload})`.execute(handle);
+  if (!CACHED.has(topic)) {
+    await sql`SELECT pg_notify(${CHANNEL}, ${payload})`.execute(handle);
+    return;
+  }
+  await sql`WITH version AS (
+      INSERT INTO meta (key, value) VALUES (${SANDBOX_VERSION}, to_json(gen_random_uuid()::text)::text)
+      ON CONFLICT (key) DO UPDATE SET value = excluded.value)
+    SELECT pg_notify(${CHANNEL}, ${payload})`.execute(handle);
+}
+
+/** The sandbox's version (see CACHED), or null before any change of a cached topic. */
+export async function sandboxVersion(handle: PgHandle): Promise<string | null> {
+  const row = await handle.selectFrom('meta').select('value').where('key', '=', SANDBOX_VERSION).executeTakeFirst();
+  return row?.value ?? null;
 }
 
 /**
  * publishOn's NOTIFY as an expression of a statement that computes the change's data itself (from
  * rows it just wrote, say): the write and its notification in one round trip. The same payload.
  */
-export function notifyExpression(instance: string, topic: ChangeTopic, data: RawBuilder<unknown>): RawBuilder<unknown> {
-  return sql`pg_notify(${CHANNEL}, json_build_object('p', ${instance}::text, 't', ${topic}::text, 'd', ${data})::text)`;
+export function notifyExpression(sender: Sender, topic: ChangeTopic, data: RawBuilder<unknown>): RawBuilder<unknown> {
+  const message = sql`json_build_object('p', ${sender.instance}::text, 't', ${topic}::text, 'd', ${data})::text`;
+  const signed = sql`encode(sha256(convert_to(${sender.key}::text || ${message} || ${sender.key}::text, 'UTF8')), 'hex')`;
+  return sql`pg_notify(${CHANNEL}, json_build_object('m', ${message}, 's', ${signed})::text)`;
 }
 
 export interface ChangeChannelOptions {
   url: string;
+  /** The database's notify key: what is not signed with it is not heard. */
+  key: string;
   /** Told when the channel's connection is lost (it reconnects by itself) and when it is back. */
   onWarning?: (message: string) => void;
 }
@@ -132,11 +197,14 @@ export class ChangeChannel implements Changes {
   }
 
   private deliver(payload: string | undefined): void {
-    let wire: Wire;
+    let wire: Message;
     try {
-      wire = JSON.parse(payload ?? '');
+      const signed: unknown = JSON.parse(payload ?? '');
+      // Not ours (someone else NOTIFYing on the channel, unsigned or signed with another key): ignored.
+      if (!isWire(signed) || signed.s !== signature(this.options.key, signed.m)) return;
+      wire = JSON.parse(signed.m);
     } catch {
-      return; // not ours (someone else NOTIFYing on the channel): ignored
+      return;
     }
     if (wire?.p === this.instance || typeof wire?.t !== 'string') return;
     const set = this.subscribers.get(wire.t);
@@ -153,4 +221,8 @@ export class ChangeChannel implements Changes {
       this.options.onWarning?.(`a change subscriber failed: ${errorMessage(error)}`);
     }
   }
+}
+
+function isWire(value: unknown): value is Wire {
+  return typeof value === 'object' && value !== null && 'm' in value && 's' in value && typeof value.m === 'string' && typeof value.s === 'string';
 }

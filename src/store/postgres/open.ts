@@ -2,11 +2,13 @@ import { sql } from 'kysely';
 import { UserError } from '../../errors.js';
 import { errorMessage } from '../../domain/caught.js';
 import { MigrationError, UnknownMigrationsError } from '../migrate.js';
-import { describePostgresUrl } from './describe-url.js';
-import { openPostgresEngine, type PostgresStoreDb, postgresDb } from './engine.js';
+import { describePostgresUrl } from '../describe-url.js';
+import { openPostgresHandle, type PostgresStoreDb, postgresDb } from './engine.js';
+import type { PgHandle } from './handle.js';
 import { ForeignDatabaseError } from './migrate.js';
 import { isDatabaseUnavailable } from './unavailable.js';
-import { ChangeChannel } from './notify.js';
+import { DamagedSchemaError } from './schema-check.js';
+import { ChangeChannel, notifyKey } from './notify.js';
 
 /**
  * Why a PostgreSQL database cannot be used (CONTRACT §12): one line naming it without its password,
@@ -31,25 +33,29 @@ export interface OpenPostgresOptions {
  * unchanged, another application's database or a newer svc's; an unreachable server is one line.
  */
 export async function openPostgresDb(options: OpenPostgresOptions): Promise<PostgresStoreDb> {
-  let engine: Awaited<ReturnType<typeof openPostgresEngine>>;
+  let handle: PgHandle;
   try {
-    engine = await openPostgresEngine({ url: options.url, ...(options.onIdleError ? { onIdleError: options.onIdleError } : {}) });
+    handle = await openPostgresHandle({ url: options.url, ...(options.onIdleError ? { onIdleError: options.onIdleError } : {}) });
   } catch (error) {
     throw refusal(options.url, error);
   }
   // After the migration: LISTEN needs nothing of the schema, but a refused database needs no channel.
-  const changes = new ChangeChannel({ url: options.url, ...(options.onChannelWarning ? { onWarning: options.onChannelWarning } : {}) });
+  let changes: ChangeChannel;
+  let key: string;
   try {
+    key = await notifyKey(handle);
+    changes = new ChangeChannel({ url: options.url, key, ...(options.onChannelWarning ? { onWarning: options.onChannelWarning } : {}) });
     await changes.open();
   } catch (error) {
-    await engine.close();
+    await handle.destroy();
     throw refusal(options.url, error);
   }
-  return postgresDb(engine, changes);
+  return postgresDb(handle, changes, key);
 }
 
 function refusal(url: string, error: unknown): Error {
   if (error instanceof ForeignDatabaseError) return new PostgresDatabaseError(url, error.message, 'database_foreign');
+  if (error instanceof DamagedSchemaError) return new PostgresDatabaseError(url, error.message, 'database_damaged');
   if (error instanceof UnknownMigrationsError) {
     return new PostgresDatabaseError(url, `was made by a newer version of svc (${error.message}); it was left unchanged`, 'database_unusable');
   }

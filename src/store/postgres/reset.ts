@@ -1,5 +1,5 @@
 import { CompiledQuery, type Driver, PostgresDialect, sql } from 'kysely';
-import type { PgHandle } from './repos/handle.js';
+import type { PgHandle } from './handle.js';
 import { DATA_TABLES } from './tables.js';
 
 /**
@@ -34,12 +34,10 @@ export async function holdResetLock(trx: PgHandle): Promise<void> {
 
 /**
  * PostgreSQL's dialect with one change: a transaction begun without settings (every one the store
- * opens, engine.ts) shares the reset lock from its start. BEGIN and the lock are one text, which the
- * connection holds until the transaction's first statement and sends with it (named-statements.ts,
- * statement-batch.ts), so neither costs a round trip of its own. A round trip, not the SQL, is what a
- * statement costs here (docs/performance.md "The PostgreSQL store"). Transactions begun with an isolation level or access
- * mode are the few that must not share it: a reset's and a restore's (which hold it alone, naming
- * READ COMMITTED, the default, for that) and an export's (read-only).
+ * opens, engine.ts) shares the reset lock from its start. BEGIN and the lock are one text, sent as
+ * one simple query (one round trip). Transactions begun with an isolation level or access mode are
+ * the few that must not share it: a reset's and a restore's (which hold it alone, naming READ
+ * COMMITTED, the default, for that) and an export's (read-only).
  */
 export class ResetSharingDialect extends PostgresDialect {
   override createDriver(): Driver {
@@ -51,8 +49,7 @@ export class ResetSharingDialect extends PostgresDialect {
         await connection.executeQuery(BEGIN_SHARING);
       } catch (error) {
         // kysely rolls back only a transaction whose begin succeeded: a BEGIN that went through
-        // before the lock failed must not go back to the pool open (and aborted). (Held until the
-        // first statement, the BEGIN cannot fail here today; the guard stays for a BEGIN sent at once.)
+        // before the lock failed must not go back to the pool open (and aborted).
         await connection.executeQuery(CompiledQuery.raw('ROLLBACK')).catch(() => {});
         throw error;
       }

@@ -1,17 +1,19 @@
 import fs from 'node:fs';
 import type BetterSqlite3 from 'better-sqlite3';
 import { type RawBuilder, sql } from 'kysely';
-import { setMeta } from '../repos/meta.js';
-import type { HeldBack } from '../snapshots.js';
+import { setMetaNow } from '../sqlite/meta-now.js';
+import type { HeldBack } from '../sqlite/snapshots.js';
 import { openSqlite } from '../sqlite.js';
-import { openStore } from '../store.js';
+import { openStore } from '../sqlite/store.js';
 import { HOLDING, holdResetLock } from './reset.js';
-import { holdsNul, type PgHandle } from './repos/handle.js';
+import { holdsNul } from '../repos/lookups.js';
+import { SnapshotValueRefused } from '../snapshot-engine.js';
+import type { PgHandle } from './handle.js';
 import { IDENTITY_COLUMNS, SNAPSHOT_TABLES, type SnapshotTable } from './tables.js';
 
 /**
  * Snapshots on PostgreSQL (CONTRACT §12 "Snapshots move between backends"). The portable file is
- * SQLite's on both engines: what SQLite's `backupTo` writes (src/store/snapshots.ts). An export here
+ * SQLite's on both engines: what SQLite's `backupTo` writes (src/store/sqlite/snapshots.ts). An export here
  * builds that file with svc's own SQLite migrations and PostgreSQL's rows; an import is the twin of
  * SQLite's `replaceAllRows`. The file's checks (untrusted.ts) and migrating an older file to this
  * release's schema are the caller's, as on SQLite.
@@ -64,7 +66,7 @@ export async function exportPostgresSnapshot(db: PgHandle, file: string, clockKe
           const insert = lite.prepare(`INSERT INTO ${quote(table.name)} (${cols.map(quote).join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`);
           for (const row of rows) insert.run(cols.map((c) => row[c]));
         }
-        setMeta(store, clockKey, clockAt);
+        setMetaNow(store.sqlite, clockKey, clockAt);
         lite.exec('COMMIT');
       });
     store.close();
@@ -160,15 +162,15 @@ async function copyTable(trx: PgHandle, lite: BetterSqlite3.Database, file: stri
 function portable(value: unknown, file: string, table: string, column: string): unknown {
   if (typeof value === 'bigint') {
     if (value > BigInt(Number.MAX_SAFE_INTEGER) || value < BigInt(Number.MIN_SAFE_INTEGER)) {
-      throw new Error(`snapshot ${file}: ${table}.${column} holds ${value}, beyond what svc stores exactly (2^53)`);
+      throw new SnapshotValueRefused(file, `holds ${value} in ${table}.${column}, beyond what svc stores exactly (2^53)`);
     }
     return Number(value);
   }
   // SQLite's text may hold U+0000 (a file from a version of svc before it refused one, or made by
   // hand); PostgreSQL's cannot, and its own error would not say where.
   if (typeof value === 'string' && holdsNul(value)) {
-    throw new Error(`snapshot ${file}: ${table}.${column} holds the character U+0000 (NUL), which PostgreSQL cannot store`);
+    throw new SnapshotValueRefused(file, `holds the character U+0000 (NUL) in ${table}.${column}, which svc never stores`);
   }
   if (value === null || typeof value === 'string' || typeof value === 'number') return value;
-  throw new Error(`snapshot ${file}: ${table}.${column} holds a binary value, which svc never stores`);
+  throw new SnapshotValueRefused(file, `holds a binary value in ${table}.${column}, which svc never stores`);
 }

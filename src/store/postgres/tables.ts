@@ -9,6 +9,7 @@ import type { Database } from '../schema.js';
  */
 export const SNAPSHOT_TABLES = [
   { name: 'meta', key: ['key'] },
+  { name: 'local_chains', key: ['network_id'] },
   { name: 'partners', key: ['id'] },
   { name: 'merchants', key: ['seq'] },
   { name: 'api_keys', key: ['hash'] },
@@ -16,6 +17,7 @@ export const SNAPSHOT_TABLES = [
   { name: 'webhook_configs', key: ['id'] },
   { name: 'idempotency_keys', key: ['scope'] },
   { name: 'payments', key: ['seq'] },
+  { name: 'chain_transfers', key: ['id'] },
   { name: 'events', key: ['seq'] },
   { name: 'deliveries', key: ['seq'] },
   { name: 'delivery_attempts', key: ['id'] },

@@ -1,27 +1,23 @@
 import type { Insertable, Selectable } from 'kysely';
+import type { Runner } from '../engine.js';
 import { param, prepared } from '../query.js';
 import type { ChainTransfersTable, LocalChainsTable } from '../schema.js';
-import type { Store } from '../store.js';
 
 /*
- * Local chains (CONTRACT §14, migration 0009), on SQLite only: `svc dev --chains` refuses PostgreSQL,
- * since one process owns the nodes. So this module is not one of the asynchronous store's
- * repositories (../engine.ts): the server calls it on SQLite's `Store`, inside a transaction of the
- * store (`db.transaction`) when it writes with other repositories, which is the same connection and
- * the same savepoint there (../sqlite-db.ts).
+ * Local chains (CONTRACT §14): per network, the watcher's position and the node's saved state; every
+ * Transfer seen to a deposit address, credited or not. A repository like the others, on either
+ * engine: `svc dev --chains` runs on SQLite only (one process owns the nodes), but the tables exist on
+ * both, so that a reset empties them and a snapshot carries them whichever engine wrote it.
  */
 
 export type LocalChainRow = Selectable<LocalChainsTable>;
 export type ChainTransferRow = Selectable<ChainTransfersTable>;
 
-/** The tables of this module: SQLite's alone (the PostgreSQL schema has no local chains). */
-export const LOCAL_CHAIN_TABLES = ['local_chains', 'chain_transfers'] as const;
-
 const byNetwork = prepared((qb) => qb.selectFrom('local_chains').selectAll().where('network_id', '=', param('network_id')));
 
 /** What is stored of one local chain, if anything. */
-export function findLocalChain(store: Store, networkId: number): LocalChainRow | undefined {
-  return byNetwork.get(store, { network_id: networkId });
+export async function findLocalChain(db: Runner, networkId: number): Promise<LocalChainRow | undefined> {
+  return db.get(byNetwork, { network_id: networkId });
 }
 
 const putLastBlock = prepared((qb) =>
@@ -32,8 +28,8 @@ const putLastBlock = prepared((qb) =>
 );
 
 /** The last block whose transfers were turned into payments. */
-export function saveLastBlock(store: Store, networkId: number, lastBlock: number, now: number): void {
-  putLastBlock.run(store, { network_id: networkId, last_block: lastBlock, now });
+export async function saveLastBlock(db: Runner, networkId: number, lastBlock: number, now: number): Promise<void> {
+  await db.run(putLastBlock, { network_id: networkId, last_block: lastBlock, now });
 }
 
 const putState = prepared((qb) =>
@@ -44,17 +40,8 @@ const putState = prepared((qb) =>
 );
 
 /** The node's dumped state, with the last block processed at the time of the dump. */
-export function saveChainState(store: Store, networkId: number, state: string, lastBlock: number, now: number): void {
-  putState.run(store, { network_id: networkId, last_block: lastBlock, state, now });
-}
-
-const deleteChains = prepared((qb) => qb.deleteFrom('local_chains'));
-const deleteTransfers = prepared((qb) => qb.deleteFrom('chain_transfers'));
-
-/** Forgets every chain and transfer: a reset (the chains start again from their genesis). */
-export function clearLocalChains(store: Store): void {
-  deleteTransfers.run(store);
-  deleteChains.run(store);
+export async function saveChainState(db: Runner, networkId: number, state: string, lastBlock: number, now: number): Promise<void> {
+  await db.run(putState, { network_id: networkId, last_block: lastBlock, state, now });
 }
 
 const byLog = prepared((qb) =>
@@ -67,8 +54,8 @@ const byLog = prepared((qb) =>
 );
 
 /** The transfer of this log, if it was seen already. */
-export function findTransfer(store: Store, networkId: number, txHash: string, logIndex: number): ChainTransferRow | undefined {
-  return byLog.get(store, { network_id: networkId, tx_hash: txHash, log_index: logIndex });
+export async function findTransfer(db: Runner, networkId: number, txHash: string, logIndex: number): Promise<ChainTransferRow | undefined> {
+  return db.get(byLog, { network_id: networkId, tx_hash: txHash, log_index: logIndex });
 }
 
 const insert = prepared((qb) =>
@@ -89,8 +76,8 @@ const insert = prepared((qb) =>
   }),
 );
 
-export function insertTransfer(store: Store, row: Insertable<ChainTransfersTable>): void {
-  insert.run(store, { ...row });
+export async function insertTransfer(db: Runner, row: Insertable<ChainTransfersTable>): Promise<void> {
+  await db.run(insert, { ...row });
 }
 
 const uncreditedOf = prepared((qb) =>
@@ -104,8 +91,8 @@ const uncreditedOf = prepared((qb) =>
 );
 
 /** The transfers to an invoice that credited nothing, oldest first. */
-export function uncreditedTransfersOf(store: Store, invoiceId: string): ChainTransferRow[] {
-  return uncreditedOf.all(store, { invoice_id: invoiceId });
+export async function uncreditedTransfersOf(db: Runner, invoiceId: string): Promise<ChainTransferRow[]> {
+  return db.all(uncreditedOf, { invoice_id: invoiceId });
 }
 
 const dueOf = prepared((qb) =>
@@ -121,12 +108,12 @@ const dueOf = prepared((qb) =>
 );
 
 /** Payments of transfers mined at or before `block` that are not confirmed yet, oldest first. */
-export function unconfirmedUpTo(
-  store: Store,
+export async function unconfirmedUpTo(
+  db: Runner,
   networkId: number,
   block: number,
-): { invoice_id: string; payment_id: string | null; tx_hash: string; block_number: number }[] {
-  return dueOf.all(store, { network_id: networkId, block });
+): Promise<{ invoice_id: string; payment_id: string | null; tx_hash: string; block_number: number }[]> {
+  return db.all(dueOf, { network_id: networkId, block });
 }
 
 const lastUnconfirmed = prepared((qb) =>
@@ -139,8 +126,9 @@ const lastUnconfirmed = prepared((qb) =>
 );
 
 /** The block of the latest transfer whose payment is not confirmed yet, or null. */
-export function lastUnconfirmedBlock(store: Store, networkId: number): number | null {
-  return lastUnconfirmed.get(store, { network_id: networkId })?.block ?? null;
+export async function lastUnconfirmedBlock(db: Runner, networkId: number): Promise<number | null> {
+  const block = (await db.get(lastUnconfirmed, { network_id: networkId }))?.block;
+  return block === undefined || block === null ? null : Number(block);
 }
 
 const invoicesAfter = prepared((qb) =>
@@ -148,6 +136,6 @@ const invoicesAfter = prepared((qb) =>
 );
 
 /** Test invoices created after `seq`, in order: the watcher learns their deposit addresses. */
-export function testInvoicesAfter(store: Store, seq: number, limit: number): { seq: number; id: string }[] {
-  return invoicesAfter.all(store, { seq, limit });
+export async function testInvoicesAfter(db: Runner, seq: number, limit: number): Promise<{ seq: number; id: string }[]> {
+  return db.all(invoicesAfter, { seq, limit });
 }

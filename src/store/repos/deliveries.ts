@@ -1,9 +1,9 @@
-import type BetterSqlite3 from 'better-sqlite3';
 import type { Insertable, Selectable } from 'kysely';
 import type { Environment } from '../../domain/environment.js';
-import { DUE_DELIVERY, LEASED_DELIVERY, param, prepared, preparedByShape } from '../query.js';
+import { DUE_DELIVERY, param, prepared, preparedByShape } from '../query.js';
 import type { DeliveriesTable, DeliveryAttemptsTable } from '../schema.js';
-import type { Store } from '../store.js';
+import type { Runner } from '../engine.js';
+import { holdsNul } from './lookups.js';
 import type { ListPage } from './merchants.js';
 
 export type DeliveryRow = Selectable<DeliveriesTable>;
@@ -74,21 +74,23 @@ const saveOutcome = prepared((qb) =>
     .where('id', '=', param('id')),
 );
 
-export function insertDelivery(store: Store, row: NewDelivery): void {
-  insert.run(store, { ...row });
+export async function insertDelivery(db: Runner, row: NewDelivery): Promise<void> {
+  await db.run(insert, { ...row });
 }
 
-export function findDelivery(store: Store, id: string): DeliveryRow | undefined {
-  return byId.get(store, { id });
+export async function findDelivery(db: Runner, id: string): Promise<DeliveryRow | undefined> {
+  if (holdsNul(id)) return undefined;
+  return db.get(byId, { id });
 }
 
-export function attemptsOfDelivery(store: Store, id: string): AttemptRow[] {
-  return attemptsOf.all(store, { id });
+export async function attemptsOfDelivery(db: Runner, id: string): Promise<AttemptRow[]> {
+  if (holdsNul(id)) return [];
+  return db.all(attemptsOf, { id });
 }
 
 /** When the next delivery falls due, or null. */
-export function nextDeliveryDueAt(store: Store): number | null {
-  return nextDue.get(store)?.at ?? null;
+export async function nextDeliveryDueAt(db: Runner): Promise<number | null> {
+  return (await db.get(nextDue))?.at ?? null;
 }
 
 const nextDueAfter = prepared((qb) =>
@@ -100,8 +102,8 @@ const nextDueAfter = prepared((qb) =>
 );
 
 /** The first due instant strictly after `now`, or null. */
-export function nextDeliveryDueAfter(store: Store, now: number): number | null {
-  return nextDueAfter.get(store, { now })?.at ?? null;
+export async function nextDeliveryDueAfter(db: Runner, now: number): Promise<number | null> {
+  return (await db.get(nextDueAfter, { now }))?.at ?? null;
 }
 
 const unleased = { in_flight: 0, lease_token: null, lease_until: null } as const;
@@ -114,22 +116,26 @@ const releaseOneHeld = prepared((qb) =>
  * A claimed delivery whose attempt could not start (a database error): due again, unchanged. With
  * its claim's `token`, only while that claim still holds it (not once another replica re-claimed it).
  */
-export function releaseDelivery(store: Store, id: string, token?: string): void {
-  if (token === undefined) releaseOne.run(store, { id });
-  else releaseOneHeld.run(store, { id, token });
+export async function releaseDelivery(db: Runner, id: string, token?: string): Promise<void> {
+  if (token === undefined) await db.run(releaseOne, { id });
+  else await db.run(releaseOneHeld, { id, token });
 }
 
-/** A claim: its token (one per claim statement) and when its lease ends (wall-clock ms). */
+/**
+ * A claim's lease: its token (one per claim statement) and how long it lasts (ms). Its end is
+ * measured on the store's clock when the claim is taken or renewed (PostgreSQL's, whatever each
+ * replica's clock says: CONTRACT §12 "bounded claims"), never on the emulator clock.
+ */
 export interface Lease {
   token: string;
-  until: number;
+  ms: number;
 }
 
 /**
  * Which listener deliveries a claim may take (PostgreSQL's replicas, CONTRACT §12): those of the
  * listeners whose stream this replica holds (`here`, `partnerId:environment`), and those of listeners
  * no other replica holds a live stream of (they fail `listener_unavailable` here as anywhere). The
- * streams are the `listener_streams` table (webhooks/shared-listener-presence.ts). SQLite: one
+ * streams are the `listener_streams` table (store/postgres/listener-presence.ts). SQLite: one
  * process holds every stream, so it never passes one.
  */
 export interface ListenerScope {
@@ -139,34 +145,24 @@ export interface ListenerScope {
   wallNow: number;
 }
 
-const releaseExpired = prepared((qb) => qb.updateTable('deliveries').set(unleased).where(LEASED_DELIVERY).where('lease_until', '<=', param('now')));
-
 /**
- * Claims whose lease ended by `wallNow` (wall-clock ms) are let go: due again, attempt count
- * unchanged (the attempt was never recorded). The holder died, or lost its way to the database.
- * Reads only the claimed rows (the partial index deliveries_leased). Rows claimed without a lease
- * (tests of the repository alone) never expire.
+ * Claims whose lease ended on the store's clock are let go: due again, attempt count unchanged (the
+ * attempt was never recorded); the holder died, or lost its way to the database. So is a lease that
+ * ends more than `leaseMs` from now, which no claim or renewal makes (a row from elsewhere): a lease
+ * never lasts longer than one lease length after it was taken or renewed.
  */
-export function releaseExpiredLeases(store: Store, wallNow: number): number {
-  return releaseExpired.run(store, { now: wallNow }).changes;
+export async function releaseExpiredLeases(db: Runner, leaseMs: number): Promise<number> {
+  return db.own.releaseExpiredLeases(leaseMs);
 }
 
-const renew = prepared((qb) =>
-  qb
-    .updateTable('deliveries')
-    .set({ lease_until: param('until') })
-    .where(LEASED_DELIVERY)
-    .where('lease_token', 'like', param('pattern')),
-);
-
 /**
- * Extends to `until` every lease the claimer `owner` holds (its tokens are `<owner>.<n>`; the
- * owner a UUID, free of LIKE's wildcards): an attempt may outlast a lease (a timeout of up to 60 s, chaos holds of up to 60 s,
- * a database that refuses the result for a while). A claim already released and re-claimed carries
- * another token, and is not touched. Reads only the claimed rows (deliveries_leased).
+ * Extends by `leaseMs` from now (the store's clock) every lease the claimer `owner` holds (its tokens
+ * are `<owner>.<n>`; the owner a UUID, free of LIKE's wildcards): an attempt may outlast a lease (a
+ * timeout of up to 60 s, chaos holds of up to 60 s, a database that refuses the result for a while).
+ * A claim already released and re-claimed carries another token, and is not touched.
  */
-export function renewLeases(store: Store, owner: string, until: number): number {
-  return renew.run(store, { pattern: `${owner}.%`, until }).changes;
+export async function renewLeases(db: Runner, owner: string, leaseMs: number): Promise<number> {
+  return db.own.renewLeases(owner, leaseMs);
 }
 
 const endOne = prepared((qb) =>
@@ -190,117 +186,54 @@ export interface Held {
  * clears `in_flight`. On PostgreSQL those rows stay locked until the transaction ends, so no one can
  * release and re-claim them between this check and that write. Returns the ids still held.
  */
-export function endLeases(store: Store, held: readonly Held[]): string[] {
-  return held.filter((h) => endOne.run(store, { id: h.id, token: h.token }).changes > 0).map((h) => h.id);
+export async function endLeases(db: Runner, held: readonly Held[]): Promise<string[]> {
+  const ended: string[] = [];
+  for (const h of held) if ((await db.run(endOne, { id: h.id, token: h.token })) > 0) ended.push(h.id);
+  return ended;
 }
 
 /** At start: attempts that were running when the process died are due again. */
-export function releaseInFlight(store: Store): number {
-  return clearInFlight.run(store).changes;
+export async function releaseInFlight(db: Runner): Promise<number> {
+  return db.run(clearInFlight);
 }
 
 /**
  * Claims up to `limit` due deliveries (marking them in flight) in one statement, at most `perUrl`
- * in flight per receiver URL, counting those already running (`busy`, the dispatcher's own counts:
- * counting in SQL would scan the table). A dead receiver's backlog must not fill the queue for
- * everyone else, even when a thousand of its retries fall due at once.
- *
- * Receivers already at their cap are left out of the candidates, and only the oldest few times
- * `limit` candidates are ranked: ranking every due row on every claim made a 10,000-delivery burst
- * O(n²). Whatever is left out is still due, and the next claim takes it.
+ * in flight per receiver (its scheme, host and port: `receiverOf`, issue 40), counting those
+ * already running (`busy`, by receiver: the dispatcher's own counts; counting in SQL would scan the
+ * table). A dead receiver's backlog must not fill the queue for everyone else, even when a thousand
+ * of its retries fall due at once, nor one tenant's URLs cycling `?n=1`, `?n=2`, … to one receiver.
+ * Partners take turns among the rows chosen: each partner's oldest first, then each one's second…,
+ * so that one tenant's backlog does not hold another's deliveries back. Each engine writes it in its
+ * own SQL (../engine.ts EngineStatements: sqlite/claims.ts, postgres/claims.ts): window functions and
+ * JSON differ, and PostgreSQL's replicas lock what they take and count each other's claims.
  */
 export function claimDue(
-  store: Store,
+  db: Runner,
   now: number,
   limit: number,
   perUrl: number,
   busy: ReadonlyMap<string, number>,
   lease?: Lease,
-  _listeners?: ListenerScope,
-): DeliveryRow[] {
-  const saturated = [...busy].filter(([, n]) => n >= perUrl).map(([url]) => url);
-  return claimStatementFor(store).all({
-    now,
-    limit,
-    perUrl,
-    scan: Math.min(1024, Math.max(64, limit * 4)),
-    busy: JSON.stringify(Object.fromEntries(busy)),
-    saturated: JSON.stringify(saturated),
-    token: lease?.token ?? null,
-    until: lease?.until ?? null,
-  });
+  listeners?: ListenerScope,
+): Promise<DeliveryRow[]> {
+  return db.own.claimDue(now, limit, perUrl, busy, lease, listeners);
 }
 
-const CLAIM_SQL = `
-  WITH busy AS (
-    SELECT key AS url, value AS n FROM json_each(@busy)
-  ), candidates AS (
-    SELECT id, url, next_attempt_at, seq FROM deliveries INDEXED BY deliveries_due
-    WHERE status IN ('pending', 'retrying') AND in_flight = 0 AND next_attempt_at <= @now
-      AND url NOT IN (SELECT value FROM json_each(@saturated))
-    ORDER BY next_attempt_at LIMIT @scan
-  ), due AS (
-    SELECT id, url, next_attempt_at, ROW_NUMBER() OVER (PARTITION BY url ORDER BY next_attempt_at, seq) AS rn
-    FROM candidates
-  )
-  UPDATE deliveries SET in_flight = 1, lease_token = @token, lease_until = @until
-  WHERE id IN (
-    SELECT due.id FROM due LEFT JOIN busy ON busy.url = due.url
-    WHERE due.rn + COALESCE(busy.n, 0) <= @perUrl
-    ORDER BY due.next_attempt_at
-    LIMIT @limit
-  )
-  RETURNING *`;
-
-const claimForUrl = prepared((qb) =>
-  qb
-    .updateTable('deliveries')
-    .set({ in_flight: 1, lease_token: param('token'), lease_until: param('until') })
-    .where(
-      'id',
-      'in',
-      qb
-        .selectFrom('deliveries')
-        .select('id')
-        .where('url', '=', param('url'))
-        .where(DUE_DELIVERY)
-        .where('next_attempt_at', '<=', param('now'))
-        .orderBy('next_attempt_at')
-        .limit(param('limit')),
-    )
-    .returningAll(),
-);
-
 /**
- * Claims up to `limit` due deliveries of one receiver URL (a slot of that receiver was freed).
- * `perUrl`: PostgreSQL also caps by the receiver's in-flight rows of every replica; on SQLite one
- * process holds every claim, and the caller's `limit` already counts them.
+ * Claims up to `limit` due deliveries of the receiver of `url` (a slot of that receiver was freed).
+ * `perUrl`: the receiver's room across replicas, where several share the queue.
  */
 export function claimDueForUrl(
-  store: Store,
+  db: Runner,
   url: string,
   now: number,
   limit: number,
   lease?: Lease,
-  _perUrl?: number,
-  _listeners?: ListenerScope,
-): DeliveryRow[] {
-  return claimForUrl.all(store, { url, now, limit, token: lease?.token ?? null, until: lease?.until ?? null });
-}
-
-type ClaimArgs = { now: number; limit: number; perUrl: number; scan: number; busy: string; saturated: string; token: string | null; until: number | null };
-// `RETURNING *` of the deliveries table: its rows are DeliveryRow (the table's kysely type).
-type Statement = BetterSqlite3.Statement<[ClaimArgs], DeliveryRow>;
-// A window function and CTEs are beyond what the query builder expresses cleanly: plain SQL, prepared once.
-const claimStatements = new WeakMap<Store['sqlite'], Statement>();
-
-function claimStatementFor(store: Store): Statement {
-  let statement = claimStatements.get(store.sqlite);
-  if (!statement) {
-    statement = store.sqlite.prepare<[ClaimArgs], DeliveryRow>(CLAIM_SQL);
-    claimStatements.set(store.sqlite, statement);
-  }
-  return statement;
+  perUrl?: number,
+  listeners?: ListenerScope,
+): Promise<DeliveryRow[]> {
+  return db.own.claimDueForUrl(url, now, limit, lease, perUrl, listeners);
 }
 
 export type AttemptRecord = Omit<Insertable<DeliveryAttemptsTable>, 'id'>;
@@ -320,9 +253,9 @@ export type DeliveryOutcome = Pick<
 >;
 
 /** Writes an attempt and the delivery's new state together. */
-export function recordAttempt(store: Store, attempt: AttemptRecord, outcome: DeliveryOutcome): void {
-  insertAttempt.run(store, { ...attempt });
-  saveOutcome.run(store, { ...outcome });
+export async function recordAttempt(db: Runner, attempt: AttemptRecord, outcome: DeliveryOutcome): Promise<void> {
+  await db.run(insertAttempt, { ...attempt });
+  await db.run(saveOutcome, { ...outcome });
 }
 
 /** An attempt and its delivery's new state: one of the batch recordAttempts writes. */
@@ -331,22 +264,25 @@ export interface AttemptWrite {
   outcome: DeliveryOutcome;
 }
 
-/**
- * A batch of recordAttempt, in order (the dispatcher's flush). On PostgreSQL two statements for the
- * whole batch; here each is microseconds anyway.
- */
-export function recordAttempts(store: Store, writes: readonly AttemptWrite[]): void {
-  for (const { attempt, outcome } of writes) recordAttempt(store, attempt, outcome);
+/** A batch of recordAttempt, in order (the dispatcher's flush): one statement each, or the engine's batch. */
+export async function recordAttempts(db: Runner, writes: readonly AttemptWrite[]): Promise<void> {
+  if (db.own.batch) return db.own.batch.recordAttempts(writes);
+  for (const { attempt, outcome } of writes) await recordAttempt(db, attempt, outcome);
 }
 
 /**
  * The deliveries of `ids` that exist (in no particular order), then endLeases of `held`: what a
- * batch of results needs before it is written, one statement on PostgreSQL. The rows are read as
- * they were before the leases ended.
+ * batch of results needs before it is written (one statement where the engine has a batch). The
+ * rows are read as they were before the leases ended.
  */
-export function endLeasesAndFind(store: Store, held: readonly Held[], ids: readonly string[]): { held: string[]; rows: DeliveryRow[] } {
-  const rows = ids.flatMap((id) => byId.get(store, { id }) ?? []);
-  return { held: endLeases(store, held), rows };
+export async function endLeasesAndFind(db: Runner, held: readonly Held[], ids: readonly string[]): Promise<{ held: string[]; rows: DeliveryRow[] }> {
+  if (db.own.batch) return db.own.batch.endLeasesAndFind(held, ids);
+  const rows: DeliveryRow[] = [];
+  for (const id of ids) {
+    const row = await db.get(byId, { id });
+    if (row) rows.push(row);
+  }
+  return { held: await endLeases(db, held), rows };
 }
 
 export interface DeliveryFilter {
@@ -368,7 +304,7 @@ const list = preparedByShape(['status', 'eventType', 'invoice', 'merchant', 'bef
   return q.orderBy('seq', 'desc').limit(param('limit'));
 });
 
-export function listDeliveries(store: Store, filter: DeliveryFilter, page: ListPage): DeliveryRow[] {
+export async function listDeliveries(db: Runner, filter: DeliveryFilter, page: ListPage): Promise<DeliveryRow[]> {
   const shape = {
     status: Boolean(filter.status),
     eventType: Boolean(filter.eventType),
@@ -376,7 +312,7 @@ export function listDeliveries(store: Store, filter: DeliveryFilter, page: ListP
     merchant: Boolean(filter.merchantId),
     before: page.beforeSeq !== undefined,
   };
-  return list.all(store, shape, {
+  return db.all(list.shape(shape), {
     partner_id: filter.partnerId,
     environment: filter.environment,
     status: filter.status,

@@ -1,7 +1,8 @@
 import type { Insertable, Selectable } from 'kysely';
+import type { Runner } from '../engine.js';
 import { param, prepared } from '../query.js';
 import type { EventsTable } from '../schema.js';
-import type { Store } from '../store.js';
+import { holdsNul } from './lookups.js';
 
 export type EventRow = Selectable<EventsTable>;
 
@@ -21,19 +22,27 @@ const insert = prepared((qb) =>
 const byId = prepared((qb) => qb.selectFrom('events').selectAll().where('id', '=', param('id')));
 const byInvoice = prepared((qb) => qb.selectFrom('events').selectAll().where('invoice_id', '=', param('invoice_id')).orderBy('sequence'));
 
-export function insertEvent(store: Store, row: Omit<Insertable<EventsTable>, 'seq'>): void {
-  insert.run(store, { ...row });
+/** An event is inserted on the caller's transaction, with the change that causes it (the outbox, CONTRACT §4). */
+export async function insertEvent(db: Runner, row: Omit<Insertable<EventsTable>, 'seq'>): Promise<void> {
+  await db.run(insert, { ...row });
 }
 
-export function findEvent(store: Store, id: string): EventRow | undefined {
-  return byId.get(store, { id });
+export async function findEvent(db: Runner, id: string): Promise<EventRow | undefined> {
+  if (holdsNul(id)) return undefined;
+  return db.get(byId, { id });
 }
 
 /** The events of `ids` that exist, in no particular order (the attempts a claim started: webhooks/event-loader.ts). */
-export function findEvents(store: Store, ids: readonly string[]): EventRow[] {
-  return ids.flatMap((id) => byId.get(store, { id }) ?? []);
+export async function findEvents(db: Runner, ids: readonly string[]): Promise<EventRow[]> {
+  if (db.own.batch) return db.own.batch.findEvents(ids);
+  const rows: EventRow[] = [];
+  for (const id of ids) {
+    const row = await db.get(byId, { id });
+    if (row) rows.push(row);
+  }
+  return rows;
 }
 
-export function eventsOfInvoice(store: Store, invoiceId: string): EventRow[] {
-  return byInvoice.all(store, { invoice_id: invoiceId });
+export async function eventsOfInvoice(db: Runner, invoiceId: string): Promise<EventRow[]> {
+  return db.all(byInvoice, { invoice_id: invoiceId });
 }

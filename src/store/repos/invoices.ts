@@ -1,8 +1,9 @@
-import type { Environment } from '../../domain/environment.js';
-import { OPEN_INVOICE, param, prepared, preparedByShape } from '../query.js';
 import type { Insertable, Selectable } from 'kysely';
+import type { Environment } from '../../domain/environment.js';
+import type { Runner } from '../engine.js';
+import { OPEN_INVOICE, param, prepared, preparedByShape } from '../query.js';
 import type { InvoicesTable } from '../schema.js';
-import type { Store } from '../store.js';
+import { holdsNul } from './lookups.js';
 import type { ListPage } from './merchants.js';
 
 export type InvoiceRow = Selectable<InvoicesTable>;
@@ -28,14 +29,22 @@ const insert = prepared((qb) =>
   }),
 );
 const byId = prepared((qb) => qb.selectFrom('invoices').selectAll().where('id', '=', param('id')));
+const byIdLocked = prepared((qb) => qb.selectFrom('invoices').selectAll().where('id', '=', param('id')).forUpdate());
 
-export function insertInvoice(store: Store, row: NewInvoice): void {
-  insert.run(store, { ...row });
+export async function insertInvoice(db: Runner, row: NewInvoice): Promise<void> {
+  await db.run(insert, { ...row });
 }
 
-/** Any invoice by id; callers check the owner and answer 404 when it is not theirs. */
-export function findInvoice(store: Store, id: string): InvoiceRow | undefined {
-  return byId.get(store, { id });
+/**
+ * Any invoice by id; callers check the owner and answer 404 when it is not theirs. Where
+ * transactions run side by side (PostgreSQL), a transaction's read locks the row until it ends: a
+ * transaction reads an invoice to change it (a payment, a confirmation, an expiry), and without the
+ * lock two concurrent payments would both read the same amount and sequence, and one state change
+ * would be lost. SQLite runs those one at a time.
+ */
+export async function findInvoice(db: Runner, id: string): Promise<InvoiceRow | undefined> {
+  if (holdsNul(id)) return undefined;
+  return db.get(db.locksRows ? byIdLocked : byId, { id });
 }
 
 export interface InvoiceFilter {
@@ -55,9 +64,9 @@ const list = preparedByShape(['merchant', 'status', 'before'], (qb, on) => {
   return q.orderBy('seq', 'desc').limit(param('limit'));
 });
 
-export function listInvoices(store: Store, filter: InvoiceFilter, page: ListPage): InvoiceRow[] {
+export async function listInvoices(db: Runner, filter: InvoiceFilter, page: ListPage): Promise<InvoiceRow[]> {
   const shape = { merchant: Boolean(filter.merchantId), status: Boolean(filter.status), before: page.beforeSeq !== undefined };
-  return list.all(store, shape, {
+  return db.all(list.shape(shape), {
     merchant_id: filter.merchantId,
     partner_id: filter.partnerId,
     environment: filter.environment,
@@ -91,12 +100,15 @@ export interface InvoiceStateUpdate {
   updated_at: number;
 }
 
-export function saveInvoiceState(store: Store, update: InvoiceStateUpdate): void {
-  saveState.run(store, { ...update });
+export async function saveInvoiceState(db: Runner, update: InvoiceStateUpdate): Promise<void> {
+  await db.run(saveState, { ...update });
 }
 
 const dueForExpiry = prepared((qb) =>
   qb.selectFrom('invoices').selectAll().where(OPEN_INVOICE).where('expires_at', '<=', param('now')).orderBy('expires_at').limit(param('limit')),
+);
+const dueForExpiryLocked = prepared((qb) =>
+  qb.selectFrom('invoices').selectAll().where(OPEN_INVOICE).where('expires_at', '<=', param('now')).orderBy('expires_at').limit(param('limit')).forUpdate(),
 );
 const nextExpiry = prepared((qb) =>
   qb
@@ -105,12 +117,18 @@ const nextExpiry = prepared((qb) =>
     .where(OPEN_INVOICE),
 );
 
-/** Open invoices whose expiresAt has passed, oldest first (uses the partial expiry index). */
-export function invoicesDueForExpiry(store: Store, now: number, limit: number): InvoiceRow[] {
-  return dueForExpiry.all(store, { now, limit });
+/**
+ * Open invoices whose expiresAt has passed, oldest first (the partial expiry index's terms). Locked
+ * where transactions run side by side: a replica expiring at the same time waits for the rows the
+ * first one holds, and PostgreSQL checks them again once it committed (READ COMMITTED), so an invoice
+ * just expired no longer matches and records one `invoice.expired` (CONTRACT §12). Not SKIP LOCKED:
+ * an advance loops until nothing is due, and would spin on a row it skipped instead of waiting.
+ */
+export async function invoicesDueForExpiry(db: Runner, now: number, limit: number): Promise<InvoiceRow[]> {
+  return db.all(db.locksRows ? dueForExpiryLocked : dueForExpiry, { now, limit });
 }
 
 /** When the next open invoice expires, or null. */
-export function nextExpiryAt(store: Store): number | null {
-  return nextExpiry.get(store)?.at ?? null;
+export async function nextExpiryAt(db: Runner): Promise<number | null> {
+  return (await db.get(nextExpiry))?.at ?? null;
 }

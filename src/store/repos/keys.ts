@@ -1,8 +1,8 @@
 import type { Environment } from '../../domain/environment.js';
 import { hashKey, keyHint, parseKey } from '../../domain/keys.js';
+import type { Runner } from '../engine.js';
 import { param, prepared } from '../query.js';
 import type { ApiKeysTable, KeyKind } from '../schema.js';
-import type { Store } from '../store.js';
 
 export type KeyRow = ApiKeysTable;
 
@@ -21,10 +21,11 @@ const insert = prepared((qb) =>
     })
     .onConflict((oc) => oc.column('hash').doNothing()),
 );
-const byPartner = prepared((qb) => qb.selectFrom('api_keys').selectAll().where('partner_id', '=', param('partner_id')).orderBy('created_at'));
+// Keys issued in one instant tie on created_at: the hash orders them alike on every engine.
+const byPartner = prepared((qb) => qb.selectFrom('api_keys').selectAll().where('partner_id', '=', param('partner_id')).orderBy('created_at').orderBy('hash'));
 
-export function findKey(store: Store, key: string): KeyRow | undefined {
-  return byHash.get(store, { hash: hashKey(key) });
+export async function findKey(db: Runner, key: string): Promise<KeyRow | undefined> {
+  return db.get(byHash, { hash: hashKey(key) });
 }
 
 export interface KeyOwner {
@@ -32,12 +33,12 @@ export interface KeyOwner {
   merchantId: string | null;
 }
 
-/** Stores a key's hash for its owner. The key's prefix must match `kind` and `environment`. */
-export function insertKey(store: Store, key: string, owner: KeyOwner, now: number): void {
+/** Stores a key's hash for its owner (a key stored already is left as it is). The key's prefix must match `kind` and `environment`. */
+export async function insertKey(db: Runner, key: string, owner: KeyOwner, now: number): Promise<void> {
   const parsed = parseKey(key);
   if (!parsed) throw new Error('malformed key');
   const kind: KeyKind = parsed.kind;
-  insert.run(store, {
+  await db.run(insert, {
     hash: hashKey(key),
     kind,
     environment: parsed.environment satisfies Environment,
@@ -51,10 +52,10 @@ export function insertKey(store: Store, key: string, owner: KeyOwner, now: numbe
 const removeByHash = prepared((qb) => qb.deleteFrom('api_keys').where('hash', '=', param('hash')));
 
 /** Revokes a key: requests with it are refused from now on. */
-export function deleteKey(store: Store, key: string): void {
-  removeByHash.run(store, { hash: hashKey(key) });
+export async function deleteKey(db: Runner, key: string): Promise<void> {
+  await db.run(removeByHash, { hash: hashKey(key) });
 }
 
-export function listPartnerKeys(store: Store, partnerId: string): KeyRow[] {
-  return byPartner.all(store, { partner_id: partnerId });
+export async function listPartnerKeys(db: Runner, partnerId: string): Promise<KeyRow[]> {
+  return db.all(byPartner, { partner_id: partnerId });
 }

@@ -1,8 +1,8 @@
 import type { Selectable } from 'kysely';
 import type { Environment } from '../../domain/environment.js';
+import type { Runner } from '../engine.js';
 import { DUE_DELIVERY, param, prepared } from '../query.js';
 import type { ListenersTable } from '../schema.js';
-import type { Store } from '../store.js';
 
 export type ListenerRow = Selectable<ListenersTable>;
 
@@ -10,6 +10,7 @@ const byPartner = prepared((qb) =>
   qb.selectFrom('listeners').selectAll().where('partner_id', '=', param('partner_id')).where('environment', '=', param('environment')),
 );
 const active = prepared((qb) => qb.selectFrom('listeners').selectAll().where('active', '=', 1));
+// One per partner and environment, by the unique constraint on (partner_id, environment).
 const upsert = prepared((qb) =>
   qb
     .insertInto('listeners')
@@ -30,7 +31,8 @@ const upsert = prepared((qb) =>
         active: param('active'),
         updated_at: param('now'),
       }),
-    ),
+    )
+    .returningAll(),
 );
 const wakePending = prepared((qb) =>
   qb
@@ -59,21 +61,21 @@ const endPending = prepared((qb) =>
     .where(DUE_DELIVERY),
 );
 
-export function findListener(store: Store, partnerId: string, environment: Environment): ListenerRow | undefined {
-  return byPartner.get(store, { partner_id: partnerId, environment });
+export async function findListener(db: Runner, partnerId: string, environment: Environment): Promise<ListenerRow | undefined> {
+  return db.get(byPartner, { partner_id: partnerId, environment });
 }
 
-export function activeListeners(store: Store): ListenerRow[] {
-  return active.all(store);
+export async function activeListeners(db: Runner): Promise<ListenerRow[]> {
+  return db.all(active);
 }
 
 /** Registers or updates; the secret is only used when the row is new (it never changes after). */
-export function saveListener(
-  store: Store,
+export async function saveListener(
+  db: Runner,
   row: { partnerId: string; environment: Environment; secret: string; events: string[] | null; forwardTo: string; active: boolean },
   now: number,
-): ListenerRow {
-  upsert.run(store, {
+): Promise<ListenerRow> {
+  const saved = await db.get(upsert, {
     partner_id: row.partnerId,
     environment: row.environment,
     secret: row.secret,
@@ -82,17 +84,18 @@ export function saveListener(
     active: row.active ? 1 : 0,
     now,
   });
-  return findListener(store, row.partnerId, row.environment)!;
+  if (!saved) throw new Error('svc bug: a listener upsert returned no row');
+  return saved;
 }
 
 /** A listener came back: what it missed is due now rather than at its next retry time. */
-export function wakeListenerDeliveries(store: Store, partnerId: string, environment: Environment, now: number): number {
-  return wakePending.run(store, { partner_id: partnerId, environment, now }).changes;
+export async function wakeListenerDeliveries(db: Runner, partnerId: string, environment: Environment, now: number): Promise<number> {
+  return db.run(wakePending, { partner_id: partnerId, environment, now });
 }
 
 /** Marks when the emulator last saw the listener come or go: its reconnect window counts from there. */
-export function touchListener(store: Store, partnerId: string, environment: Environment, now: number): void {
-  touch.run(store, { partner_id: partnerId, environment, now });
+export async function touchListener(db: Runner, partnerId: string, environment: Environment, now: number): Promise<void> {
+  await db.run(touch, { partner_id: partnerId, environment, now });
 }
 
 /**
@@ -100,6 +103,6 @@ export function touchListener(store: Store, partnerId: string, environment: Envi
  * them, and retrying them for hours only fills the list with `listener_unavailable`. One in flight
  * ends at its result (the hub answers it as final).
  */
-export function endListenerDeliveries(store: Store, partnerId: string, environment: Environment, now: number, reason: string): number {
-  return endPending.run(store, { partner_id: partnerId, environment, now, reason }).changes;
+export async function endListenerDeliveries(db: Runner, partnerId: string, environment: Environment, now: number, reason: string): Promise<number> {
+  return db.run(endPending, { partner_id: partnerId, environment, now, reason });
 }

@@ -1,5 +1,5 @@
+import type { Runner } from '../engine.js';
 import { param, prepared } from '../query.js';
-import type { Store } from '../store.js';
 
 const get = prepared((qb) => qb.selectFrom('meta').select('value').where('key', '=', param('key')));
 const put = prepared((qb) =>
@@ -13,8 +13,8 @@ const put = prepared((qb) =>
  * A value svc stored under `key`, checked by `is` on the way back (a restored snapshot is untrusted,
  * CONTRACT §8): a value of another shape is an error naming the key, never a wrong value passed on.
  */
-export function getMeta<T>(store: Store, key: string, is: (value: unknown) => value is T): T | undefined {
-  const row = get.get(store, { key });
+export async function getMeta<T>(db: Runner, key: string, is: (value: unknown) => value is T): Promise<T | undefined> {
+  const row = await db.get(get, { key });
   if (!row) return undefined;
   const value: unknown = JSON.parse(row.value);
   if (!is(value)) throw new Error(`svc: the meta entry ${key} does not hold what svc stores there`);
@@ -24,12 +24,15 @@ export function getMeta<T>(store: Store, key: string, is: (value: unknown) => va
 /** For numbers in `meta` (clock offsets, epochs). */
 export const isFiniteNumber = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
 
-export function setMeta(store: Store, key: string, value: unknown): void {
-  put.run(store, { key, value: JSON.stringify(value) });
+export async function setMeta(db: Runner, key: string, value: unknown): Promise<void> {
+  await db.run(put, { key, value: JSON.stringify(value) });
 }
 
 /**
- * Holds `key`'s entry until the transaction ends, for a read-modify-write (a fault's use counted
- * across replicas). SQLite has one writer at a time already: nothing to do.
+ * Holds `key`'s entry until the transaction ends, for a read-modify-write that several processes
+ * may run at once (a fault's `times` counted across replicas, the default identity written at a
+ * first start): the engine's own lock (../engine.ts). Outside a transaction, nothing.
  */
-export function lockMeta(_store: Store, _key: string): void {}
+export async function lockMeta(db: Runner, key: string): Promise<void> {
+  await db.own.lockMeta(key);
+}

@@ -1,7 +1,8 @@
 import type { Insertable, Selectable } from 'kysely';
+import type { Runner } from '../engine.js';
 import { param, prepared } from '../query.js';
 import type { PaymentsTable } from '../schema.js';
-import type { Store } from '../store.js';
+import { holdsNul } from './lookups.js';
 
 export type PaymentRow = Selectable<PaymentsTable>;
 
@@ -37,27 +38,32 @@ const lastConfirmedToken = prepared((qb) =>
     .limit(1),
 );
 
-export function insertPayment(store: Store, row: Omit<Insertable<PaymentsTable>, 'seq'>): void {
-  insert.run(store, { ...row });
+/** Amounts are text exactly as sent ("10.00" stays "10.00"). */
+export async function insertPayment(db: Runner, row: Omit<Insertable<PaymentsTable>, 'seq'>): Promise<void> {
+  await db.run(insert, { ...row });
 }
 
-export function findPayment(store: Store, id: string): PaymentRow | undefined {
-  return byId.get(store, { id });
+export async function findPayment(db: Runner, id: string): Promise<PaymentRow | undefined> {
+  if (holdsNul(id)) return undefined;
+  return db.get(byId, { id });
 }
 
-/** Marks a payment confirmed; false when it already was. */
-export function markConfirmed(store: Store, id: string, now: number): boolean {
-  return confirm.run(store, { id, now }).changes === 1;
+/** Marks a payment confirmed; false when it already was (of two concurrent confirms, one wins). */
+export async function markConfirmed(db: Runner, id: string, now: number): Promise<boolean> {
+  return (await db.run(confirm, { id, now })) === 1;
 }
 
 /** The token of the latest confirmed payment: what an expiry after payments reports. */
-export function lastConfirmedTokenOf(store: Store, invoiceId: string): string | null {
-  return lastConfirmedToken.get(store, { invoice_id: invoiceId })?.token ?? null;
+export async function lastConfirmedTokenOf(db: Runner, invoiceId: string): Promise<string | null> {
+  return (await db.get(lastConfirmedToken, { invoice_id: invoiceId }))?.token ?? null;
 }
 
 /** lastConfirmedTokenOf for each of `invoiceIds` (an expiry's batch): invoice id → token or null. */
-export function lastConfirmedTokensOf(store: Store, invoiceIds: readonly string[]): Map<string, string | null> {
-  return new Map(invoiceIds.map((id) => [id, lastConfirmedTokenOf(store, id)]));
+export async function lastConfirmedTokensOf(db: Runner, invoiceIds: readonly string[]): Promise<Map<string, string | null>> {
+  if (db.own.batch) return db.own.batch.lastConfirmedTokensOf(invoiceIds);
+  const tokens = new Map<string, string | null>();
+  for (const id of invoiceIds) tokens.set(id, await lastConfirmedTokenOf(db, id));
+  return tokens;
 }
 
 const pendingOf = prepared((qb) =>
@@ -65,13 +71,13 @@ const pendingOf = prepared((qb) =>
 );
 
 /** Payments seen but not confirmed yet, oldest first. */
-export function pendingPaymentsOf(store: Store, invoiceId: string): PaymentRow[] {
-  return pendingOf.all(store, { invoice_id: invoiceId });
+export async function pendingPaymentsOf(db: Runner, invoiceId: string): Promise<PaymentRow[]> {
+  return db.all(pendingOf, { invoice_id: invoiceId });
 }
 
 const allOf = prepared((qb) => qb.selectFrom('payments').selectAll().where('invoice_id', '=', param('invoice_id')).orderBy('seq'));
 
 /** Every payment of an invoice, confirmed or not, in the order they were seen. */
-export function paymentsOf(store: Store, invoiceId: string): PaymentRow[] {
-  return allOf.all(store, { invoice_id: invoiceId });
+export async function paymentsOf(db: Runner, invoiceId: string): Promise<PaymentRow[]> {
+  return db.all(allOf, { invoice_id: invoiceId });
 }

@@ -1,13 +1,15 @@
 import type { Environment } from '../../domain/environment.js';
+import type { Runner } from '../engine.js';
 import { param, prepared } from '../query.js';
 import type { WebhookConfigsTable } from '../schema.js';
-import type { Store } from '../store.js';
 
 export type WebhookConfigRow = WebhookConfigsTable;
 
 const byPartner = prepared((qb) =>
   qb.selectFrom('webhook_configs').selectAll().where('partner_id', '=', param('partner_id')).where('environment', '=', param('environment')),
 );
+// One per partner and environment (the unique constraint webhook_configs_partner_env): two concurrent
+// first PUTs through two replicas leave one row, the later one's values.
 const upsert = prepared((qb) =>
   qb
     .insertInto('webhook_configs')
@@ -33,10 +35,10 @@ const upsert = prepared((qb) =>
     ),
 );
 
-export function findWebhookConfig(store: Store, partnerId: string, environment: Environment): WebhookConfigRow | undefined {
-  return byPartner.get(store, { partner_id: partnerId, environment });
+export async function findWebhookConfig(db: Runner, partnerId: string, environment: Environment): Promise<WebhookConfigRow | undefined> {
+  return db.get(byPartner, { partner_id: partnerId, environment });
 }
 
-export function saveWebhookConfig(store: Store, row: WebhookConfigRow): void {
-  upsert.run(store, { ...row });
+export async function saveWebhookConfig(db: Runner, row: WebhookConfigRow): Promise<void> {
+  await db.run(upsert, { ...row });
 }

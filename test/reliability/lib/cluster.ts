@@ -39,10 +39,13 @@ export interface Cluster {
   stop(): Promise<void>;
 }
 
-/** Starts `count` replicas on `database` at once (migrations run once, under their lock) and a proxy in front. */
-export async function startCluster(database: string, count: number): Promise<Cluster> {
+/**
+ * Starts `count` replicas on `database` at once (migrations run once, under their lock) and a proxy
+ * in front. `envOf`: environment variables of replica `n`'s process, beside the test's.
+ */
+export async function startCluster(database: string, count: number, envOf: (n: number) => NodeJS.ProcessEnv = () => ({})): Promise<Cluster> {
   const replicas: Replica[] = [];
-  const started = await Promise.allSettled(Array.from({ length: count }, (_, n) => startReplica(database, n)));
+  const started = await Promise.allSettled(Array.from({ length: count }, (_, n) => startReplica(database, n, envOf(n))));
   for (const s of started) if (s.status === 'fulfilled') replicas.push(s.value);
   const failed = started.find((s) => s.status === 'rejected');
   if (failed) {
@@ -83,10 +86,10 @@ export async function startCluster(database: string, count: number): Promise<Clu
   };
 }
 
-async function startReplica(database: string, n: number): Promise<Replica> {
+async function startReplica(database: string, n: number, env: NodeJS.ProcessEnv): Promise<Replica> {
   // Its own folder: each `svc dev` writes .svc/dev.json where it runs (TMPDIR is the test's folder).
   const cwd = fs.mkdtempSync(path.join(os.tmpdir(), `replica-${n}-`));
-  const cli = spawnCli(['dev', '--json', '--port', '0', '--database', database], { cwd });
+  const cli = spawnCli(['dev', '--json', '--port', '0', '--database', database], { cwd, env });
   let ready: ReadyEvent;
   try {
     ready = JSON.parse(await cli.waitForLine((l) => l.startsWith('{"type":"ready"'), 60_000)) as ReadyEvent;

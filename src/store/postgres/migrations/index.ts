@@ -8,7 +8,8 @@ import type { Migration } from 'kysely';
  * 0003-delivery-leases is SQLite's 0008 (the numbers differ; the columns and index are the same).
  * 0004-listener-streams is PostgreSQL's alone (listen across replicas; no table a snapshot copies).
  * 0005-request-journal is PostgreSQL's alone (SQLite keeps the journal in memory), and so is
- * 0006-journal-inline (how its rows are stored).
+ * 0006-journal-inline (how its rows are stored), and 0007-notify-key (the key of the change channel).
+ * 0008-local-chains is SQLite's 0009 (the local chains' tables; CONTRACT §14).
  */
 export const postgresMigrations: Record<string, () => Promise<Migration>> = {
   '0001-initial': () => import('./0001-initial.js'),
@@ -17,4 +18,6 @@ export const postgresMigrations: Record<string, () => Promise<Migration>> = {
   '0004-listener-streams': () => import('./0004-listener-streams.js'),
   '0005-request-journal': () => import('./0005-request-journal.js'),
   '0006-journal-inline': () => import('./0006-journal-inline.js'),
+  '0007-notify-key': () => import('./0007-notify-key.js'),
+  '0008-local-chains': () => import('./0008-local-chains.js'),
 };
