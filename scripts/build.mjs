@@ -4,7 +4,7 @@
 //   2. The store's SQL compiled (src/store/compile.ts): every statement of src/store/repos/ and the
 //      statements each frozen migration runs, so that dist/ never loads kysely. A fresh database
 //      migrated by those statements, serialized (dist/store/empty.sqlite): an in-memory emulator
-//      starts from it instead of running the migrations (src/store/empty-image.ts).
+//      starts from it instead of running the migrations (src/store/sqlite/empty-image.ts).
 //   3. One esbuild bundle, ES modules with code splitting and source maps: the entry points below,
 //      the commands the CLI loads lazily as chunks of their own, and the dependencies on the start-up
 //      path inside. Loading a few files instead of a few hundred modules halves an import; what stays
@@ -146,7 +146,7 @@ async function compileSql() {
       contents: [
         ...repos.map((f) => `import './${f}';`),
         "export { compileSql } from './src/store/compile.ts';",
-        "export { buildEmptyImage, EMPTY_IMAGE_FILE } from './src/store/empty-image.ts';",
+        "export { buildEmptyImage, EMPTY_IMAGE_FILE } from './src/store/sqlite/empty-image.ts';",
       ].join('\n'),
       resolveDir: root,
       loader: 'ts',
@@ -164,7 +164,7 @@ async function compileSql() {
   for (const key of keys) {
     if (!table.statements[key] && !table.statements[`${key}/0`]) fail(`statement ${key} did not register itself when compiled`);
   }
-  // An in-memory database starts from this image instead of running the migrations (src/store/empty-image.ts).
+  // An in-memory database starts from this image instead of running the migrations (src/store/sqlite/empty-image.ts).
   emptyImage = { file: path.join(root, compiler.EMPTY_IMAGE_FILE), bytes: await compiler.buildEmptyImage(table.migrations) };
   return table;
 }

@@ -17,7 +17,7 @@ import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import BetterSqlite3 from 'better-sqlite3';
 import { BIN, ROOT } from '../helpers/cli.js';
-import { EMPTY_IMAGE_FILE } from '../../src/store/empty-image.js';
+import { EMPTY_IMAGE_FILE } from '../../src/store/sqlite/empty-image.js';
 import { readSchema } from '../../src/store/expected-schema.js';
 import { MIGRATION_TABLE, migrate, recorded } from '../../src/store/migrate.js';
 import { tempDir } from '../helpers/temp-dir.js';
@@ -137,7 +137,7 @@ process.stdout.write('done\\n');
 
 describe('what the built package loads to start', () => {
   // dist/store/empty.sqlite: what an in-memory emulator starts from instead of running the migrations
-  // (src/store/empty-image.ts). The build makes it from the recorded SQL; it must be what the sources'
+  // (src/store/sqlite/empty-image.ts). The build makes it from the recorded SQL; it must be what the sources'
   // migrations make (test/integration/compiled-sql.test.ts holds the same for the function that makes it).
   it('the shipped empty image is the database the migrations make', async () => {
     const image = new BetterSqlite3(fs.readFileSync(path.join(ROOT, EMPTY_IMAGE_FILE)));

@@ -7,7 +7,7 @@
 import BetterSqlite3 from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { compileSql } from '../../src/store/compile.js';
-import { buildEmptyImage } from '../../src/store/empty-image.js';
+import { buildEmptyImage } from '../../src/store/sqlite/empty-image.js';
 import { migrate, recorded } from '../../src/store/migrate.js';
 import { migrations } from '../../src/store/migrations/index.js';
 
@@ -46,7 +46,7 @@ describe('the SQL the build compiles', () => {
     }
   });
 
-  // An in-memory emulator of the built package starts from this image (src/store/empty-image.ts,
+  // An in-memory emulator of the built package starts from this image (src/store/sqlite/empty-image.ts,
   // dist/store/empty.sqlite) instead of running the migrations: it must be what they make.
   it('the empty image in-memory databases start from is the database the migrations make, with no rows', async () => {
     const { migrations: compiled } = await compileSql();

@@ -7,7 +7,7 @@ import { checkDatabaseFile, describeSqliteFailure } from '../file-check.js';
 import { groupCommit } from './group-commit.js';
 import { StorageHealth } from './health.js';
 import { openSqlite } from '../sqlite.js';
-import { openMemoryDatabase } from '../empty-image.js';
+import { openMemoryDatabase } from './empty-image.js';
 import { migrate, MigrationError, UnknownMigrationsError } from '../migrate.js';
 import { loadQueryBuilder } from '../query.js';
 import { errorCode } from '../../domain/caught.js';

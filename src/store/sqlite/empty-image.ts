@@ -8,10 +8,10 @@
  */
 import fs from 'node:fs';
 import type BetterSqlite3 from 'better-sqlite3';
-import { COMPILED } from './compiled.js';
-import { MIGRATION_TABLE, migrate } from './migrate.js';
-import { openSqlite } from './sqlite.js';
-import { PACKAGE_ROOT } from '../package-root.js';
+import { COMPILED } from '../compiled.js';
+import { MIGRATION_TABLE, migrate } from '../migrate.js';
+import { openSqlite } from '../sqlite.js';
+import { PACKAGE_ROOT } from '../../package-root.js';
 
 /** Where the build writes the image, under the package's root. */
 export const EMPTY_IMAGE_FILE = 'dist/store/empty.sqlite';
