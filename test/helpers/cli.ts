@@ -30,6 +30,9 @@ export function runCli(args: string[], options: { cwd?: string; env?: NodeJS.Pro
       clearTimeout(timer);
       resolve({ code, stdout, stderr });
     });
+    // A command that answers without reading stdin (a usage error, exit 2) may be gone before this
+    // write: the pipe's EPIPE says nothing about the command, whose exit code and output are the result.
+    child.stdin.on('error', () => {});
     child.stdin.end(options.input ?? '');
   });
 }
