@@ -81,6 +81,29 @@ describe('the chunks’ code cache', () => {
     expect(cachesIn(cache)).toEqual([]);
   });
 
+  // The loader must not cost a readable stack (docs/decisions.md): a frame of a chunk it ran names the
+  // function and the chunk's file, line and column, as an ES module's would; with source maps on,
+  // the src/ file and line.
+  it('an error thrown in a chunk it loaded names the function and the file: the chunk, or src/ with source maps', () => {
+    const cache = fs.mkdtempSync(path.join(dir, 'xdg-'));
+    const probe = path.join(dir, 'stack-probe.mjs');
+    fs.writeFileSync(
+      probe,
+      [
+        `const { startEmulator } = await import(${JSON.stringify(pathToFileURL(path.join(ROOT, 'dist', 'index.js')).href)});`,
+        "await startEmulator({ port: 0, config: { journalSize: -1 } }).catch((e) => process.stdout.write(e.stack.split('\\n')[1]));",
+      ].join('\n'),
+    );
+    for (let i = 0; i < 2; i++) {
+      // Compiled from source, then from the cache the first run wrote.
+      const { code, stdout } = run([probe], cache);
+      expect(code).toBe(0);
+      expect(stdout).toMatch(/^ +at checkJournalSize \(.*[/\\]dist[/\\]chunks[/\\]server-core-[\w-]{8}\.cjs:\d+:\d+\)$/);
+    }
+    const mapped = run(['--enable-source-maps', probe], cache);
+    expect(mapped.stdout).toMatch(/^ +at checkJournalSize \(.*[/\\]src[/\\]server[/\\]start-options\.ts:\d+:\d+\)$/);
+  });
+
   it('NODE_DISABLE_COMPILE_CACHE turns it off too', () => {
     const cache = fs.mkdtempSync(path.join(dir, 'xdg-'));
     expect(run(EXEC, cache, { NODE_DISABLE_COMPILE_CACHE: '1' })).toMatchObject({ code: 0, stdout: 'ok', stderr: '' });
