@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // A few lines only. dist/runtime.js refuses an unsupported Node with one line and turns on Node's
-// compile cache; then the built CLI. Source maps (stack traces with src/ paths) only when asked for,
-// with --verbose or SVC_DEBUG=1: a start that never shows a stack does not pay for reading them.
+// compile cache; then the built CLI (dist/cli/main.js imports the first, then loads the second).
+// Source maps (stack traces with src/ paths) only when asked for, with --verbose or SVC_DEBUG=1: a
+// start that never shows a stack does not pay for reading them.
 const args = process.argv.slice(2);
 // --version is answered before anything loads (dist/runtime.js and its compile cache cost ~3 ms of a
 // 25 ms start): scripts call it often, and it needs only package.json, whose `engines` is the same check.
@@ -9,9 +10,10 @@ const version = args.length === 1 && (args[0] === '--version' || args[0] === '-V
 // fs.writeSync, not process.stdout: building the stdout stream is ~2 ms of CPU, a tenth of the start.
 if (version) process.getBuiltinModule('node:fs').writeSync(1, `${version}\n`);
 else {
-  await import('../dist/runtime.js');
   const debug = process.env.SVC_DEBUG;
   if ((debug && debug !== '0') || args.includes('--verbose')) process.setSourceMapsEnabled(true);
+  // Its first import, dist/runtime.js, refuses an unsupported Node and turns the compile cache on
+  // before the CLI's chunks load (src/entry/chunk-loader.ts): one import, not two in turn.
   const { main } = await import('../dist/cli/main.js');
   await main(args);
 }

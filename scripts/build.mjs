@@ -2,7 +2,9 @@
 // npm run build: dist/ as the package ships it, built for a quick start (docs/performance.md, #12, #13).
 //   1. Declarations only from tsc (it also type-checks): the consumer test type-checks them.
 //   2. The store's SQL compiled (src/store/compile.ts): every statement of src/store/repos/ and the
-//      statements each frozen migration runs, so that dist/ never loads kysely.
+//      statements each frozen migration runs, so that dist/ never loads kysely. A fresh database
+//      migrated by those statements, serialized (dist/store/empty.sqlite): an in-memory emulator
+//      starts from it instead of running the migrations (src/store/sqlite/empty-image.ts).
 //   3. One esbuild bundle, ES modules with code splitting and source maps: the entry points below,
 //      the commands the CLI loads lazily as chunks of their own, and the dependencies on the start-up
 //      path inside. Loading a few files instead of a few hundred modules halves an import; what stays
@@ -10,8 +12,10 @@
 //      or never loaded at run time (kysely). Each entry point runs src/runtime.ts first, which turns on
 //      Node's own compile cache (module.enableCompileCache) in the user's cache folder: nothing of
 //      ours loads code, and the source maps give stack traces with src/ paths (SVC_DEBUG=1 for the CLI).
-//      Rollup then merges esbuild's smallest chunks (mergeChunks below): each ES module a start loads
-//      has a cost of its own, and esbuild splits shared code into one chunk per set of importers.
+//      Rollup then merges esbuild's chunks (mergeChunks below): each ES module a start loads has a
+//      cost of its own, and esbuild splits shared code into one chunk per set of importers. The
+//      chunks on the starts users wait for go together by which of those starts load them
+//      (scripts/hot-chunks.mjs): `svc dev` loads 5 modules, `svc invoices create` 3.
 //   4. The typed client (svc-emulator/client) on its own, as one plain ES module: it runs wherever
 //      fetch does, without Node's file system.
 //   5. The rules the dashboard shares with the server and the CLI (src/entry/page-rules.ts), the same way.
@@ -22,6 +26,8 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import * as esbuild from 'esbuild';
 import { rollup } from 'rollup';
+import { dependencyImports, writeEntryModules } from './commonjs-chunks.mjs';
+import { hotChunks } from './hot-chunks.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const src = path.join(root, 'src');
@@ -59,6 +65,8 @@ const tsc = spawnSync(process.execPath, [path.join(root, 'node_modules/typescrip
 });
 if (tsc.status !== 0) fail(`tsc -p tsconfig.build.json --emitDeclarationOnly exited ${tsc.status}`);
 
+/** The empty, migrated database an in-memory emulator starts from: made by compileSql, written into dist/. */
+let emptyImage;
 const compiled = await compileSql();
 const injected = new Set();
 const result = await esbuild.build({
@@ -89,6 +97,8 @@ for (const key of injected) {
   if (!compiled.statements[key] && !compiled.statements[`${key}/0`]) fail(`statement ${key} is in the bundle but was not compiled`);
 }
 const chunks = await mergeChunks();
+fs.mkdirSync(path.dirname(emptyImage.file), { recursive: true });
+fs.writeFileSync(emptyImage.file, emptyImage.bytes);
 /** One file of its own, ES module, minified like the bundle: dist/runtime.js and the typed client. */
 const single = (file, out, extra = {}) =>
   esbuild.build({
@@ -133,7 +143,11 @@ async function compileSql() {
   await esbuild.build({
     absWorkingDir: root,
     stdin: {
-      contents: [...repos.map((f) => `import './${f}';`), "export { compileSql } from './src/store/compile.ts';"].join('\n'),
+      contents: [
+        ...repos.map((f) => `import './${f}';`),
+        "export { compileSql } from './src/store/compile.ts';",
+        "export { buildEmptyImage, EMPTY_IMAGE_FILE } from './src/store/sqlite/empty-image.ts';",
+      ].join('\n'),
       resolveDir: root,
       loader: 'ts',
     },
@@ -145,10 +159,13 @@ async function compileSql() {
     logLevel: 'warning',
     plugins: [statementKeys(keys)],
   });
-  const table = await (await import(`${pathToFileURL(outfile).href}?${Date.now()}`)).compileSql();
+  const compiler = await import(`${pathToFileURL(outfile).href}?${Date.now()}`);
+  const table = await compiler.compileSql();
   for (const key of keys) {
     if (!table.statements[key] && !table.statements[`${key}/0`]) fail(`statement ${key} did not register itself when compiled`);
   }
+  // An in-memory database starts from this image instead of running the migrations (src/store/sqlite/empty-image.ts).
+  emptyImage = { file: path.join(root, compiler.EMPTY_IMAGE_FILE), bytes: await compiler.buildEmptyImage(table.migrations) };
   return table;
 }
 
@@ -222,16 +239,22 @@ function builtinsByRequire() {
  * Built-ins that Node's start-up has not loaded already, and that a command may never touch
  * (commander requires child_process for executable subcommands svc does not have; the CLI's shared
  * chunk holds net, crypto and perf_hooks for the server): their stand-in loads the built-in on the
- * first read of an export, not when the chunk is evaluated. Only plain namespace objects are listed:
- * a built-in that is itself a function (assert, events) or that code writes to (process) stays eager.
+ * first read of an export, not when the chunk is evaluated. And util, fs and buffer, which every
+ * start loads anyway: esbuild's interop lists a module's exports with their property descriptors,
+ * and some of theirs are V8 lazy data properties that load a module when described (util's
+ * parseArgs, diff and setTraceSigInt brought 14 modules, worker_threads among them, into every
+ * command); a stand-in's getters describe nothing. Only plain namespace objects are listed: a
+ * built-in that is itself a function (assert, events) or that code writes to (process) stays eager.
  */
 // (A function, not a const: the build runs at the top of this module, above this line.)
 function isLazyBuiltin(name) {
   return [
+    'buffer',
     'child_process',
     'crypto',
     'dgram',
     'dns',
+    'fs',
     'fs/promises',
     'http',
     'http2',
@@ -242,6 +265,7 @@ function isLazyBuiltin(name) {
     'readline',
     'tls',
     'tty',
+    'util',
     'v8',
     'vm',
     'worker_threads',
@@ -249,7 +273,13 @@ function isLazyBuiltin(name) {
   ].includes(name);
 }
 
-/** The CommonJS stand-in for one built-in: the module itself, or an object of getters that load it on first use. */
+/**
+ * The CommonJS stand-in for one built-in: the module itself, or an object whose prototype holds
+ * getters that load it on first use. On the prototype, not the object: each module that imports a
+ * built-in gets esbuild's `__toESM` copy of it, which inherits the prototype and copies only own
+ * properties; with a getter per export copied per importer (fs has ~100 exports, and dozens of
+ * modules import fs or path), the copies were ~2 ms of every start.
+ */
 function standIn(name) {
   const specifier = JSON.stringify(`node:${name}`);
   if (!isLazyBuiltin(name)) return `module.exports = process.getBuiltinModule(${specifier});`;
@@ -258,7 +288,9 @@ function standIn(name) {
   return [
     'let m;',
     `const load = () => (m ??= process.getBuiltinModule(${specifier}));`,
-    `for (const k of ${JSON.stringify(keys)}) Object.defineProperty(exports, k, { get: () => load()[k], enumerable: true });`,
+    'const exported = {};',
+    `for (const k of ${JSON.stringify(keys)}) Object.defineProperty(exported, k, { get: () => load()[k], enumerable: true });`,
+    'module.exports = Object.create(exported);',
   ].join('\n');
 }
 
@@ -270,16 +302,21 @@ function standIn(name) {
  * parser's chunk, and every command loaded and ran 166 KB of YAML (~9 ms of CPU on Node 24). So
  * every chunk of MIN_CHUNK or more is marked as having side effects ('no-treeshake': tree-shaking is
  * off anyway), which rollup never lets a merge run where they did not run before: small chunks merge
- * with each other, or into a big chunk only where it is loaded anyway. A command loads 8 modules,
- * `svc dev` 15, and none loads a library it does not use. No tree-shaking (esbuild did it); source
- * maps chained through, so stacks still name src/. Returns the number of modules written.
+ * with each other, or into a big chunk only where it is loaded anyway; none loads a library it
+ * does not use. Before that, the chunks of the hot starts go together (scripts/hot-chunks.mjs, as
+ * rollup's manualChunks; marked the same way, so nothing else merges into them), and a group that
+ * holds an entry point is that entry's file (preserveEntrySignatures 'allow-extension': dist/cli/
+ * main.js exports a few more names, which only dist/'s own chunks import). No tree-shaking (esbuild
+ * did it); source maps chained through, so stacks still name src/. Returns the number of modules written.
  */
 async function mergeChunks() {
   const MIN_CHUNK = 30_000;
+  const hot = hotChunks(result.metafile, stage, root);
   const bundle = await rollup({
     input: Object.fromEntries(Object.keys(ENTRIES).map((out) => [out, path.join(stage, `${out}.js`)])),
     external: (id) => !id.startsWith('.') && !path.isAbsolute(id),
     treeshake: false,
+    preserveEntrySignatures: 'allow-extension',
     onLog: (level, log) => {
       if (level === 'warn') console.warn(`rollup: ${log.message}`);
     },
@@ -292,19 +329,28 @@ async function mergeChunks() {
           return {
             code,
             map: fs.existsSync(map) ? JSON.parse(fs.readFileSync(map, 'utf8')) : null,
-            ...(code.length >= MIN_CHUNK ? { moduleSideEffects: 'no-treeshake' } : {}),
+            ...(code.length >= MIN_CHUNK || hot.isHot(id) ? { moduleSideEffects: 'no-treeshake' } : {}),
           };
         },
       },
+      dependencyImports(),
     ],
   });
   const { output } = await bundle.write({
     dir: dist,
-    format: 'es',
+    format: 'cjs',
     sourcemap: true,
-    chunkFileNames: 'chunks/[name]-[hash].js',
+    // Every file a content hash in its name, entry points too: a code cache is looked up by the
+    // file's name, and V8 checks only a source's length against it (src/entry/chunk-loader.ts).
+    entryFileNames: '[name]-[hash].cjs',
+    chunkFileNames: 'chunks/[name]-[hash].cjs',
+    dynamicImportInCjs: false,
+    manualChunks: hot.manualChunks,
     experimentalMinChunkSize: MIN_CHUNK,
   });
   await bundle.close();
+  // Each entry point's ES module, exporting what its source module does (scripts/commonjs-chunks.mjs).
+  const entryFiles = Object.fromEntries(output.filter((o) => o.type === 'chunk' && o.isEntry).map((o) => [o.name, o.fileName]));
+  writeEntryModules(dist, entryFiles, (name) => result.metafile.outputs[path.relative(root, path.join(stage, `${name}.js`))].exports);
   return output.filter((o) => o.type === 'chunk').length;
 }

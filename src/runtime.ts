@@ -3,12 +3,13 @@
  * refuse an unsupported Node with one line (CONTRACT §11), then turn on Node's own compile cache so
  * that a start reads V8's compiled code instead of parsing dist/ again.
  *
- * No named imports from node: modules here: on an old Node a missing export would fail at link time,
- * before the check below could say why.
+ * No imports from node: modules here: on an old Node a missing export would fail at link time,
+ * before the check below could say why; and an ES import of a built-in builds its facade, which
+ * reads every export (dist/runtime.js is compiled from source at every start). Built-ins come
+ * through process.getBuiltinModule when first used, which Node 22.3 and later have.
  */
-import module from 'node:module';
-import os from 'node:os';
-import path from 'node:path';
+const os = () => process.getBuiltinModule('node:os');
+const path = () => process.getBuiltinModule('node:path');
 
 /** The oldest Node svc runs on; 22, 24 and 26 are the tested lines. */
 export const MINIMUM_NODE = '22.12.0';
@@ -28,10 +29,20 @@ export function unsupportedNode(version: string = process.versions.node): string
  */
 export function compileCacheDir(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): string | undefined {
   if (env.NODE_COMPILE_CACHE) return undefined;
-  const home = env.HOME || os.homedir();
-  if (platform === 'win32') return path.join(env.LOCALAPPDATA || path.join(home, 'AppData', 'Local'), 'svc', 'compile-cache');
-  if (platform === 'darwin') return path.join(home, 'Library', 'Caches', 'svc', 'compile-cache');
-  return path.join(env.XDG_CACHE_HOME || path.join(home, '.cache'), 'svc', 'compile-cache');
+  const home = env.HOME || os().homedir();
+  const { join } = path();
+  if (platform === 'win32') return join(env.LOCALAPPDATA || join(home, 'AppData', 'Local'), 'svc', 'compile-cache');
+  if (platform === 'darwin') return join(home, 'Library', 'Caches', 'svc', 'compile-cache');
+  return join(env.XDG_CACHE_HOME || join(home, '.cache'), 'svc', 'compile-cache');
+}
+
+/**
+ * Where dist/'s chunks keep the code V8 compiled for them (src/entry/chunk-loader.ts): beside the
+ * compile cache, one folder per Node version and architecture (a cache fits only the V8 that made it).
+ */
+export function codeCacheDir(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): string {
+  const base = compileCacheDir({ ...env, NODE_COMPILE_CACHE: '' }, platform)!;
+  return path().join(path().dirname(base), 'code-cache', `${process.version}-${process.arch}`);
 }
 
 /** Checks the Node version (exit 1 with one line when unsupported) and enables the compile cache. */
@@ -44,7 +55,7 @@ export function prepareRuntime(): void {
   try {
     // A cache folder that cannot be written (read-only home, a sandbox) only costs the speed-up:
     // Node reports it in the returned status and compiles as usual.
-    module.enableCompileCache?.(compileCacheDir());
+    process.getBuiltinModule('node:module').enableCompileCache?.(compileCacheDir());
   } catch {
     // The cache is an optimisation; no start fails for it.
   }

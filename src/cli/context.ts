@@ -50,8 +50,10 @@ export function createContext(input: ContextInput): Context {
   const env = input.env ?? process.env;
   const json = input.globals.json === true;
   // process.stdin is built on first read (a stream over the file, pipe or terminal: ~4 ms of a
-  // command's start); only `webhook verify` reads it, so the TTY check asks the descriptor instead.
-  const stdinIsTTY = input.stdinIsTTY ?? (input.stdin ? 'isTTY' in input.stdin && input.stdin.isTTY === true : isatty(0));
+  // command's start); only `webhook verify` reads it, so the TTY check asks the descriptor instead,
+  // when first asked: node:tty is ~1 ms of a start, and most commands never prompt.
+  let stdinIsTTY = input.stdinIsTTY;
+  const stdinTTY = () => (stdinIsTTY ??= input.stdin ? 'isTTY' in input.stdin && input.stdin.isTTY === true : isatty(0));
   const color = input.globals.color !== false && colourWanted(env, stdout.isTTY === true);
   return {
     globals: input.globals,
@@ -61,11 +63,15 @@ export function createContext(input: ContextInput): Context {
     quiet: input.globals.quiet === true,
     verbose: input.globals.verbose === true,
     color,
-    interactive: !json && stdout.isTTY === true && stdinIsTTY,
+    get interactive() {
+      return !json && stdout.isTTY === true && stdinTTY();
+    },
     get stdin() {
       return input.stdin ?? process.stdin;
     },
-    stdinIsTTY,
+    get stdinIsTTY() {
+      return stdinTTY();
+    },
     stdout,
     stderr,
     cwd: input.cwd ?? process.cwd(),

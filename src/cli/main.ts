@@ -1,8 +1,8 @@
 import { constants } from 'node:os';
-import { CommanderError } from 'commander';
 import { EXIT, renderError } from './output/render.js';
 import { ALL_COMMANDS } from './commands/index.js';
-import { buildProgram, svcStyleError } from './program.js';
+import { fastParse } from './fast-parse.js';
+import { type ProgramOptions, runCommand } from './run-command.js';
 import { reachableCommands } from './reachable.js';
 import type { CommandSpec } from './spec.js';
 
@@ -56,19 +56,26 @@ export async function main(argv: string[]): Promise<void> {
   process.on('SIGUSR1', noInspector);
 
   let code: number = EXIT.ok;
-  const program = buildProgram(
-    { setExitCode: (c) => (code = c), io: { signal: controller.signal }, onCommand: (spec) => (running = spec) },
-    reachableCommands(argv, ALL_COMMANDS),
-  );
+  const options: ProgramOptions = { setExitCode: (c) => (code = c), io: { signal: controller.signal }, onCommand: (spec) => (running = spec) };
+  const commands = reachableCommands(argv, ALL_COMMANDS);
+  // commander and the program it builds, loaded only for a line fast-parse.ts leaves to it.
+  let program: typeof import('./program.js') | undefined;
   try {
-    await program.parseAsync(argv, { from: 'user' });
+    const parsed = fastParse(argv, commands);
+    if (parsed) await runCommand(parsed.spec, parsed.input, parsed.globals, argv, options);
+    else {
+      program = await import('./program.js');
+      await program.buildProgram(options, commands).parseAsync(argv, { from: 'user' });
+    }
   } catch (error) {
     // --help and --version "fail" with exit code 0; everything else commander throws is usage.
-    if (error instanceof CommanderError) {
+    if (program && error instanceof program.CommanderError) {
       code = error.exitCode === 0 ? EXIT.ok : EXIT.usage;
       // Scripts reading --json still get one JSON document on stdout (commander wrote to stderr).
       if (code !== EXIT.ok && argv.includes('--json')) {
-        process.stdout.write(`${JSON.stringify({ error: { code: 'usage_error', message: svcStyleError(error.message).replace(/^error /, '') } }, null, 2)}\n`);
+        process.stdout.write(
+          `${JSON.stringify({ error: { code: 'usage_error', message: program.svcStyleError(error.message).replace(/^error /, '') } }, null, 2)}\n`,
+        );
       }
     } else code = renderError(error, null, process.stderr, process.stdout, argv.includes('--json'));
   } finally {

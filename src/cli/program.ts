@@ -2,22 +2,15 @@ import { Command, Option } from 'commander';
 import { UsageError } from '../errors.js';
 import { VERSION } from '../version.js';
 import { ALL_COMMANDS } from './commands/index.js';
-import { createContext, type Context, type ContextInput } from './context.js';
-import { renderError, renderOutput } from './output/render.js';
 import { GLOBAL_OPTIONS, GROUPS, type CommandSpec, type HandlerInput, type LazyCommand, type OptionSpec } from './spec.js';
-import { isOptionsOf, optionsProblem } from './spec-input.js';
+import { type ProgramOptions, runCommand } from './run-command.js';
 import { didYouMean } from '../domain/suggest.js';
 
-export interface ProgramOptions {
-  /** Receives the exit code of the command that ran. */
-  setExitCode(code: number): void;
-  /** Streams and environment (tests run the CLI in-process with their own). */
-  io?: Omit<ContextInput, 'globals'>;
-  /** Told which command is about to run (main.ts decides what a signal means for it). */
-  onCommand?: (spec: CommandSpec) => void;
-  /** Replaces running the handler: the argv → handler mapping tests record what would run. */
-  invoke?: (spec: LazyCommand, input: HandlerInput, ctx: Context) => Promise<number>;
-}
+// main.ts reads a plain command line itself (fast-parse.ts) and loads this module, and commander with
+// it, only for the others: help, errors, suggestions.
+export { CommanderError } from 'commander';
+
+export type { ProgramOptions } from './run-command.js';
 
 /** The whole command tree, built from the command specs. Handlers are imported when they run. */
 export function buildProgram(options: ProgramOptions, commands: readonly LazyCommand[] = ALL_COMMANDS): Command {
@@ -86,25 +79,7 @@ export function buildProgram(options: ProgramOptions, commands: readonly LazyCom
         args: Object.fromEntries((spec.args ?? []).map((a, i) => [a.name, cmd.processedArgs[i]])),
         options: cmd.opts(),
       };
-      options.onCommand?.(spec);
-      const globals = program.opts();
-      if (!isOptionsOf(GLOBAL_OPTIONS, globals)) throw new Error(`svc bug: the global options are not as declared: ${optionsProblem(GLOBAL_OPTIONS, globals)}`);
-      const ctx = createContext({ ...options.io, globals, command: spec.name });
-      const missing = missingArgument(spec, input) ?? notAfterDashes(spec, input, rawArgsOf(program));
-      if (missing) {
-        options.setExitCode(renderError(missing, ctx));
-        return;
-      }
-      if (options.invoke) {
-        options.setExitCode(await options.invoke(spec, input, ctx));
-        return;
-      }
-      try {
-        const handler = await spec.load();
-        options.setExitCode(renderOutput(await handler(input, ctx), ctx));
-      } catch (error) {
-        options.setExitCode(renderError(error, ctx));
-      }
+      await runCommand(spec, input, program.opts(), rawArgsOf(program), options);
     });
   }
   return program;
@@ -131,15 +106,6 @@ function dashesHint(cmd: Command, spec: CommandSpec): void {
   });
 }
 
-/** A required argument that was not given: a usage error naming it, and listing its choices. */
-function missingArgument(spec: CommandSpec, input: HandlerInput): UsageError | null {
-  const given = (value: unknown) => value !== undefined && !(Array.isArray(value) && value.length === 0);
-  const arg = spec.args?.find((a) => a.required !== false && !given(input.args[a.name]));
-  if (!arg) return null;
-  const choices = arg.choices ? `: one of ${arg.choices.join(', ')}` : '';
-  return new UsageError(`missing required argument <${arg.name}>${choices}`, `<${arg.name}>`);
-}
-
 /**
  * commander's error text in svc's: `error unknown option '--statuss'. Did you mean "--status"?` for
  * `error: unknown option '--statuss'` and its suggestion on a line of its own. commander's messages
@@ -150,20 +116,6 @@ export function svcStyleError(text: string): string {
   return text
     .replace(/^error: /, 'error ')
     .replace(/\n\(Did you mean (?:one of )?([^\n]+?)\?\)/, (_, names: string) => `. Did you mean ${quoted(names).join(' or ')}?`);
-}
-
-/**
- * A variadic argument is the rest of the line after `--` (`svc exec -- node server.js --port 3000`):
- * without `--`, commander would take `--port 3000` for svc's own option and run `node server.js`.
- */
-function notAfterDashes(spec: CommandSpec, input: HandlerInput, rawArgs: readonly string[]): UsageError | null {
-  const arg = spec.args?.find((a) => a.variadic);
-  const given = arg ? input.args[arg.name] : undefined;
-  if (!arg || !Array.isArray(given)) return null;
-  const dashes = rawArgs.indexOf('--');
-  const rest = dashes === -1 ? [] : rawArgs.slice(dashes + 1);
-  if (rest.length === given.length && rest.every((word, i) => word === given[i])) return null;
-  return new UsageError(`put -- before the ${arg.name}, so that its options are not taken for svc's: svc ${spec.name} [options] -- ${given.join(' ')}`, '--');
 }
 
 /** The words commander parsed: its `rawArgs`, set by parse() (not in its typings); tests hold it (cli-mapping). */

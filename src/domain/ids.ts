@@ -1,4 +1,4 @@
-import { randomFillSync } from 'node:crypto';
+import { fillFromOs } from './os-random.js';
 
 /**
  * UUIDv7 (RFC 9562): 48 bits of Unix milliseconds, then 74 random bits. Ids of rows that are listed
@@ -71,7 +71,7 @@ const processIds = new UuidV7Generator();
 /** A v7 id at `now` from the operating system's randomness, monotonic within this process. */
 export function uuidv7(now = Date.now()): string {
   if (offset === pool.length) {
-    randomFillSync(pool);
+    fillFromOs(pool);
     offset = 0;
   }
   const b = Buffer.from(pool.subarray(offset, offset + 16));

@@ -1,4 +1,5 @@
-import { createHash } from 'node:crypto';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 import { defaultRandom, type Random } from './random.js';
 import type { Environment } from './environment.js';
 
@@ -54,9 +55,13 @@ export function generateSecret(): string {
   return `whsec_${randomBase62(32, defaultRandom)}`;
 }
 
-/** Keys are stored as their SHA-256 only (CONTRACT §1). */
+/**
+ * Keys are stored as their SHA-256 only (CONTRACT §1). @noble/hashes' (audited, bundled for the
+ * deposit addresses), not node:crypto's: `svc dev` hashes its default keys before it is ready, and
+ * loading node:crypto was ~4 ms of that (./os-random.ts). The server hashes a key once, then caches it.
+ */
 export function hashKey(key: string): string {
-  return createHash('sha256').update(key).digest('hex');
+  return bytesToHex(sha256(utf8ToBytes(key)));
 }
 
 /** What listings show of a key: enough to recognise it, not enough to use it. */

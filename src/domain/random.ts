@@ -1,5 +1,6 @@
-import { createHash, randomFillSync, randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { formatUuid, UuidV7Generator } from './ids.js';
+import { fillFromOs } from './os-random.js';
 
 /**
  * Where an emulator's generated values come from: ids, keys, webhook secrets, transaction hashes.
@@ -27,14 +28,14 @@ abstract class Base implements Random {
   }
 }
 
-/** The operating system's randomness, drawn from a pool refilled 4 KiB at a time (cheap per id). */
+/** The operating system's randomness (./os-random.ts), drawn from a pool refilled 4 KiB at a time (cheap per id). */
 class CryptoRandom extends Base {
   private readonly pool = Buffer.alloc(4096);
   private offset = this.pool.length;
   bytes(n: number): Buffer {
-    if (n > this.pool.length) return randomFillSync(Buffer.alloc(n));
+    if (n > this.pool.length) return fillFromOs(Buffer.alloc(n));
     if (this.offset + n > this.pool.length) {
-      randomFillSync(this.pool);
+      fillFromOs(this.pool);
       this.offset = 0;
     }
     const out = Buffer.from(this.pool.subarray(this.offset, this.offset + n));
@@ -42,7 +43,7 @@ class CryptoRandom extends Base {
     return out;
   }
   uuid(): string {
-    return randomUUID();
+    return uuidV4(this.bytes(16));
   }
 }
 

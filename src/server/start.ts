@@ -22,7 +22,6 @@ import { sharedViews, type SharedViews } from './shared-views.js';
 import type { DefaultKeys } from '../contract/default-keys.js';
 import type { AppDeps } from './route.js';
 import type { Emulator, StartEmulatorOptions } from './emulator-api.js';
-import { apiRoutes } from './routes/index.js';
 import { openApiRoute } from './routes/openapi.js';
 import { chainsWanted, checkJournalSize, randomFor, resolveConfig } from './start-options.js';
 import type { ChainsBoot } from './chains/boot.js';
@@ -181,7 +180,8 @@ async function serve(
   // After an imported snapshot: its chains' states are what the chains start from.
   if (boot) parts.chains = await attachChains(boot, deps, work);
 
-  const server = createHttpServer(createApp(deps, [...apiRoutes(), openApiRoute()]));
+  // The routes and their handlers load with the first request (app.ts).
+  const server = createHttpServer(createApp(deps, async () => [...(await import('./routes/index.js')).apiRoutes(), openApiRoute()]));
   const { port, address } = await listenOrStop(server, work, deps.runtime.snapshots, options).catch(async (error: unknown) => {
     await parts.chains?.stop();
     throw error;

@@ -8,8 +8,9 @@ let driver: typeof BetterSqlite3 | undefined;
  * Opens a database with better-sqlite3, loaded with `require`: imported as an ES module, Node first
  * parses the package's CommonJS files for their export names, ~3 ms of every start (bench #16).
  * better-sqlite3 13 finds its addon among the prebuilt binaries it ships (no `bindings` search).
+ * A Buffer is a serialized database, opened in memory (sqlite/empty-image.ts).
  */
-export function openSqlite(file: string, options: BetterSqlite3.Options = {}): BetterSqlite3.Database {
+export function openSqlite(file: string | Buffer, options: BetterSqlite3.Options = {}): BetterSqlite3.Database {
   driver ??= requireHere('better-sqlite3') as typeof BetterSqlite3;
   return new driver(file, options);
 }

@@ -6,7 +6,8 @@
  * process resolves is recorded, the ES modules by a module hook (`node --import`) and the CommonJS
  * ones (dist/'s chunks load their dependencies with `require`) from require's cache as the process
  * exits, so a static import that brings one back onto the start-up path fails here, whatever the
- * timing of this machine.
+ * timing of this machine. dist/'s own modules are counted too: each costs a start about a
+ * millisecond of CPU, and the build groups what the hot starts run into a few (scripts/hot-chunks.mjs).
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -14,7 +15,11 @@ import path from 'node:path';
 import readline from 'node:readline';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import BetterSqlite3 from 'better-sqlite3';
 import { BIN, ROOT } from '../helpers/cli.js';
+import { EMPTY_IMAGE_FILE } from '../../src/store/sqlite/empty-image.js';
+import { readSchema } from '../../src/store/expected-schema.js';
+import { MIGRATION_TABLE, migrate, recorded } from '../../src/store/migrate.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 const dir = tempDir('svc-startup-modules-');
@@ -47,22 +52,32 @@ function packagesIn(file: string): string[] {
   return [...new Set(names)].sort();
 }
 
+/** The dist/ chunks a process loaded (require's cache: the traced processes load them through Node's require), as paths. */
+function distChunksIn(file: string): string[] {
+  const lines = fs.readFileSync(file, 'utf8').split('\n');
+  return [...new Set(lines.filter((l) => l.startsWith('/') && l.includes('/dist/') && l.endsWith('.cjs')))].sort();
+}
+
+/** The sources of the loaded dist/ chunks (their source maps'), as paths from the repository's root. */
+function sourcesIn(file: string): string[] {
+  const sources = new Set<string>();
+  for (const chunk of distChunksIn(file)) {
+    const map = `${chunk}.map`;
+    if (!fs.existsSync(map)) continue;
+    for (const source of JSON.parse(fs.readFileSync(map, 'utf8')).sources as string[]) sources.add(source.replace(/^(\.\.\/)+/, ''));
+  }
+  return [...sources].sort();
+}
+
 /** The bundled packages (node_modules/… among a loaded dist/ chunk's source map sources). */
 function bundledIn(file: string): string[] {
-  const urls = fs
-    .readFileSync(file, 'utf8')
-    .split('\n')
-    .filter((u) => u.startsWith('file:') && u.includes('/dist/') && u.endsWith('.js'));
-  const names = new Set<string>();
-  for (const url of new Set(urls)) {
-    const map = `${new URL(url).pathname}.map`;
-    if (!fs.existsSync(map)) continue;
-    for (const source of JSON.parse(fs.readFileSync(map, 'utf8')).sources as string[]) {
-      const name = /node_modules\/((?:@[^/]+\/)?[^/.][^/]*)\//.exec(source)?.[1];
-      if (name) names.add(name);
-    }
-  }
-  return [...names].sort();
+  const names = sourcesIn(file).map((source) => /node_modules\/((?:@[^/]+\/)?[^/.][^/]*)\//.exec(source)?.[1]);
+  return [...new Set(names.filter((n): n is string => Boolean(n)))].sort();
+}
+
+/** dist/'s chunks a process loaded, by name (their content hash left out). */
+function distModulesIn(file: string): string[] {
+  return distChunksIn(file).map((f) => f.slice(f.indexOf('/dist/') + 6).replace(/-[\w-]{8}\.cjs$/, '.cjs'));
 }
 
 /** Node's own modules a process loaded (`node:` built-ins and their internals). */
@@ -74,8 +89,12 @@ function builtinsIn(file: string): string[] {
     .map((l) => l.slice('builtin:'.length));
 }
 
+// --enable-source-maps: dist/'s chunks then load through Node's require (src/entry/chunk-loader.ts),
+// whose cache lists them; without it they load through vm.Script, the same chunks in the same order.
+const TRACE = ['--enable-source-maps', '--import', pathToFileURL(REGISTER).href];
+
 function traced(args: string[], out: string, cwd = dir) {
-  return spawn(process.execPath, ['--import', pathToFileURL(REGISTER).href, ...args], {
+  return spawn(process.execPath, [...TRACE, ...args], {
     cwd,
     env: { ...process.env, NO_COLOR: '1', SVC_TEST_MODULES_OUT: out },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -117,6 +136,28 @@ process.stdout.write('done\\n');
 `;
 
 describe('what the built package loads to start', () => {
+  // dist/store/empty.sqlite: what an in-memory emulator starts from instead of running the migrations
+  // (src/store/sqlite/empty-image.ts). The build makes it from the recorded SQL; it must be what the sources'
+  // migrations make (test/integration/compiled-sql.test.ts holds the same for the function that makes it).
+  it('the shipped empty image is the database the migrations make', async () => {
+    const image = new BetterSqlite3(fs.readFileSync(path.join(ROOT, EMPTY_IMAGE_FILE)));
+    const migrated = new BetterSqlite3(':memory:');
+    try {
+      await migrate(migrated);
+      const shape = (db: BetterSqlite3.Database) => ({
+        schema: readSchema(db),
+        applicationId: db.pragma('application_id', { simple: true }),
+        recorded: recorded(db),
+        rows: db.prepare(`SELECT count(*) FROM ${MIGRATION_TABLE}`).pluck().get(),
+      });
+      expect(shape(migrated).schema.length).toBeGreaterThan(10);
+      expect(shape(image)).toEqual(shape(migrated));
+    } finally {
+      image.close();
+      migrated.close();
+    }
+  });
+
   it('startEmulator, a create, reads and lists, reset and stop load neither kysely, undici nor qrcode', async () => {
     const probe = path.join(dir, 'probe.mjs');
     const out = path.join(dir, 'probe-modules.txt');
@@ -134,29 +175,72 @@ describe('what the built package loads to start', () => {
     expect(loaded).toContain('better-sqlite3'); // the hook saw the package's own imports
     // viem: only local chains (--chains, CONTRACT §14) load it.
     expect(loaded.filter((p) => ['kysely', 'undici', 'qrcode', 'pngjs', 'viem'].includes(p))).toEqual([]);
+    // Few modules, each holding much of what runs (scripts/hot-chunks.mjs): each one costs the
+    // loader about a millisecond whatever its size. The entry, the shared and the server's code, the
+    // routes (loaded by the first request), the request schemas with zod.
+    expect(distModulesIn(out)).toEqual(['chunks/schemas.cjs', 'chunks/serve.cjs', 'chunks/server-core.cjs', 'chunks/shared-core.cjs', 'index.cjs']);
   });
 
-  // A client command is what scripts run in loops (#9): it needs commander, the contract and HTTP,
-  // not the YAML parser (only a config file's syntax error needs it) nor child_process (commander
-  // requires it for executable subcommands, which svc has none of).
-  it('svc invoices create loads neither the YAML parser, child_process nor crypto', async () => {
+  // Node compiles a whole static import graph before any of it runs: the compile cache, turned on by
+  // the entry's first lines, serves only what is imported after. The emulator's code waits for
+  // `startEmulator` (src/entry/index.ts), and the package's exports stay those of src/index.ts.
+  it('the package import loads none of the emulator, and exports what src/index.ts exports', async () => {
+    const probe = path.join(dir, 'import-only.mjs');
+    const out = path.join(dir, 'import-only-modules.txt');
+    fs.writeFileSync(
+      probe,
+      `const m = await import(${JSON.stringify(pathToFileURL(path.join(ROOT, 'dist', 'index.js')).href)});\nprocess.stdout.write(JSON.stringify(Object.keys(m).sort()));\n`,
+    );
+    const child = traced([probe], out);
+    let stdout = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    expect(await new Promise((resolve) => child.on('close', resolve))).toBe(0);
+    const source = await import('../../src/index.js');
+    expect(JSON.parse(stdout)).toEqual(Object.keys(source).sort());
+    expect(packagesIn(out)).toEqual([]);
+    expect(distModulesIn(out)).toEqual(['chunks/shared-core.cjs', 'index.cjs']);
+  });
+
+  // A client command is what scripts run in loops (#9): it needs the contract and HTTP, not commander
+  // (main.ts reads a plain command line itself, src/cli/fast-parse.ts), the YAML parser (only a
+  // config file's syntax error needs it) nor child_process.
+  it('svc invoices create loads neither commander, the YAML parser, child_process nor crypto', async () => {
     const out = path.join(dir, 'list-modules.txt');
     const cwd = fs.mkdtempSync(path.join(dir, 'client-'));
     fs.writeFileSync(path.join(cwd, 'package.json'), '{"name":"app","private":true}');
-    const child = spawn(process.execPath, ['--import', pathToFileURL(REGISTER).href, BIN, 'invoices', 'create', '--amount', '1.00', '--json'], {
+    const child = spawn(process.execPath, [...TRACE, BIN, 'invoices', 'create', '--amount', '1.00', '--json'], {
       cwd,
       // Port 1 refuses at once: the command loads everything it needs, then exits 3 (unreachable).
       env: { ...process.env, NO_COLOR: '1', SVC_TEST_MODULES_OUT: out, SVC_BASE_URL: 'http://127.0.0.1:1', SVC_MERCHANT_KEY: 'test_x' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     expect(await new Promise((resolve) => child.on('close', resolve))).toBe(3);
+    expect(sourcesIn(out)).toContain('src/cli/commands/invoices/create.ts'); // the check sees what the chunks hold
     const bundled = bundledIn(out);
-    expect(bundled).toContain('commander'); // the check sees what the chunks hold
+    expect(bundled).not.toContain('commander');
     expect(bundled).not.toContain('yaml');
     const builtins = builtinsIn(out);
     expect(builtins).toContain('http');
     expect(builtins).not.toContain('child_process');
     // The server's; a create's Idempotency-Key does without (node:crypto or the global webcrypto).
+    expect(builtins.filter((b) => b === 'crypto' || b.startsWith('internal/crypto/'))).toEqual([]);
+    // None of the emulator's code, and few modules (scripts/hot-chunks.mjs): the runtime check, the
+    // CLI with the command's handler, the code it shares with the package.
+    expect(distModulesIn(out)).toEqual(['chunks/shared-core.cjs', 'cli/main.cjs']);
+  });
+
+  // svc dev's and svc exec's start draws its keys and ids from /dev/urandom and hashes the keys with
+  // @noble/hashes (src/domain/os-random.ts): node:crypto (~4 ms, 20 modules) waits for a request that needs it.
+  it('svc exec -- node -e 0 loads no node:crypto', async () => {
+    const out = path.join(dir, 'exec-modules.txt');
+    const cwd = fs.mkdtempSync(path.join(dir, 'exec-'));
+    const child = traced([BIN, 'exec', '--', process.execPath, '-e', '0'], out, cwd);
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += d));
+    expect(await new Promise((resolve) => child.on('close', resolve))).toBe(0);
+    expect(stderr).toBe('');
+    const builtins = builtinsIn(out);
+    expect(builtins).toContain('http'); // the check sees what the process loaded
     expect(builtins.filter((b) => b === 'crypto' || b.startsWith('internal/crypto/'))).toEqual([]);
   });
 
@@ -183,5 +267,15 @@ describe('what the built package loads to start', () => {
     const loaded = packagesIn(out);
     expect(loaded).toContain('better-sqlite3');
     expect(loaded.filter((p) => ['kysely', 'undici', 'cosmiconfig', 'qrcode', 'viem'].includes(p))).toEqual([]);
+    expect(bundledIn(out)).not.toContain('commander');
+    // svc dev's handler shares a module with svc exec's; the request schemas came with the create.
+    expect(distModulesIn(out)).toEqual([
+      'chunks/dev-exec.cjs',
+      'chunks/schemas.cjs',
+      'chunks/serve.cjs',
+      'chunks/server-core.cjs',
+      'chunks/shared-core.cjs',
+      'cli/main.cjs',
+    ]);
   });
 });

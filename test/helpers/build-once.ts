@@ -31,6 +31,8 @@ const inputs = (): string[] => [
   path.join(ROOT, 'tsconfig.json'),
   path.join(ROOT, 'tsconfig.build.json'),
   path.join(ROOT, 'scripts', 'build.mjs'),
+  path.join(ROOT, 'scripts', 'hot-chunks.mjs'),
+  path.join(ROOT, 'scripts', 'commonjs-chunks.mjs'),
 ];
 
 function sourcesHash(): string {

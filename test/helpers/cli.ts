@@ -30,8 +30,8 @@ export function runCli(args: string[], options: { cwd?: string; env?: NodeJS.Pro
       clearTimeout(timer);
       resolve({ code, stdout, stderr });
     });
-    // A command that never reads stdin may exit before the (empty) input is written: the pipe is
-    // closed then (EPIPE), which says nothing about the command and must not become an uncaught error.
+    // A command that answers without reading stdin (a usage error, exit 2) may be gone before this
+    // write: the pipe's EPIPE says nothing about the command, whose exit code and output are the result.
     child.stdin.on('error', () => {});
     child.stdin.end(options.input ?? '');
   });

@@ -7,6 +7,7 @@
 import BetterSqlite3 from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { compileSql } from '../../src/store/compile.js';
+import { buildEmptyImage } from '../../src/store/sqlite/empty-image.js';
 import { migrate, recorded } from '../../src/store/migrate.js';
 import { migrations } from '../../src/store/migrations/index.js';
 
@@ -14,8 +15,15 @@ function shapeOf(db: BetterSqlite3.Database) {
   return {
     schema: db.prepare("SELECT type, name, tbl_name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' ORDER BY type, name").all(),
     applicationId: db.pragma('application_id', { simple: true }),
+    userVersion: db.pragma('user_version', { simple: true }),
     recorded: recorded(db),
   };
+}
+
+/** How many rows each table holds. */
+function rowsOf(db: BetterSqlite3.Database): Record<string, unknown> {
+  const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name").pluck().all() as string[];
+  return Object.fromEntries(tables.map((t) => [t, db.prepare(`SELECT count(*) FROM "${t}"`).pluck().get()]));
 }
 
 describe('the SQL the build compiles', () => {
@@ -35,6 +43,27 @@ describe('the SQL the build compiles', () => {
     } finally {
       viaKysely.close();
       viaRecording.close();
+    }
+  });
+
+  // An in-memory emulator of the built package starts from this image (src/store/sqlite/empty-image.ts,
+  // dist/store/empty.sqlite) instead of running the migrations: it must be what they make.
+  it('the empty image in-memory databases start from is the database the migrations make, with no rows', async () => {
+    const { migrations: compiled } = await compileSql();
+    const image = new BetterSqlite3(await buildEmptyImage(compiled));
+    const viaKysely = new BetterSqlite3(':memory:');
+    try {
+      await migrate(viaKysely);
+      expect(shapeOf(image)).toEqual(shapeOf(viaKysely));
+      const counts = rowsOf(image);
+      expect(counts).toEqual(rowsOf(viaKysely));
+      expect(counts).toEqual({ ...Object.fromEntries(Object.keys(counts).map((t) => [t, 0])), kysely_migration: Object.keys(migrations).length });
+      // Opened from the image, the database takes writes like any other, and migrate() has nothing to do.
+      expect(await migrate(image)).toEqual([]);
+      image.prepare("INSERT INTO meta (key, value) VALUES ('probe', '1')").run();
+    } finally {
+      image.close();
+      viaKysely.close();
     }
   });
 

@@ -59,7 +59,8 @@ export class FaultTable {
   constructor(
     private readonly stored: SharedValue<StoredFault[]>,
     private readonly now: () => number,
-    private readonly newId: () => string = randomUUID,
+    // Read when an id is made, not when the table is: node:crypto loads on first use (domain/os-random.ts).
+    private readonly newId: () => string = () => randomUUID(),
   ) {
     // The API's routes (never the control plane: it must stay reachable to clear a fault).
     this.templates = operationEntries()

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -7,6 +6,7 @@ import { DatabaseFileError, DatabaseInUseError, isBusy, shownPath } from '../err
 import { openSqlite } from '../sqlite.js';
 import { errorCode, errorMessage } from '../../domain/caught.js';
 import { isAlive } from '../../pid.js';
+import { osUuid } from '../../domain/os-random.js';
 
 /** Who holds a database, as a second emulator reads it to say so. */
 export interface ClaimOwner {
@@ -25,8 +25,12 @@ export interface ClaimOwner {
   host?: string;
 }
 
-/** This process's instance id (ClaimOwner.instance). */
-const INSTANCE = randomUUID();
+/**
+ * This process's instance id (ClaimOwner.instance), drawn by its first claim: an in-memory emulator
+ * never claims, and its start stays without node:crypto (domain/os-random.ts).
+ */
+let instance: string | undefined;
+const instanceId = (): string => (instance ??= osUuid());
 
 export interface Claim {
   /** Records the URL for the next one who finds the database taken. */
@@ -89,7 +93,7 @@ export function claimDatabase(file: string, by: string): Claim {
     throw error;
   }
 
-  const owner: ClaimOwner = { by, pid: process.pid, url: null, startedAt: new Date().toISOString(), instance: INSTANCE, host: os.hostname() };
+  const owner: ClaimOwner = { by, pid: process.pid, url: null, startedAt: new Date().toISOString(), instance: instanceId(), host: os.hostname() };
   // A full disk at a restart failed here with "unexpected error ENOSPC" and a stack (issue 22): it is
   // the user's to fix, so one line naming the file and the cause.
   const write = () => {
@@ -119,7 +123,7 @@ export function claimDatabase(file: string, by: string): Claim {
       if (!held) return;
       held = false;
       // The owner file first, while the lock still keeps everyone else from writing theirs.
-      if (readOwner(infoFile)?.instance === INSTANCE) fs.rmSync(infoFile, { force: true });
+      if (readOwner(infoFile)?.instance === instanceId()) fs.rmSync(infoFile, { force: true });
       // Closed after the store's connection (store.close), so this last one checkpoints the WAL.
       heldFile.close();
       lock.close();
@@ -213,7 +217,7 @@ function findOwnerElsewhere(file: string): ClaimOwner | null {
 function placed(owner: ClaimOwner | null): (ClaimOwner & { where: 'this process' | 'elsewhere' | 'this host' }) | null {
   if (owner === null) return null;
   if (owner.instance === undefined) return { ...owner, where: owner.pid === process.pid ? 'this process' : 'this host' };
-  if (owner.instance === INSTANCE) return { ...owner, where: 'this process' };
+  if (owner.instance === instanceId()) return { ...owner, where: 'this process' };
   return { ...owner, where: owner.pid === process.pid || (owner.host !== undefined && owner.host !== os.hostname()) ? 'elsewhere' : 'this host' };
 }
 

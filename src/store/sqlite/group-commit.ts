@@ -1,4 +1,3 @@
-import { performance } from 'node:perf_hooks';
 import type BetterSqlite3 from 'better-sqlite3';
 import { isBusy } from '../errors.js';
 import type { StorageHealth } from './health.js';
@@ -71,7 +70,7 @@ export function groupCommit(sqlite: BetterSqlite3.Database, deps: GroupCommitDep
       }
       // Another connection writes: give up on what waited long enough (background work at once),
       // try again for the rest.
-      const now = performance.now();
+      const now = monotonicMs();
       const expired = queue.filter((item) => !item.wait || now - item.queuedAt >= deps.waitMs);
       if (expired.length) {
         queue = queue.filter((item) => item.wait && now - item.queuedAt < deps.waitMs);
@@ -133,11 +132,20 @@ export function groupCommit(sqlite: BetterSqlite3.Database, deps: GroupCommitDep
   return <T>(fn: () => T | Promise<T>, wait = true): Promise<T> =>
     new Promise<T>((resolve, reject) => {
       if (!sqlite.open) return reject(new Error('the database is closed'));
-      queue.push({ fn, queuedAt: performance.now(), wait, resolve: resolve as (v: unknown) => void, reject });
+      queue.push({ fn, queuedAt: monotonicMs(), wait, resolve: resolve as (v: unknown) => void, reject });
       if (!scheduled && !flushing) schedule(null);
     });
 }
 
 function rejectAll(items: Queued[], error: unknown): void {
   for (const item of items) item.reject(error);
+}
+
+/**
+ * Milliseconds on a monotonic clock, for how long an item waited for the lock: process.uptime() is
+ * one, and needs no module where performance.now() loads perf_hooks' (~1 ms of svc dev's start, whose
+ * first writes are its default keys).
+ */
+function monotonicMs(): number {
+  return process.uptime() * 1000;
 }

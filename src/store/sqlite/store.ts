@@ -7,6 +7,7 @@ import { checkDatabaseFile, describeSqliteFailure } from '../file-check.js';
 import { groupCommit } from './group-commit.js';
 import { StorageHealth } from './health.js';
 import { openSqlite } from '../sqlite.js';
+import { openMemoryDatabase } from './empty-image.js';
 import { migrate, MigrationError, UnknownMigrationsError } from '../migrate.js';
 import { loadQueryBuilder } from '../query.js';
 import { errorCode } from '../../domain/caught.js';
@@ -64,7 +65,7 @@ export interface OpenedStore extends Store {
  * SQLite gives its WAL and shared-memory files the main file's mode, and it holds webhook secrets.
  */
 export async function openStore({ file, claimAs }: OpenStoreOptions): Promise<OpenedStore> {
-  if (file === ':memory:') return openConnection(openSqlite(':memory:'), file, null);
+  if (file === ':memory:') return openConnection(openMemoryDatabase(), file, null);
   file = path.resolve(file);
   const state = checkDatabaseFile(file);
   if (state === 'missing') fs.mkdirSync(path.dirname(file), { recursive: true });
