@@ -127,8 +127,10 @@ function scheduleWrite(compiled: Compiled): void {
 }
 
 function writeCaches(): void {
+  const written: string[] = [];
   for (const { script, cacheFile } of toWrite.splice(0)) {
     if (!cacheFile) continue;
+    written.push(cacheFile);
     // Whole, then renamed: another process reading it never sees half a file.
     const tmp = `${cacheFile}.${process.pid}.tmp`;
     try {
@@ -138,5 +140,34 @@ function writeCaches(): void {
       // A full disk or a folder gone: the next start compiles from source and tries again.
       fs().rmSync(tmp, { force: true });
     }
+  }
+  if (written.length > 0) pruneOtherBuilds(written);
+}
+
+/** A cache's chunk and kind of start, without the chunk's content hash: `main.exec.v8`. */
+const stemOf = (name: string): string => name.replace(/-[\w-]{8}(\.[a-z][a-z0-9-]*\.v8)$/, '$1');
+const WEEK_MS = 7 * 24 * 3600 * 1000;
+
+/**
+ * Caches are written only for a chunk that had none, which is mostly the first start of a new build
+ * (an upgrade, a rebuild): then the previous build's caches go, so the folder does not grow by a
+ * build's worth each time. A cache of the same chunk and kind of start under another content hash is
+ * another build's; a chunk whose name changes with its content (esbuild's shared `chunk-…`) cannot be
+ * matched so, and its cache goes once it is a week old. A cache removed while another svc still uses
+ * it costs that svc one start compiled from source, after which it writes it again.
+ */
+function pruneOtherBuilds(written: string[]): void {
+  const dir = path().dirname(written[0]!);
+  const kept = new Set(written.map((file) => path().basename(file)));
+  const stems = new Set([...kept].map(stemOf));
+  const now = Date.now();
+  try {
+    for (const name of fs().readdirSync(dir)) {
+      if (kept.has(name) || !(name.endsWith('.v8') || name.endsWith('.tmp'))) continue;
+      const file = path().join(dir, name);
+      if (stems.has(stemOf(name)) || now - fs().statSync(file).mtimeMs > WEEK_MS) fs().rmSync(file, { force: true });
+    }
+  } catch {
+    // Another process pruned first, or the folder went: nothing to do.
   }
 }

@@ -55,6 +55,26 @@ describe('the chunks’ code cache', () => {
     expect(fs.readdirSync(folder).map((f) => fs.statSync(path.join(folder, f)).mtimeMs)).toEqual(before);
   });
 
+  it('a new build’s first run removes the caches of other builds: the same chunk under another hash, and week-old ones', () => {
+    const cache = fs.mkdtempSync(path.join(dir, 'xdg-'));
+    const folder = path.join(cache, 'svc', 'code-cache', `${process.version}-${process.arch}`);
+    fs.mkdirSync(folder, { recursive: true });
+    const put = (name: string, ageDays: number) => {
+      fs.writeFileSync(path.join(folder, name), 'an older build');
+      const at = new Date(Date.now() - ageDays * 24 * 3600 * 1000);
+      fs.utimesSync(path.join(folder, name), at, at);
+    };
+    put('main-OLDbuild.exec.v8', 0); // main.exec of another build, made today
+    put('chunk-ABCDEFGH-OLDbuild.exec.v8', 8); // a shared chunk of another build, unused for 8 days
+    put('chunk-ABCDEFGH-OLDbuil2.dev.v8', 1); // a recent cache of some other chunk: kept
+    expect(run(EXEC, cache)).toMatchObject({ code: 0, stdout: 'ok', stderr: '' });
+    const names = fs.readdirSync(folder);
+    expect(names).not.toContain('main-OLDbuild.exec.v8');
+    expect(names).not.toContain('chunk-ABCDEFGH-OLDbuild.exec.v8');
+    expect(names).toContain('chunk-ABCDEFGH-OLDbuil2.dev.v8');
+    expect(cachesIn(cache)).toEqual(['chunk-ABCDEFGH.dev.v8', 'dev-exec.exec.v8', 'main.exec.v8', 'server-core.exec.v8', 'shared-core.exec.v8']);
+  });
+
   it('a damaged cache is refused by V8: the command runs the same, and the cache is made again', () => {
     const cache = fs.mkdtempSync(path.join(dir, 'xdg-'));
     expect(run(EXEC, cache).code).toBe(0);
