@@ -9,7 +9,7 @@ import type { Migration } from 'kysely';
  * 0004-listener-streams is PostgreSQL's alone (listen across replicas; no table a snapshot copies).
  * 0005-request-journal is PostgreSQL's alone (SQLite keeps the journal in memory), and so is
  * 0006-journal-inline (how its rows are stored), and 0007-notify-key (the key of the change channel).
- * 0008-local-chains is SQLite's 0009 (the local chains' tables; CONTRACT §14).
+ * 0008-local-chains is SQLite's 0009 module with 64-bit integers (the local chains' tables; CONTRACT §14).
  * 0010-list-order is SQLite's own module, run here too (the lists' indexes; the same DDL on both).
  */
 export const postgresMigrations: Record<string, () => Promise<Migration>> = {
@@ -20,6 +20,6 @@ export const postgresMigrations: Record<string, () => Promise<Migration>> = {
   '0005-request-journal': () => import('./0005-request-journal.js'),
   '0006-journal-inline': () => import('./0006-journal-inline.js'),
   '0007-notify-key': () => import('./0007-notify-key.js'),
-  '0008-local-chains': () => import('./0008-local-chains.js'),
+  '0008-local-chains': () => import('../../migrations/0009-local-chains.js').then(({ localChainTables }) => ({ up: (db) => localChainTables(db, 'bigint') })),
   '0010-list-order': () => import('../../migrations/0010-list-order.js'),
 };
