@@ -1,6 +1,7 @@
 import type { Repos } from '../store/db.js';
 import type { AttemptWrite, DeliveryRow } from '../store/repos/deliveries.js';
 import type { AttemptResult } from './attempt.js';
+import type { HeldCompletion, Release } from './dispatcher-deps.js';
 import type { DeliveryEvent } from './delivery-events.js';
 
 /** Who started an attempt: the schedule (a claimed due delivery) or a person (a resend). */
@@ -25,7 +26,7 @@ type ResultEvent = Extract<DeliveryEvent, { type: 'delivery.result' }>;
  * completions, from the deliveries' rows the caller read (endLeasesAndFind, with the leases' end):
  * written in two statements on PostgreSQL (issue 27), where it was three per completion.
  */
-export async function recordCompletions(
+async function recordCompletions(
   tx: Repos,
   now: number,
   schedule: readonly number[],
@@ -49,8 +50,30 @@ export async function recordCompletions(
   return events;
 }
 
+/**
+ * The dispatcher's batch, inside its transaction: claims to give back (`release`), then the finished
+ * attempts whose claim still holds their delivery. A claim whose lease was lost (this replica was cut
+ * off past its lease, another took the delivery) has its late result dropped whole, no attempt row
+ * either, so the new holder's state and attempt numbers stand; the receiver may have it twice (at
+ * least once).
+ */
+export async function recordHeldBatch(
+  tx: Repos,
+  now: number,
+  schedule: readonly number[],
+  batch: readonly HeldCompletion[],
+  release: readonly Release[],
+): Promise<(ResultEvent | null)[]> {
+  for (const r of release) await tx.deliveries.releaseDelivery(r.id, r.token ?? undefined);
+  const leased = batch.flatMap((c) => (c.lease === null ? [] : [{ id: c.deliveryId, token: c.lease }]));
+  const ended = await tx.deliveries.endLeasesAndFind(leased, deliveryIdsOf(batch));
+  const held = new Set(ended.held);
+  const kept = batch.filter((c) => c.lease === null || held.has(c.deliveryId));
+  return recordCompletions(tx, now, schedule, kept, ended.rows);
+}
+
 /** The deliveries a batch of completions writes, each once. */
-export function deliveryIdsOf(batch: readonly Completion[]): string[] {
+function deliveryIdsOf(batch: readonly Completion[]): string[] {
   return [...new Set(batch.map((c) => c.deliveryId))];
 }
 

@@ -1,7 +1,7 @@
 import { RetryLater } from '../store/backoff.js';
 import type { DeliveryRow } from '../store/repos/deliveries.js';
 import { type ClaimLeases, noLeases } from '../store/leases.js';
-import { deliveryIdsOf, recordCompletions, type Trigger } from './completion.js';
+import { recordHeldBatch, type Trigger } from './completion.js';
 import type { DispatcherDeps, HeldCompletion, Release } from './dispatcher-deps.js';
 import { EventLoader } from './event-loader.js';
 import { abortableDelay, sendAttempt } from './send-attempt.js';
@@ -358,22 +358,11 @@ export class Dispatcher {
       // A reset or restore while the transaction waits for its turn: these results belong to the
       // discarded state and are not written into the new one (CONTRACT §8).
       const epoch = this.epoch;
-      let finished: Awaited<ReturnType<typeof recordCompletions>>;
+      let finished: Awaited<ReturnType<typeof recordHeldBatch>>;
       this.flushing += 1;
       try {
         finished = await db.transaction(
-          async (tx) => {
-            if (epoch !== this.epoch) return [];
-            for (const r of release) await tx.deliveries.releaseDelivery(r.id, r.token ?? undefined);
-            // A claim whose lease was lost (this replica was cut off past its lease, another took
-            // the delivery): its late result is dropped whole, no attempt row either, so the new
-            // holder's state and attempt numbers stand. The receiver may have it twice (at least once).
-            const leased = batch.flatMap((c) => (c.lease === null ? [] : [{ id: c.deliveryId, token: c.lease }]));
-            const ended = await tx.deliveries.endLeasesAndFind(leased, deliveryIdsOf(batch));
-            const held = new Set(ended.held);
-            const kept = batch.filter((c) => c.lease === null || held.has(c.deliveryId));
-            return recordCompletions(tx, clock.now(), config.webhooks.retrySchedule, kept, ended.rows);
-          },
+          async (tx) => (epoch === this.epoch ? recordHeldBatch(tx, clock.now(), config.webhooks.retrySchedule, batch, release) : []),
           { wait: false },
         );
         this.retry.succeeded();
