@@ -309,6 +309,22 @@ function standIn(name) {
  * main.js exports a few more names, which only dist/'s own chunks import). No tree-shaking (esbuild
  * did it); source maps chained through, so stacks still name src/. Returns the number of modules written.
  */
+/**
+ * The modules whose dynamic import dist/ renders synchronously (scripts/commonjs-chunks.mjs): the
+ * request schemas, which the in-process API reads synchronously when first needed
+ * (src/server/validation/schemas.ts). As stage files, rollup's module ids.
+ */
+function synchronousImports() {
+  const sources = ['src/server/validation/loaded-schemas.ts'];
+  return new Set(
+    sources.map((source) => {
+      const file = Object.entries(result.metafile.outputs).find(([, o]) => o.entryPoint === source)?.[0];
+      if (!file) fail(`${source} is not a dynamic import any more: src/server/validation/schemas.ts loads it (scripts/build.mjs)`);
+      return path.resolve(root, file);
+    }),
+  );
+}
+
 async function mergeChunks() {
   const MIN_CHUNK = 30_000;
   const hot = hotChunks(result.metafile, stage, root);
@@ -333,7 +349,7 @@ async function mergeChunks() {
           };
         },
       },
-      dependencyImports(),
+      dependencyImports(synchronousImports()),
     ],
   });
   const { output } = await bundle.write({

@@ -10,11 +10,21 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
-/** rollup plugin: dynamic imports of dependencies as described above (ours become `require`: dynamicImportInCjs false). */
-export function dependencyImports() {
+/**
+ * rollup plugin: dynamic imports of dependencies as described above (ours become `require`:
+ * dynamicImportInCjs false). A dynamic import of one of `synchronous` (modules of the stage) is
+ * rendered as a `require` whose result is at hand at once: an object holding the module (`value`)
+ * whose `then` calls its callback at once (rollup chains one to pick the module's namespace out of
+ * its chunk), which `await` and `Promise.resolve()` take as they take a promise. Code that must have
+ * a module synchronously reads `value` (src/server/validation/schemas.ts, the only one).
+ */
+export function dependencyImports(synchronous = new Set()) {
+  const settled =
+    '(function (load) { function settled(value) { return { value: value, then: function (f) { return settled(f(value)); } }; } return settled(load()); })(function () { return require(';
   return {
     name: 'dependency-imports',
     renderDynamicImport({ targetModuleId }) {
+      if (targetModuleId && synchronous.has(targetModuleId)) return { left: settled, right: '); })' };
       if (targetModuleId && this.getModuleInfo(targetModuleId)?.isExternal === false) return null;
       return { left: "(typeof __svcImport === 'function' ? __svcImport : (s) => import(s))(", right: ')' };
     },

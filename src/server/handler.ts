@@ -3,6 +3,7 @@ import type { OperationSpec } from '../contract/operation.js';
 import { OPERATIONS, type OperationId, type Operations, operationIds } from '../contract/operations/index.js';
 import type { BodyOf, HandlerStatusOf, IsStream, Json, ParamsOf, QueryOf, ResponseOf } from '../contract/types.js';
 import type { AppDeps, Principal, RouteDef } from './route.js';
+import { INVOICE_BODIES, isZodFreeBody } from './validation/invoice-bodies.js';
 import { schemas } from './validation/schemas.js';
 
 /**
@@ -53,7 +54,7 @@ export function operationRoutes(handlers: Handlers<OperationId>): RouteDef[] {
     // Every route object has the same properties in the same order, so the request path's property
     // reads stay monomorphic (bench #1, #2). The schemas are read when a request first needs them:
     // loading zod and building them all up front took ~50 ms of start-up (bench #12, #13;
-    // ./validation/schemas.ts, ../contract/schemas/lazy.ts).
+    // ./validation/schemas.ts, ../contract/schemas/lazy.ts). The invoice creates need no zod.
     const route = {
       operationId: id,
       method: op.method,
@@ -61,9 +62,10 @@ export function operationRoutes(handlers: Handlers<OperationId>): RouteDef[] {
       control: op.control === true,
       sameOriginWrites: false,
       testOnly: op.testOnly === true,
-      validated: bodyName !== undefined || queryName !== undefined,
+      validated: (bodyName !== undefined && !isZodFreeBody(bodyName)) || queryName !== undefined,
       get body() {
-        return bodyName ? schemas().REQUEST_SCHEMAS[bodyName] : undefined;
+        if (!bodyName) return undefined;
+        return isZodFreeBody(bodyName) ? INVOICE_BODIES[bodyName] : schemas().REQUEST_SCHEMAS[bodyName];
       },
       /**
        * A body whose schema accepts `{}` may be left out (it is `{}`), whatever the method: the

@@ -8,6 +8,7 @@ import type { DeliveryRow } from '../store/repos/deliveries.js';
 import type { StoreDb } from '../store/db.js';
 import type { ExtraTargets } from '../webhooks/outbox.js';
 import type { KeyCache } from './auth.js';
+import type { ZodFreeBody } from './validation/invoice-bodies.js';
 import type { DefaultKeys } from './bootstrap.js';
 import type { EmulatorEvent, EmulatorListener } from './events.js';
 import type { ListenerHub } from '../webhooks/listener-hub.js';
@@ -144,12 +145,13 @@ interface RouteBase {
   /** 403 test_mode_only with a live key (CONTRACT §6). */
   testOnly?: boolean;
   /**
-   * The route reads `body` or `query`: its first request awaits `loadSchemas()` (zod loads on
-   * demand, ./validation/schemas.ts), after which those getters may be read.
+   * The route reads a zod schema (`body` or `query`): its first request awaits `loadSchemas()` (zod
+   * loads on demand, ./validation/schemas.ts), after which those getters may be read. The invoice
+   * creates' bodies are validated without zod (./validation/invoice-bodies.ts).
    */
   validated?: boolean;
   /** Schema of the JSON body; its keys are the known fields. Absent: the route takes no body. */
-  body?: z.ZodType;
+  body?: z.ZodType | ZodFreeBody;
   /** A POST whose body schema accepts `{}` may leave the body out (test helpers, clock defaults). */
   optionalBody?: boolean;
   /** Schema of the query; the handler receives it parsed (400 validation_failed naming the parameter). */

@@ -14,7 +14,7 @@ import type { Imported } from './snapshots/files.js';
 import type { Snapshots } from './snapshots/snapshots.js';
 import { createWork, type Work } from './background.js';
 import { parseWith } from './validation/parse.js';
-import { loadSchemas, schemas } from './validation/schemas.js';
+import { loadSchemas, schemas, SCHEMAS_ON_READ } from './validation/schemas.js';
 import { FaultTable, isStoredFaults } from './faults/table.js';
 import { faultControl } from './faults/control.js';
 import { Journal } from './journal/journal.js';
@@ -41,8 +41,9 @@ export type { Emulator, EmulatorConfigInput, StartEmulatorOptions } from './emul
 
 /** Starts the emulator in-process: what `svc dev`, the tests and users' own suites all call. */
 export async function startEmulator(options: StartEmulatorOptions = {}): Promise<Emulator> {
-  // The in-process API validates synchronously (faults.add, webhookChaos.set): zod is loaded
-  // while the database opens, and is there when the emulator is.
+  // The in-process API validates synchronously (faults.add, webhookChaos.set). dist/ loads zod and
+  // the request schemas when they are first read; the sources load them while the database opens.
+  if (SCHEMAS_ON_READ) return startWithoutSchemas(options);
   const [emulator] = await Promise.all([startWithoutSchemas(options), loadSchemas()]);
   return emulator;
 }

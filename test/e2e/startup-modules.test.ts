@@ -181,6 +181,54 @@ describe('what the built package loads to start', () => {
     expect(distModulesIn(out)).toEqual(['chunks/schemas.cjs', 'chunks/serve.cjs', 'chunks/server-core.cjs', 'chunks/shared-core.cjs', 'index.cjs']);
   });
 
+  // A suite's first steps, start and create, need no zod (src/server/validation/invoice-bodies.ts);
+  // the in-process API validates synchronously all the same: dist/ loads zod and the request schemas
+  // when they are first read (src/server/validation/schemas.ts, scripts/commonjs-chunks.mjs).
+  it('startEmulator and a create load no zod; faults.add loads it at once, synchronously, when first called', async () => {
+    const run = async (name: string, after: string) => {
+      const probe = path.join(dir, `${name}.mjs`);
+      const out = path.join(dir, `${name}-modules.txt`);
+      fs.writeFileSync(
+        probe,
+        `import http from 'node:http';
+const { startEmulator } = await import(${JSON.stringify(pathToFileURL(path.join(ROOT, 'dist', 'index.js')).href)});
+const e = await startEmulator({ port: 0, db: ':memory:' });
+const body = JSON.stringify({ merchantId: e.keys.test.merchantId, amount: '25.00' });
+const status = await new Promise((resolve, reject) => {
+  const headers = { authorization: 'Bearer ' + e.keys.test.partnerKey, 'content-type': 'application/json', 'idempotency-key': 'k', 'content-length': Buffer.byteLength(body) };
+  http.request(e.url + '/v1/partner/invoices', { method: 'POST', headers, agent: false }, (res) => { res.resume(); res.on('end', () => resolve(res.statusCode)); }).on('error', reject).end(body);
+});
+const said = [String(status)];
+${after}
+await e.stop();
+process.stdout.write(said.join(' ') + '\\n');
+`,
+      );
+      const child = traced([probe], out);
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (d) => (stdout += d));
+      child.stderr.on('data', (d) => (stderr += d));
+      const code = await new Promise((resolve) => child.on('close', resolve));
+      expect(stderr).toBe('');
+      expect(code).toBe(0);
+      return { stdout, bundled: bundledIn(out), modules: distModulesIn(out) };
+    };
+    const created = await run('create-only', '');
+    expect(created.stdout).toBe('201\n');
+    expect(created.bundled).not.toContain('zod');
+    expect(created.modules).toEqual(['chunks/serve.cjs', 'chunks/server-core.cjs', 'chunks/shared-core.cjs', 'index.cjs']);
+
+    const faulted = await run(
+      'create-then-fault',
+      `try { e.faults.add({ match: {}, action: { status: 999 }, when: 'before' }); said.push('accepted'); } catch (error) { said.push(error.code + ':' + error.param); }
+said.push(e.faults.add({ match: { path: '/v1/partner/merchants' }, action: { status: 503 }, when: 'before' }).action.code);`,
+    );
+    expect(faulted.stdout).toBe('201 validation_failed:action.status service_unavailable\n');
+    expect(faulted.bundled).toContain('zod');
+    expect(faulted.modules).toContain('chunks/schemas.cjs');
+  });
+
   // Node compiles a whole static import graph before any of it runs: the compile cache, turned on by
   // the entry's first lines, serves only what is imported after. The emulator's code waits for
   // `startEmulator` (src/entry/index.ts), and the package's exports stay those of src/index.ts.
@@ -268,14 +316,8 @@ describe('what the built package loads to start', () => {
     expect(loaded).toContain('better-sqlite3');
     expect(loaded.filter((p) => ['kysely', 'undici', 'cosmiconfig', 'qrcode', 'viem'].includes(p))).toEqual([]);
     expect(bundledIn(out)).not.toContain('commander');
-    // svc dev's handler shares a module with svc exec's; the request schemas came with the create.
-    expect(distModulesIn(out)).toEqual([
-      'chunks/dev-exec.cjs',
-      'chunks/schemas.cjs',
-      'chunks/serve.cjs',
-      'chunks/server-core.cjs',
-      'chunks/shared-core.cjs',
-      'cli/main.cjs',
-    ]);
+    // svc dev's handler shares a module with svc exec's; the create validates its body without zod.
+    expect(bundledIn(out)).not.toContain('zod');
+    expect(distModulesIn(out)).toEqual(['chunks/dev-exec.cjs', 'chunks/serve.cjs', 'chunks/server-core.cjs', 'chunks/shared-core.cjs', 'cli/main.cjs']);
   });
 });

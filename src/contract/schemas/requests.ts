@@ -5,6 +5,7 @@ import { customHeadersSchema } from './custom-headers.js';
 import { CHAOS_REQUESTS } from './chaos.js';
 import { CHAIN_REQUESTS } from './chains.js';
 import { lazyRecord } from './lazy.js';
+import { NETWORK_ID_MESSAGE, TOKEN_MAX_LENGTH, TOKEN_MESSAGE } from './messages.js';
 import { SNAPSHOT_REQUESTS } from './snapshots.js';
 import { TESTING_REQUESTS } from './testing-requests.js';
 
@@ -17,15 +18,15 @@ import { TESTING_REQUESTS } from './testing-requests.js';
 
 const routeLock = () => ({
   networkId: z
-    .number({ error: 'networkId must be an integer network id such as 84532.' })
-    .int({ error: 'networkId must be an integer network id such as 84532.' })
-    .positive({ error: 'networkId must be an integer network id such as 84532.' })
+    .number({ error: NETWORK_ID_MESSAGE })
+    .int({ error: NETWORK_ID_MESSAGE })
+    .positive({ error: NETWORK_ID_MESSAGE })
     .optional()
     .meta({ description: 'Locks the payment route to this network.' }),
   token: z
-    .string({ error: 'token must be a token symbol such as "USDC".' })
-    .min(1, { error: 'token must be a token symbol such as "USDC".' })
-    .max(32, { error: 'token must be a token symbol such as "USDC".' })
+    .string({ error: TOKEN_MESSAGE })
+    .min(1, { error: TOKEN_MESSAGE })
+    .max(TOKEN_MAX_LENGTH, { error: TOKEN_MESSAGE })
     .optional()
     .meta({ description: 'Locks the payment route to this token symbol.' }),
 });

@@ -1,5 +1,6 @@
 import type * as z from 'zod';
 import { ApiError } from '../api-error.js';
+import type { ZodFreeBody } from '../validation/invoice-bodies.js';
 
 /**
  * CONTRACT §2: `environment` is never accepted in a body (it comes from the key), and a field whose
@@ -34,9 +35,9 @@ function walk(value: unknown, prefix: string, visit: (key: string, path: string)
 }
 
 /** Top-level body keys the schema does not declare: ignored, but reported (CONTRACT §2). */
-export function unknownFieldsOf(schema: z.ZodType, body: Record<string, unknown>): string[] {
+export function unknownFieldsOf(schema: z.ZodType | ZodFreeBody, body: Record<string, unknown>): string[] {
   // By the schema's kind, not `instanceof`: this module must not load zod (../validation/schemas.ts).
-  if (schema._zod.def.type !== 'object' || !('shape' in schema)) return [];
+  if (('_zod' in schema && schema._zod.def.type !== 'object') || !('shape' in schema)) return [];
   const shape = schema.shape;
   if (typeof shape !== 'object' || shape === null) return [];
   return Object.keys(body).filter((k) => !Object.hasOwn(shape, k));

@@ -1,8 +1,19 @@
-import type * as z from 'zod';
 import { ApiError } from '../api-error.js';
 
-/** Validates with a zod schema; the first problem becomes a 400 validation_failed naming the field. */
-export function parseWith<S extends z.ZodType>(schema: S, value: unknown, root = ''): z.output<S> {
+/** A problem a validator found: zod's issue, as much of it as the answer needs. */
+export interface Issue {
+  readonly code: string;
+  readonly path: readonly PropertyKey[];
+  readonly message: string;
+}
+
+/** What validates a body or a query: a zod schema, or a zod-free one that answers alike (./invoice-bodies.ts). */
+export interface Validator<T = unknown> {
+  safeParse(value: unknown): { success: true; data: T } | { success: false; error: { issues: readonly Issue[] } };
+}
+
+/** Validates with a zod schema (or its like); the first problem becomes a 400 validation_failed naming the field. */
+export function parseWith<T>(schema: Validator<T>, value: unknown, root = ''): T {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   const issue = result.error.issues[0]!;
@@ -27,7 +38,7 @@ function joinPath(root: string, path: readonly PropertyKey[]): string {
   return out;
 }
 
-function describe(issue: z.core.$ZodIssue, param: string): string {
+function describe(issue: Issue, param: string): string {
   const name = param || 'body';
   // Messages written in the schemas are full sentences already (a capital, or a closing full stop:
   // "email must be an e-mail address." once came out as "email: email must be … address.."); zod's
