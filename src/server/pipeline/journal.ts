@@ -1,5 +1,4 @@
 import type { IncomingMessage } from 'node:http';
-import { performance } from 'node:perf_hooks';
 import type { JournalRecord } from '../journal/journal.js';
 import { maskAuthorization } from '../journal/mask.js';
 import type { Stage } from './compose.js';

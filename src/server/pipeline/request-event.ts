@@ -1,4 +1,3 @@
-import { performance } from 'node:perf_hooks';
 import type { Stage } from './compose.js';
 import type { RequestContext } from './context.js';
 
