@@ -45,7 +45,11 @@ export function writeEntryModules(dist, files, exportsOf) {
     const lines = [
       `// ${name}: loads ${path.basename(chunkFile)} with the code cache (src/entry/chunk-loader.ts, scripts/commonjs-chunks.mjs).`,
       `import { loadChunk${name === 'cli/main' ? ', setCodeCacheTag' : ''} } from ${JSON.stringify(runtime.startsWith('.') ? runtime : `./${runtime}`)};`,
-      ...(name === 'cli/main' ? ["const word = process.argv.slice(2).find((a) => !a.startsWith('-'));", 'if (word) setCodeCacheTag(word);'] : []),
+      // The CLI's kind of start is its command word; without one (`svc --help`), `cli`: never the
+      // package's `api`, whose caches a CLI run would otherwise make, holding none of a start's functions.
+      ...(name === 'cli/main'
+        ? ["const word = process.argv.slice(2).find((a) => !a.startsWith('-'));", "setCodeCacheTag('cli');", 'if (word) setCodeCacheTag(word);']
+        : []),
       `const chunk = loadChunk(new URL(${JSON.stringify(`./${path.basename(chunkFile)}`)}, import.meta.url));`,
       ...(exported.includes('default') ? ['export default chunk.default;'] : []),
       ...(exported.some((e) => e !== 'default') ? [`export const { ${exported.filter((e) => e !== 'default').join(', ')} } = chunk;`] : []),

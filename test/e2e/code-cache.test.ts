@@ -96,6 +96,16 @@ describe('the chunks’ code cache', () => {
     expect(cachesIn(cache)).toEqual(['index.api.v8', 'server-core.api.v8', 'shared-core.api.v8']);
   });
 
+  // The package's caches are made by what the package runs: `svc --help` once wrote them, holding
+  // none of a start's functions, and V8 kept serving them to every test suite's startEmulator.
+  it('the CLI without a command word keeps caches of its own (cli), never the package’s', () => {
+    const cache = fs.mkdtempSync(path.join(dir, 'xdg-'));
+    expect(run([BIN, '--help'], cache)).toMatchObject({ code: 0, stderr: '' });
+    const written = cachesIn(cache);
+    expect(written).toContain('main.cli.v8');
+    expect(written.filter((f) => !f.endsWith('.cli.v8'))).toEqual([]);
+  });
+
   it('with source maps on (SVC_DEBUG=1), chunks load through Node’s require and no cache is written', () => {
     const cache = fs.mkdtempSync(path.join(dir, 'xdg-'));
     expect(run(EXEC, cache, { SVC_DEBUG: '1' })).toMatchObject({ code: 0, stdout: 'ok', stderr: '' });
