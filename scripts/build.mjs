@@ -282,7 +282,14 @@ function isLazyBuiltin(name) {
  */
 function standIn(name) {
   const specifier = JSON.stringify(`node:${name}`);
-  if (!isLazyBuiltin(name)) return `module.exports = process.getBuiltinModule(${specifier});`;
+  if (!isLazyBuiltin(name)) {
+    // Loaded now. A namespace object (path, url, …) is handed over as the prototype of an empty one,
+    // for the same reason as above: `__toESM` then copies nothing (~0.2 ms of every start). A module
+    // that is a function (events, stream, module) or that code writes to (process) is itself.
+    const builtin = process.getBuiltinModule(`node:${name}`);
+    const plain = typeof builtin === 'object' && builtin !== null && name !== 'process';
+    return `module.exports = ${plain ? `Object.create(process.getBuiltinModule(${specifier}))` : `process.getBuiltinModule(${specifier})`};`;
+  }
   // The export names as this Node has them; svc's own code is typed against the oldest supported Node.
   const keys = Object.keys(process.getBuiltinModule(`node:${name}`)).filter((k) => k !== 'default');
   return [
@@ -292,6 +299,22 @@ function standIn(name) {
     `for (const k of ${JSON.stringify(keys)}) Object.defineProperty(exported, k, { get: () => load()[k], enumerable: true });`,
     'module.exports = Object.create(exported);',
   ].join('\n');
+}
+
+/**
+ * The modules whose dynamic import dist/ renders synchronously (scripts/commonjs-chunks.mjs): the
+ * request schemas, which the in-process API reads synchronously when first needed
+ * (src/server/validation/schemas.ts). As stage files, rollup's module ids.
+ */
+function synchronousImports() {
+  const sources = ['src/server/validation/loaded-schemas.ts'];
+  return new Set(
+    sources.map((source) => {
+      const file = Object.entries(result.metafile.outputs).find(([, o]) => o.entryPoint === source)?.[0];
+      if (!file) fail(`${source} is not a dynamic import any more: src/server/validation/schemas.ts loads it (scripts/build.mjs)`);
+      return path.resolve(root, file);
+    }),
+  );
 }
 
 /**
@@ -309,22 +332,6 @@ function standIn(name) {
  * main.js exports a few more names, which only dist/'s own chunks import). No tree-shaking (esbuild
  * did it); source maps chained through, so stacks still name src/. Returns the number of modules written.
  */
-/**
- * The modules whose dynamic import dist/ renders synchronously (scripts/commonjs-chunks.mjs): the
- * request schemas, which the in-process API reads synchronously when first needed
- * (src/server/validation/schemas.ts). As stage files, rollup's module ids.
- */
-function synchronousImports() {
-  const sources = ['src/server/validation/loaded-schemas.ts'];
-  return new Set(
-    sources.map((source) => {
-      const file = Object.entries(result.metafile.outputs).find(([, o]) => o.entryPoint === source)?.[0];
-      if (!file) fail(`${source} is not a dynamic import any more: src/server/validation/schemas.ts loads it (scripts/build.mjs)`);
-      return path.resolve(root, file);
-    }),
-  );
-}
-
 async function mergeChunks() {
   const MIN_CHUNK = 30_000;
   const hot = hotChunks(result.metafile, stage, root);
