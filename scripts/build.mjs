@@ -89,7 +89,7 @@ const result = await esbuild.build({
   sourcesContent: false,
   metafile: true,
   logLevel: 'warning',
-  plugins: [builtinsByRequire(), statementKeys(injected), compiledSql(compiled)],
+  plugins: [builtinsByRequire(), statementKeys(injected), compiledSql(compiled), versionWritten()],
 });
 fs.mkdirSync(cache, { recursive: true });
 fs.writeFileSync(path.join(cache, 'meta.json'), JSON.stringify(result.metafile));
@@ -193,6 +193,23 @@ function statementKeys(keys) {
           return `${fn}${generics}(${JSON.stringify(key)}, `;
         });
         return { contents, loader: 'ts' };
+      });
+    },
+  };
+}
+
+/** Writes package.json's version into src/version.ts: dist/ does not read package.json to know it. */
+function versionWritten() {
+  const { version } = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
+  if (typeof version !== 'string') fail('package.json has no "version"');
+  return {
+    name: 'version-written',
+    setup(build) {
+      build.onLoad({ filter: /[\\/]src[\\/]version\.ts$/ }, (args) => {
+        const source = fs.readFileSync(args.path, 'utf8');
+        const read = /^export const VERSION: string = .*;$/m;
+        if (!read.test(source)) fail(`${path.relative(root, args.path)} no longer sets VERSION on one line`);
+        return { contents: source.replace(read, `export const VERSION: string = ${JSON.stringify(version)};`), loader: 'ts' };
       });
     },
   };

@@ -40,7 +40,8 @@ function isProjectRoot(dir: string): boolean {
 
 /** The user's own config folder (`$XDG_CONFIG_HOME/svc`, `~/.config/svc`): searched last. */
 export function userConfigFolder(env: NodeJS.ProcessEnv = process.env): string {
-  const base = env.XDG_CONFIG_HOME || path.join(os.homedir(), '.config');
+  // HOME first, as os.homedir() reads it: node:os is then not loaded by a start (bench #12).
+  const base = env.XDG_CONFIG_HOME || path.join(env.HOME || os.homedir(), '.config');
   return path.join(base, 'svc');
 }
 

@@ -7,7 +7,7 @@ import { DEFAULT_DATABASE, DEFAULT_PORT } from '../../config/defaults.js';
 import { SEARCH_PLACES } from '../../config/load.js';
 import { parseDuration } from '../../domain/duration.js';
 import { UserError } from '../../errors.js';
-import { PACKAGE_ROOT } from '../../package-root.js';
+import { packageRoot } from '../../package-root.js';
 import type { Context } from '../context.js';
 import type { Handler, Input } from '../spec.js';
 import type { initSpec } from './top.js';
@@ -16,7 +16,7 @@ import type { initSpec } from './top.js';
  * templates/ sits next to src/ and dist/ alike (both are one level below the package root, and this
  * file is at the same depth in each), so the same relative URL works from the sources and the build.
  */
-export const TEMPLATES_DIR = fileURLToPath(new URL('templates/', PACKAGE_ROOT));
+export const TEMPLATES_DIR = fileURLToPath(new URL('templates/', packageRoot()));
 
 export const CONFIG_FILE = 'svc.config.json';
 export const FIXTURES_FILE = 'svc.fixtures.yaml';

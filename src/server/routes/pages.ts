@@ -7,7 +7,7 @@ import { checkoutState, testAmount } from '../pages/checkout-state.js';
 import { notFoundPage, qrSvg, renderCheckout } from '../pages/checkout.js';
 import { walletPanel } from '../pages/checkout-wallet.js';
 import type { AppDeps, RouteDef, RouteInput } from '../route.js';
-import { PACKAGE_ROOT } from '../../package-root.js';
+import { packageRoot } from '../../package-root.js';
 import { schemas } from '../validation/schemas.js';
 import type { CheckoutTestBody } from './checkout-test-body.js';
 
@@ -74,7 +74,7 @@ function asset(name: string): string {
   let text = assetCache.get(name);
   if (text === undefined) {
     // assets/ and dist/ sit at the package root, beside src/.
-    const file = new URL(ASSETS[name]!.file, PACKAGE_ROOT);
+    const file = new URL(ASSETS[name]!.file, packageRoot());
     // Only a checkout of the sources that was never built lacks dist/: say so rather than a 500.
     if (!fs.existsSync(file)) throw new ApiError(404, 'not_found', `${ASSETS[name]!.file} is not built: run \`npm run build\`.`);
     text = fs.readFileSync(file, 'utf8');
