@@ -1,4 +1,4 @@
-import { optionKey } from './spec-input.js';
+import { readFlags } from './spec-input.js';
 import { GLOBAL_OPTIONS, type HandlerInput, type LazyCommand, type OptionSpec } from './spec.js';
 
 /**
@@ -32,10 +32,9 @@ interface Flag {
 function flagsOf(options: readonly OptionSpec[]): Map<string, Flag> | null {
   const flags = new Map<string, Flag>();
   for (const spec of options) {
-    if (/\[/.test(spec.flags)) return null; // an optional value: commander's rules for it are not mirrored
-    const names = spec.flags.split(/[ ,|]+/).filter((f) => f.startsWith('-'));
-    const long = names.find((f) => f.startsWith('--'))!;
-    const flag: Flag = { spec, key: optionKey(spec.flags), takesValue: /<[^>]*>/.test(spec.flags), negates: long.startsWith('--no-') };
+    if (spec.flags.includes('[')) return null; // an optional value: commander's rules for it are not mirrored
+    const { names, long, key, kind } = readFlags(spec.flags);
+    const flag: Flag = { spec, key, takesValue: kind === 'value', negates: long.startsWith('no-') };
     for (const name of names) flags.set(name, flag);
   }
   return flags;
@@ -45,9 +44,9 @@ function flagsOf(options: readonly OptionSpec[]): Map<string, Flag> | null {
 function defaultsOf(options: readonly OptionSpec[]): Record<string, unknown> {
   const values: Record<string, unknown> = {};
   for (const spec of options) {
-    const key = optionKey(spec.flags);
+    const { key, names } = readFlags(spec.flags);
     if (spec.defaultValue !== undefined) values[key] = spec.defaultValue;
-    else if (/(^|[ ,|])--no-/.test(spec.flags)) values[key] = true;
+    else if (names.some((n) => n.startsWith('--no-'))) values[key] = true;
   }
   return values;
 }

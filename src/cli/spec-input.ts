@@ -78,22 +78,47 @@ export interface HandlerInput {
 
 // ---- The same rules at run time ----
 
-const longName = (flags: string): string =>
-  flags
-    .split(/[ ,|]+/)
-    .find((f) => f.startsWith('--'))
-    ?.slice(2) ?? '';
+/** What an option's flags say (`-p, --port <port>`): its spellings, long name, key and kind of value. */
+export interface FlagsRead {
+  /** Every spelling: `-p`, `--port`. */
+  names: string[];
+  /** The long name without its dashes: `port`, `no-color`. */
+  long: string;
+  /** OptionKey: `networkId`, `color`. */
+  key: string;
+  kind: 'value' | 'maybe' | 'switch';
+}
+
+const read = new Map<string, FlagsRead>();
+
+/**
+ * `flags` read once per process: every command checks the global options and its own several times
+ * (src/cli/fast-parse.ts, then the checks below), and with these regular expressions each time that
+ * was ~0.3 ms of every start (bench #9, #12).
+ */
+export function readFlags(flags: string): FlagsRead {
+  let known = read.get(flags);
+  if (!known) {
+    const names = flags.split(/[ ,|]+/).filter((f) => f.startsWith('-'));
+    const long = names.find((f) => f.startsWith('--'))?.slice(2) ?? '';
+    known = {
+      names,
+      long,
+      // commander's `attributeName()` of the option.
+      key: long.replace(/^no-/, '').replace(/-([^-])/g, (_, c: string) => c.toUpperCase()),
+      kind: /<[^>]*>/.test(flags) ? 'value' : /\[[^\]]*\]/.test(flags) ? 'maybe' : 'switch',
+    };
+    read.set(flags, known);
+  }
+  return known;
+}
+
+const longName = (flags: string): string => readFlags(flags).long;
 
 /** OptionKey, at run time: commander's `attributeName()` of the option. */
-export function optionKey(flags: string): string {
-  return longName(flags)
-    .replace(/^no-/, '')
-    .replace(/-([^-])/g, (_, c: string) => c.toUpperCase());
-}
+export const optionKey = (flags: string): string => readFlags(flags).key;
 
-function placeholder(flags: string): 'value' | 'maybe' | 'switch' {
-  return /<[^>]*>/.test(flags) ? 'value' : /\[[^\]]*\]/.test(flags) ? 'maybe' : 'switch';
-}
+const placeholder = (flags: string): FlagsRead['kind'] => readFlags(flags).kind;
 
 function valueProblem(o: OptionSpec, value: unknown): string | null {
   const kind = placeholder(o.flags);
