@@ -41,7 +41,10 @@ export function compileCacheDir(env: NodeJS.ProcessEnv = process.env, platform: 
  * compile cache, one folder per Node version and architecture (a cache fits only the V8 that made it).
  */
 export function codeCacheDir(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): string {
-  const base = compileCacheDir({ ...env, NODE_COMPILE_CACHE: '' }, platform)!;
+  // The variables it reads, not a copy of the whole environment (a copy of process.env reads every
+  // variable through its accessor: ~0.1 ms of every start).
+  const { HOME, LOCALAPPDATA, XDG_CACHE_HOME } = env;
+  const base = compileCacheDir({ HOME, LOCALAPPDATA, XDG_CACHE_HOME }, platform)!;
   return path().join(path().dirname(base), 'code-cache', `${process.version}-${process.arch}`);
 }
 

@@ -20,6 +20,8 @@ export function removePartials(dir: string): void {
 export function removeTempFolders(): void {
   const tmp = os.tmpdir();
   for (const name of list(tmp)) {
+    // A shared /tmp holds many entries: the pattern only for names that may be ours.
+    if (!name.startsWith('svc-snapshot')) continue;
     const match = /^svc-snapshots?-(?:(\d+)-)?[A-Za-z0-9]{6}$/.exec(name);
     if (!match) continue;
     const folder = path.join(tmp, name);

@@ -47,7 +47,8 @@ export const isStoredFaults = (value: unknown): value is StoredFault[] =>
  * across replicas; an unlimited one counts its uses here only, and never writes.
  */
 export class FaultTable {
-  private readonly templates: Template[];
+  /** The API's routes, as fault paths are checked against them: made by the first `add`, not with every start. */
+  private routeTemplates: Template[] | null = null;
   private readonly waits = new Set<() => void>();
   private closed = false;
   /** The stored list last seen, and its faults with their path segments. */
@@ -61,11 +62,14 @@ export class FaultTable {
     private readonly now: () => number,
     // Read when an id is made, not when the table is: node:crypto loads on first use (domain/os-random.ts).
     private readonly newId: () => string = () => randomUUID(),
-  ) {
-    // The API's routes (never the control plane: it must stay reachable to clear a fault).
-    this.templates = operationEntries()
+  ) {}
+
+  /** The API's routes (never the control plane: it must stay reachable to clear a fault). */
+  private get templates(): Template[] {
+    this.routeTemplates ??= operationEntries()
       .filter(([, op]) => op.path.startsWith(API_PATH_PREFIX))
       .map(([, op]) => ({ method: op.method, segments: split(op.path) }));
+    return this.routeTemplates;
   }
 
   /** The faults in force, as stored (derived again only when the stored list changed). */
