@@ -41,10 +41,9 @@ export function unstorableAt(value: unknown, path: string): Found | undefined {
   return undefined;
 }
 
-/** In a `u` regex a pair is one code point; only a surrogate standing alone is one of category Cs. */
-const LONE_SURROGATE = /\p{Cs}/u;
-
 function problem(text: string, path: string): Found | undefined {
   if (text.includes('\0')) return { path, nul: true };
-  return LONE_SURROGATE.test(text) ? { path, nul: false } : undefined;
+  // A lone surrogate is what makes a string not well formed (ES2024). Not `/\p{Cs}/u`: building that
+  // Unicode class was ~0.25 ms of the first create of every process (bench #13).
+  return text.isWellFormed() ? undefined : { path, nul: false };
 }
