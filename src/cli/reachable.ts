@@ -1,8 +1,9 @@
 import { GLOBAL_OPTIONS, type LazyCommand } from './spec.js';
+import { readFlags } from './spec-input.js';
 
-/** Global options that take a value (`--config <file>`): their value is not the command word. */
-const TAKES_VALUE = new Set(GLOBAL_OPTIONS.filter((o) => /<[^>]+>/.test(o.flags)).flatMap((o) => o.flags.split(/[ ,]+/).filter((f) => f.startsWith('-'))));
-const FLAGS = new Set(GLOBAL_OPTIONS.filter((o) => !/[<[]/.test(o.flags)).flatMap((o) => o.flags.split(/[ ,]+/).filter((f) => f.startsWith('-'))));
+/** The spellings of the global options of one kind of value (`value`: `--config <file>`, whose value is not the command word). */
+const globalFlags = (kind: 'value' | 'switch'): Set<string> =>
+  new Set(GLOBAL_OPTIONS.map((o) => readFlags(o.flags)).flatMap((f) => (f.kind === kind ? f.names : [])));
 
 /**
  * The commands `argv` can run: those under its first word when that word names a command or a
@@ -11,14 +12,16 @@ const FLAGS = new Set(GLOBAL_OPTIONS.filter((o) => !/[<[]/.test(o.flags)).flatMa
  * `--help`, `help`, a typo that wants suggestions, an option it does not know) gets every command.
  */
 export function reachableCommands(argv: readonly string[], commands: readonly LazyCommand[]): readonly LazyCommand[] {
+  const takesValue = globalFlags('value');
+  const switches = globalFlags('switch');
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === '--') return commands;
     if (arg.startsWith('-')) {
       const flag = arg.includes('=') ? arg.slice(0, arg.indexOf('=')) : arg;
-      if (TAKES_VALUE.has(flag)) {
+      if (takesValue.has(flag)) {
         if (!arg.includes('=')) i++;
-      } else if (!FLAGS.has(arg)) return commands;
+      } else if (!switches.has(arg)) return commands;
       continue;
     }
     const under = commands.filter((c) => c.name === arg || c.name.startsWith(`${arg} `));
