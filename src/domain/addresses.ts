@@ -21,7 +21,7 @@
  * because every function here is synchronous: no other call can interleave and reuse a buffer.
  */
 import { createHash } from 'node:crypto';
-import { keccak_256 } from '@noble/hashes/sha3.js';
+import { keccak256 } from './keccak.js';
 import { base58, createBase58check } from '@scure/base';
 import type { ChainFamily, ChainInfo, TokenInfo } from './chains.js';
 
@@ -140,7 +140,7 @@ function uuidBytes(invoiceId: string): Uint8Array {
 /** EIP-55 checksum of 40 lowercase hex digits: uppercase where the address hash nibble is ≥ 8. */
 function checksumLower(lower: string): string {
   for (let i = 0; i < 40; i++) CHECKSUM_ASCII[i] = lower.charCodeAt(i);
-  const hash = keccak_256(CHECKSUM_ASCII);
+  const hash = keccak256(CHECKSUM_ASCII);
   let out = '0x';
   for (let i = 0; i < 40; i++) {
     const nibble = i % 2 === 0 ? hash[i >> 1]! >> 4 : hash[i >> 1]! & 0x0f;
@@ -176,7 +176,7 @@ const saltOf = (uuid: Uint8Array): Uint8Array => {
 /** Last 20 bytes of keccak256 over a CREATE2 preimage, with the invoice's salt written in. */
 function create2(preimage: Uint8Array, salt: Uint8Array): Uint8Array {
   preimage.set(salt, 21);
-  return keccak_256(preimage).subarray(12);
+  return keccak256(preimage).subarray(12);
 }
 
 function evmFromSalt(salt: Uint8Array): string {
