@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { isValidAmount, MAX_INTEGER_DIGITS, WIRE_AMOUNT_PATTERN } from '../../domain/money.js';
+import { isValidAmount, MAX_INTEGER_DIGITS, wireAmountPattern } from '../../domain/money.js';
 import { amountNotAString, amountProblem, emptyString, notAString, notAUuid, requiredOr, tooLong } from './messages.js';
 import { once } from './lazy.js';
 
@@ -10,7 +10,7 @@ export const amountString = (field: string) =>
     .refine(isValidAmount, { error: (issue) => amountProblem(field, String(issue.input)) })
     .meta({
       description: `Decimal amount as a string, greater than zero, at most 6 decimals and ${MAX_INTEGER_DIGITS} integer digits.`,
-      pattern: WIRE_AMOUNT_PATTERN.source,
+      pattern: wireAmountPattern().source,
       examples: ['25.00'],
     });
 

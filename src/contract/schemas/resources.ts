@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { WIRE_AMOUNT_PATTERN } from '../../domain/money.js';
+import { wireAmountPattern } from '../../domain/money.js';
 import {
   ATTEMPT_TRIGGERS,
   CHAIN_FAMILIES,
@@ -55,7 +55,7 @@ const invoiceHead = {
   id: z.guid(),
   status: z.enum(INVOICE_STATUSES),
   environment,
-  amount: z.string().meta({ pattern: WIRE_AMOUNT_PATTERN.source, description: 'As sent at creation.' }),
+  amount: z.string().meta({ pattern: wireAmountPattern().source, description: 'As sent at creation.' }),
   amountReceived: decimal.meta({ description: 'Sum of confirmed payments, with as many fraction digits as `amount` (more only when a payment needs them).' }),
   referenceId: z.string().nullable(),
   checkoutUrl: z.url(),
