@@ -18,7 +18,10 @@ const KEYS_IN_TEXT = /(?<![0-9A-Za-z_])((?:pt_)?(?:test|live)_)[0-9A-Za-z]{28}([
 const KEY_CUT_AT_END = /(?<![0-9A-Za-z_])((?:pt_)?(?:test|live)_)[0-9A-Za-z]{1,31}$/;
 /** Member names whose string values are secrets (compared after JSON unescaping, any case). */
 const SECRET_NAME = 'secret|password|token|api_?key|client_?secret|access_?token';
-const SECRET_NAMES = new RegExp(`^(?:${SECRET_NAME})$`, 'i');
+// The expressions built from these are made when first used (entries are masked when read): a RegExp
+// made from a string is parsed when made, and this module loads with every start (~0.06 ms).
+let secretNames: RegExp | undefined;
+const isSecretName = (name: string): boolean => (secretNames ??= new RegExp(`^(?:${SECRET_NAME})$`, 'i')).test(name);
 /**
  * The API's own `token` member (a route lock, a payment) names a stablecoin: a symbol the service
  * lists is shown as it is, so that the journal and a recording (`svc proxy --record`) keep which token
@@ -27,7 +30,7 @@ const SECRET_NAMES = new RegExp(`^(?:${SECRET_NAME})$`, 'i');
 const TOKEN_SYMBOLS = new Set(CHAINS.flatMap((chain) => chain.tokens.map((t) => t.symbol)));
 /** Objects whose every string value is a secret. */
 const SECRET_OBJECT = 'customheaders';
-const SECRET_OBJECTS = new RegExp(`^${SECRET_OBJECT}$`, 'i');
+const isSecretObject = (name: string): boolean => name.toLowerCase() === SECRET_OBJECT;
 /**
  * What must be in a text for maskBody to change anything: a key's `test_`/`live_`, a secret-named
  * member or `customHeaders` written in full between quotes, or a `\u` escape (the only escape that
@@ -35,7 +38,9 @@ const SECRET_OBJECTS = new RegExp(`^${SECRET_OBJECT}$`, 'i');
  * journal entry's cost on PostgreSQL, where every entry is presented as it is written (issue 27), and
  * the service's own answers (an invoice's `tokens`, say) hold none.
  */
-const MAYBE_MASKED = new RegExp(`(?:test|live)_|\\\\u|"(?:${SECRET_NAME}|${SECRET_OBJECT})"`, 'i');
+let maybeMaskedPattern: RegExp | undefined;
+const maybeMasked = (text: string): boolean =>
+  (maybeMaskedPattern ??= new RegExp(`(?:test|live)_|\\\\u|"(?:${SECRET_NAME}|${SECRET_OBJECT})"`, 'i')).test(text);
 /** A JSON string token, possibly cut off by the end of the text. */
 const STRING_TOKEN = /"((?:[^"\\]|\\.)*)("|\\?$)/y;
 
@@ -72,7 +77,7 @@ export function maskQuery(query: string): string {
       const name = pair.slice(0, at);
       const value = safeDecode(pair.slice(at + 1));
       if (KEY.test(value)) return `${name}=${maskKeysInText(value, true)}`;
-      if (SECRET_NAMES.test(safeDecode(name))) return `${name}=…`;
+      if (isSecretName(safeDecode(name))) return `${name}=…`;
       const masked = maskKeysInText(value);
       return masked === value ? pair : `${name}=${masked}`;
     })
@@ -81,7 +86,7 @@ export function maskQuery(query: string): string {
 
 /** A body with every API key, every secret-named member and every custom header value masked. */
 export function maskBody(text: string): string {
-  return MAYBE_MASKED.test(text) ? scanBody(text) : text;
+  return maybeMasked(text) ? scanBody(text) : text;
 }
 
 /** maskBody's scan of every JSON token (exported for the test that checks the shortcut against it). */
@@ -94,7 +99,7 @@ export function scanBody(text: string): string {
   for (let i = 0; i < text.length; i++) {
     const c = text[i];
     if (c === '{' || c === '[') {
-      secretScopes.push((memberName !== null && SECRET_OBJECTS.test(memberName)) || secretScopes.at(-1) === true);
+      secretScopes.push((memberName !== null && isSecretObject(memberName)) || secretScopes.at(-1) === true);
       memberName = null;
     } else if (c === '}' || c === ']') {
       secretScopes.pop();
@@ -111,7 +116,7 @@ export function scanBody(text: string): string {
         memberName = value;
       } else {
         const secret =
-          (memberName !== null && SECRET_NAMES.test(memberName) && !(memberName === 'token' && TOKEN_SYMBOLS.has(value))) || secretScopes.at(-1) === true;
+          (memberName !== null && isSecretName(memberName) && !(memberName === 'token' && TOKEN_SYMBOLS.has(value))) || secretScopes.at(-1) === true;
         const masked = secret ? (KEY.test(value) ? maskSecret(value) : '…') : maskKeysInText(value, !closed);
         if (masked !== value) {
           out += `${text.slice(copied, i)}"${JSON.stringify(masked).slice(1, -1)}${closed ? '"' : ''}`;
