@@ -101,6 +101,17 @@ function traced(args: string[], out: string, cwd = dir) {
   });
 }
 
+/** A traced process run to its end: its exit code and what it printed. */
+async function runTraced(args: string[], out: string): Promise<{ code: unknown; stdout: string; stderr: string }> {
+  const child = traced(args, out);
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d) => (stdout += d));
+  child.stderr.on('data', (d) => (stderr += d));
+  const code = await new Promise((resolve) => child.on('close', resolve));
+  return { code, stdout, stderr };
+}
+
 // Starts the emulator from dist/ on a fresh file (migrations run) and in memory, and makes the first
 // requests of a test suite: creates, reads and every list with and without its filters.
 const PROBE = `
@@ -162,15 +173,7 @@ describe('what the built package loads to start', () => {
     const probe = path.join(dir, 'probe.mjs');
     const out = path.join(dir, 'probe-modules.txt');
     fs.writeFileSync(probe, PROBE);
-    const child = traced([probe, dir], out);
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    const code = await new Promise((resolve) => child.on('close', resolve));
-    expect(stderr).toBe('');
-    expect(code).toBe(0);
-    expect(stdout).toBe('done\n');
+    expect(await runTraced([probe, dir], out)).toEqual({ code: 0, stdout: 'done\n', stderr: '' });
     const loaded = packagesIn(out);
     expect(loaded).toContain('better-sqlite3'); // the hook saw the package's own imports
     // viem: only local chains (--chains, CONTRACT §14) load it.
@@ -204,12 +207,7 @@ await e.stop();
 process.stdout.write(said.join(' ') + '\\n');
 `,
       );
-      const child = traced([probe], out);
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (d) => (stdout += d));
-      child.stderr.on('data', (d) => (stderr += d));
-      const code = await new Promise((resolve) => child.on('close', resolve));
+      const { code, stdout, stderr } = await runTraced([probe], out);
       expect(stderr).toBe('');
       expect(code).toBe(0);
       return { stdout, bundled: bundledIn(out), modules: distModulesIn(out) };
