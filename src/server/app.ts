@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { fillFromOs } from '../domain/os-random.js';
 import { responseObserver } from './response-observer.js';
 import type { AppDeps, RouteDef } from './route.js';
+import { monotonicMs } from '../clock/monotonic.js';
 
 export type RequestHandler = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -31,9 +32,7 @@ export function createApp(deps: AppDeps, routes: readonly RouteDef[] | (() => Pr
   let counter = 0;
 
   return (req, res) => {
-    // The global `performance`, not node:perf_hooks's: that module brings histograms, timerify and
-    // event-loop timing along, ~0.4 ms of the first request of a fresh process (bench #13).
-    const started = performance.now();
+    const started = monotonicMs();
     const requestId = `${idPrefix}${(++counter).toString(16).padStart(10, '0')}`;
     res.setHeader('Request-Id', requestId);
     const now = ready();

@@ -24,7 +24,7 @@ export interface RequestContext {
   readonly res: ServerResponse;
   readonly deps: AppDeps;
   readonly requestId: string;
-  /** `performance.now()` when the request arrived. */
+  /** When the request arrived, on the monotonic clock of clock/monotonic.ts. */
   readonly started: number;
   readonly method: string;
   readonly path: string;

@@ -4,6 +4,7 @@ import { maskAuthorization } from '../journal/mask.js';
 import type { Stage } from './compose.js';
 import type { RequestContext } from './context.js';
 import { API_PATH_PREFIX } from '../../contract/operation.js';
+import { monotonicMs } from '../../clock/monotonic.js';
 
 /**
  * The request journal (CONTRACT §9) keeps the API's requests only (/v1/…, not the control plane),
@@ -17,7 +18,7 @@ export const journal: Stage<RequestContext> = (ctx, next) => {
     ctx.record = record;
     const done = () => {
       if (record.status === null && res.headersSent && !res.destroyed) record.status = res.statusCode;
-      record.durationMs = performance.now() - ctx.started;
+      record.durationMs = monotonicMs() - ctx.started;
       deps.journal.add(record);
     };
     res.once('finish', () => {

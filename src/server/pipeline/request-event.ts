@@ -1,5 +1,6 @@
 import type { Stage } from './compose.js';
 import type { RequestContext } from './context.js';
+import { monotonicMs } from '../../clock/monotonic.js';
 
 /** A `request` event once the answer is sent, for whoever listens (`svc dev`'s log); nothing when no one does. */
 export const requestEvent: Stage<RequestContext> = (ctx, next) => {
@@ -12,7 +13,7 @@ export const requestEvent: Stage<RequestContext> = (ctx, next) => {
         method: ctx.method,
         path: ctx.path,
         status: res.statusCode,
-        durationMs: performance.now() - ctx.started,
+        durationMs: monotonicMs() - ctx.started,
       });
     });
   }

@@ -1,6 +1,7 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import { isBusy } from '../errors.js';
 import type { StorageHealth } from './health.js';
+import { monotonicMs } from '../../clock/monotonic.js';
 
 interface Queued {
   fn: () => unknown;
@@ -139,13 +140,4 @@ export function groupCommit(sqlite: BetterSqlite3.Database, deps: GroupCommitDep
 
 function rejectAll(items: Queued[], error: unknown): void {
   for (const item of items) item.reject(error);
-}
-
-/**
- * Milliseconds on a monotonic clock, for how long an item waited for the lock: process.uptime() is
- * one, and needs no module where performance.now() loads perf_hooks' (~1 ms of svc dev's start, whose
- * first writes are its default keys).
- */
-function monotonicMs(): number {
-  return process.uptime() * 1000;
 }
