@@ -22,6 +22,7 @@
  */
 import { createHash } from 'node:crypto';
 import { keccak256 } from './keccak.js';
+import { isUuid } from './ids.js';
 import { base58, createBase58check } from '@scure/base';
 import type { ChainFamily, ChainInfo, TokenInfo } from './chains.js';
 
@@ -125,11 +126,9 @@ const SEED_PREIMAGE = (() => {
 
 const CHECKSUM_ASCII = new Uint8Array(40);
 
-const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** The 16 bytes of a UUID; any case is accepted, as the same id must give the same address. */
 function uuidBytes(invoiceId: string): Uint8Array {
-  if (typeof invoiceId !== 'string' || !UUID_RE.test(invoiceId)) {
+  if (typeof invoiceId !== 'string' || !isUuid(invoiceId)) {
     throw new TypeError(`invoice id is not a UUID: ${JSON.stringify(invoiceId)}`);
   }
   const out = new Uint8Array(16);

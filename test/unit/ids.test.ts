@@ -1,5 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { uuidv7, UuidV7Generator } from '../../src/domain/ids.js';
+import { isUuid, uuidv7, UuidV7Generator } from '../../src/domain/ids.js';
 import { cryptoRandom, seededRandom } from '../../src/domain/random.js';
 
 const V7_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -93,5 +94,29 @@ describe('Random.uuidv7', () => {
     b.bytes(32);
     expect(a.bytes(8).toString('hex')).toBe(b.bytes(8).toString('hex'));
     expect(seededRandom(43, 3).uuidv7(1000)).not.toBe(seededRandom(42, 3).uuidv7(1000));
+  });
+});
+
+describe('isUuid', () => {
+  const PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+  it('accepts what the pattern accepts, and nothing else: ids, their near misses, and any text', () => {
+    const unit = fc.constantFrom(...'0123456789abcdefABCDEFgG-xz {}'.split(''));
+    const near = fc.tuple(fc.uuid(), fc.nat(35), unit).map(([id, at, c]) => id.slice(0, at) + c + id.slice(at + 1));
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.uuid(),
+          fc.uuid().map((id) => id.toUpperCase()),
+          near,
+          fc.string({ unit, minLength: 34, maxLength: 38 }),
+          fc.string(),
+        ),
+        (s) => {
+          expect(isUuid(s)).toBe(PATTERN.test(s));
+        },
+      ),
+      { numRuns: 5000, seed: 44 },
+    );
+    expect(isUuid(uuidv7())).toBe(true);
   });
 });

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { addPayment, confirmPendingPayment, expireInvoiceNow } from '../actions/lifecycle.js';
 import { ApiError } from '../api-error.js';
+import { isUuid } from '../../domain/ids.js';
 import { renderBind } from '../pages/bind.js';
 import { renderDashboard } from '../pages/dashboard.js';
 import { checkoutState, testAmount } from '../pages/checkout-state.js';
@@ -11,7 +12,6 @@ import { packageRoot } from '../../package-root.js';
 import { schemas } from '../validation/schemas.js';
 import type { CheckoutTestBody } from './checkout-test-body.js';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 // Pages are framed by nobody and load nothing from elsewhere.
 const PAGE_HEADERS = {
   'Content-Security-Policy':
@@ -24,7 +24,7 @@ const PAGE_HEADERS = {
 };
 
 async function invoiceOrNull(deps: AppDeps, id: string) {
-  return UUID.test(id) ? ((await deps.db.invoices.findInvoice(id)) ?? null) : null;
+  return isUuid(id) ? ((await deps.db.invoices.findInvoice(id)) ?? null) : null;
 }
 
 async function testInvoice(deps: AppDeps, id: string) {
@@ -175,7 +175,7 @@ export const pageRoutes: RouteDef[] = [
     auth: 'none',
     handle: async (input: RouteInput<undefined>, deps) => {
       const id = input.params.merchantId!;
-      const merchant = UUID.test(id) ? await deps.db.merchants.findMerchant(id) : undefined;
+      const merchant = isUuid(id) ? await deps.db.merchants.findMerchant(id) : undefined;
       if (!merchant) return { status: 404, html: notFoundPage('There is no merchant at this address.'), headers: PAGE_HEADERS };
       const partner = await deps.db.partners.findPartner(merchant.partner_id);
       return { status: 200, html: renderBind(merchant, partner, input.query.get('done') === '1'), headers: PAGE_HEADERS };
@@ -190,7 +190,7 @@ export const pageRoutes: RouteDef[] = [
       const id = input.params.merchantId!;
       // The check and the change in one transaction. Idempotent: completing twice changes nothing the second time.
       const found = await deps.db.transaction(async (tx) => {
-        const merchant = UUID.test(id) ? await tx.merchants.findMerchant(id) : undefined;
+        const merchant = isUuid(id) ? await tx.merchants.findMerchant(id) : undefined;
         if (merchant && merchant.integration_status !== 'ACTIVE') await tx.merchants.setIntegrationStatus(id, 'ACTIVE', deps.clock.now());
         return merchant !== undefined;
       });

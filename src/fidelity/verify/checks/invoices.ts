@@ -1,12 +1,11 @@
 import { randomUUID } from 'node:crypto';
+import { isUuid } from '../../../domain/ids.js';
 import { at, isRecord, str } from '../../json.js';
 import { idOf } from '../context.js';
 import { expectEqual, expectError, expectShape, expectStatus, expectThat } from '../expect.js';
 import { defineChecks } from '../types.js';
 import { addressProblem } from './address-format.js';
 import { requireRoute } from './merchants.js';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Interface §4.2–4.3, CONTRACT §3: invoices, their reads and their addresses. */
 export const invoiceChecks = defineChecks([
@@ -84,7 +83,7 @@ export const invoiceChecks = defineChecks([
         const address = str(entry, 'depositAddress') ?? '';
         const problem = addressProblem(family, address);
         expectThat(problem === null, `a ${family} deposit address in its format`, `${address}: ${problem}`);
-        expectThat(UUID.test(str(entry, 'chainId') ?? ''), 'a UUID chainId', JSON.stringify(str(entry, 'chainId') ?? null));
+        expectThat(isUuid(str(entry, 'chainId') ?? ''), 'a UUID chainId', JSON.stringify(str(entry, 'chainId') ?? null));
         const tokens = at(entry, 'tokens');
         expectThat(Array.isArray(tokens) && tokens.length > 0, `tokens on network ${String(at(entry, 'networkId'))}`, 'none');
         networks.add(at(entry, 'networkId'));
