@@ -5,9 +5,9 @@
  * `connection_refused: 127.0.0.1:3000`, `http_status: 500 Internal Server Error`, `timeout: …`), so
  * what listen prints and what the deliveries record read the same. Never throws.
  */
-import { performance } from 'node:perf_hooks';
 import { Agent } from 'undici';
 import { classify, readCapped, sinkText, statusFailure, type AttemptErrorKind, type BodySink, type Failure } from '../webhooks/attempt.js';
+import { monotonicMs } from '../clock/monotonic.js';
 
 export type ForwardErrorKind = AttemptErrorKind;
 
@@ -49,7 +49,7 @@ export function createForwarder(): Forwarder {
   const agent = new Agent({ headersTimeout: 0, bodyTimeout: 0, connections: 16 });
 
   async function forward(req: ForwardRequest): Promise<ForwardResult> {
-    const started = performance.now();
+    const started = monotonicMs();
     let status: number | null = null;
     let contentType: string | null = null;
     const sink: BodySink = { chunks: [], size: 0 };
@@ -60,7 +60,7 @@ export function createForwarder(): Forwarder {
       contentType,
       error: failure === null ? null : `${failure[0]}: ${failure[1]}`,
       errorKind: failure === null ? null : failure[0],
-      durationMs: Math.round(performance.now() - started),
+      durationMs: Math.round(monotonicMs() - started),
     });
     const url = new URL(req.url);
     const controller = new AbortController();

@@ -4,12 +4,12 @@
  * {@link AttemptResult}. The delivery worker decides about retries; this module never throws.
  */
 import { STATUS_CODES } from 'node:http';
-import { performance } from 'node:perf_hooks';
 import type { Readable } from 'node:stream';
 import type { Agent, Dispatcher } from 'undici';
 import { checkLiteralHost, guardedLookup, plainLookup, type LookupFn } from './ssrf.js';
 import { errorProperty, errorString } from '../domain/caught.js';
 import { parseWebhookAllow, type WebhookAllow } from '../domain/webhook-allow.js';
+import { monotonicMs } from '../clock/monotonic.js';
 
 export type { LookupFn } from './ssrf.js';
 
@@ -56,7 +56,7 @@ export interface AttemptResult {
   responseBody: string | null;
   error: string | null; // null when ok, otherwise `<kind>: <detail>`
   errorKind: AttemptErrorKind | null;
-  durationMs: number; // wall-clock, from performance.now()
+  durationMs: number; // elapsed, on the monotonic clock (clock/monotonic.ts)
   /** A failure no retry can fix (the listener it was for was removed): the delivery ends `failed`. */
   final?: boolean;
 }
@@ -204,14 +204,14 @@ export function createAttempter(options: AttempterOptions = {}): Attempter {
   async function attempt(req: AttemptRequest): Promise<AttemptResult> {
     // The first attempt waits for undici before its clock starts: the budget is the receiver's.
     const loaded = closed ? null : await agentsFor();
-    const started = performance.now();
+    const started = monotonicMs();
     const result = (status: number | null, body: string | null, failure: Failure | null): AttemptResult => ({
       ok: failure === null,
       responseStatus: status,
       responseBody: body,
       error: failure === null ? null : `${failure[0]}: ${failure[1]}`,
       errorKind: failure === null ? null : failure[0],
-      durationMs: performance.now() - started,
+      durationMs: monotonicMs() - started,
     });
 
     let url: URL;

@@ -9,7 +9,6 @@
  */
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { performance } from 'node:perf_hooks';
 import { API_PATH_PREFIX } from '../../contract/operation.js';
 import { ApiError } from '../../server/api-error.js';
 import { printable, refuseCrossSite } from '../../server/http/cross-site.js';
@@ -23,6 +22,7 @@ import { createUpstream, HOP_BY_HOP } from './forward.js';
 import { journalAnswer } from './journal-routes.js';
 import { ProxyJournal } from './proxy-journal.js';
 import { openRecordFile, recordOf, type RecordFile } from './record-file.js';
+import { monotonicMs } from '../../clock/monotonic.js';
 
 export interface ProxyOptions {
   /** The deployment's base URL (http or https; a path prefix is kept). */
@@ -72,7 +72,7 @@ export async function startProxy(options: ProxyOptions): Promise<ContractProxy> 
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    const started = performance.now();
+    const started = monotonicMs();
     const at = Date.now();
     const target = req.url ?? '/';
     const path = target.split('?')[0]!;
@@ -149,7 +149,7 @@ export async function startProxy(options: ProxyOptions): Promise<ContractProxy> 
         })
         .end(text);
     }
-    const durationMs = performance.now() - started;
+    const durationMs = monotonicMs() - started;
     journal.add(
       {
         id: requestId,

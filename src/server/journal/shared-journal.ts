@@ -6,6 +6,7 @@ import type { StoreDb } from '../../store/db.js';
 import type { JournalTable } from '../../store/journal-table.js';
 import type { JournalFilter } from '../public-types.js';
 import { Journal, type JournalQuery, type JournalRecord, present, type RequestJournal } from './journal.js';
+import { monotonicMs } from '../../clock/monotonic.js';
 
 /**
  * The request journal on PostgreSQL (CONTRACT §9 and §12: "shared through the database: … the
@@ -46,7 +47,7 @@ export class SharedJournal implements RequestJournal {
   private trimmedAt = 0;
   /** Where this replica's last trim stopped: the next deletes from there (see trimJournal). */
   private trimmedBelow = 0;
-  /** When this replica last trimmed from the first row (performance.now()): see FULL_TRIM_INTERVAL_MS. */
+  /** When this replica last trimmed from the first row (monotonicMs()): see FULL_TRIM_INTERVAL_MS. */
   private fullTrimAt = -Infinity;
 
   constructor(
@@ -171,8 +172,8 @@ export class SharedJournal implements RequestJournal {
     try {
       // Now and then from the start: a row another replica numbered before this replica's cutoff
       // but committed after its trim lies below where the next trims start, and would stay.
-      const full = performance.now() - this.fullTrimAt >= FULL_TRIM_INTERVAL_MS;
-      if (full) this.fullTrimAt = performance.now();
+      const full = monotonicMs() - this.fullTrimAt >= FULL_TRIM_INTERVAL_MS;
+      if (full) this.fullTrimAt = monotonicMs();
       const from = full ? 0 : this.trimmedBelow;
       this.trimmedBelow = (await this.table.trim(this.capacity, from)) ?? this.trimmedBelow;
       this.trimmedAt = range.to;

@@ -1,6 +1,7 @@
 import type { PostgresCursor, PostgresPool, PostgresPoolClient, PostgresQueryResult } from 'kysely';
 import type pg from 'pg';
 import { sqlState } from './handle.js';
+import { monotonicMs } from '../../clock/monotonic.js';
 
 /** Texts a connection names at most: svc's statements are a fixed set; a text past the bound runs unnamed. */
 export const MAX_NAMED = 256;
@@ -46,12 +47,12 @@ const COME_BACK_LATER = new Set(['53300', '57P03']);
  * PostgreSQL's connection limit, half of a burst's requests answered 503 at once.
  */
 async function connectPatiently(pool: pg.Pool, waitMs: number): Promise<pg.PoolClient> {
-  const started = performance.now();
+  const started = monotonicMs();
   for (let delay = 50; ; delay = Math.min(500, delay * 2)) {
     try {
       return await pool.connect();
     } catch (error) {
-      if (!COME_BACK_LATER.has(sqlState(error) ?? '') || performance.now() - started + delay > waitMs) throw error;
+      if (!COME_BACK_LATER.has(sqlState(error) ?? '') || monotonicMs() - started + delay > waitMs) throw error;
       await new Promise((resolve) => setTimeout(resolve, delay));
     }
   }
