@@ -99,7 +99,7 @@ for (const key of injected) {
 const chunks = await mergeChunks();
 fs.mkdirSync(path.dirname(emptyImage.file), { recursive: true });
 fs.writeFileSync(emptyImage.file, emptyImage.bytes);
-/** One file of its own, ES module, minified like the bundle: dist/runtime.js and the typed client. */
+/** One file of its own, ES module unless asked, minified like the bundle: dist/runtime.js and the typed client. */
 const single = (file, out, extra = {}) =>
   esbuild.build({
     absWorkingDir: root,
@@ -114,9 +114,12 @@ const single = (file, out, extra = {}) =>
     logLevel: 'warning',
     ...extra,
   });
-// dist/runtime.js: bin/svc.js runs it before anything else (the Node check, then the compile cache it
-// turns on, so it is itself compiled from source at every start: #8).
+// dist/runtime.js: the package's entry points run it before anything else (the Node check, then the
+// compile cache it turns on, so it is itself compiled from source at every start: #8). dist/runtime.cjs
+// is the same for bin/svc.js and dist/cli/main.cjs, CommonJS all the way (scripts/commonjs-chunks.mjs);
+// the two share one table of loaded chunks (src/entry/chunk-loader.ts).
 await single('src/entry/runtime.ts', 'runtime');
+await single('src/entry/runtime.ts', 'runtime', { format: 'cjs', outExtension: { '.js': '.cjs' } });
 await single('src/client/typed.ts', 'client', { sourcemap: 'linked', sourcesContent: false });
 // The rules the dashboard shares with the server and the CLI (test actions, durations), for the browser.
 await single('src/entry/page-rules.ts', 'page-rules', { platform: 'browser' });

@@ -27,6 +27,9 @@ const fs = () => process.getBuiltinModule('node:fs');
 const path = () => process.getBuiltinModule('node:path');
 const createRequire = (file: string) => process.getBuiltinModule('node:module').createRequire(file);
 
+/** Where the table of loaded chunks lives (below). */
+const LOADED = Symbol.for('svc-emulator.loadedChunks');
+
 interface Loaded {
   exports: unknown;
 }
@@ -37,7 +40,13 @@ interface Compiled {
   cacheFile: string | null;
 }
 
-const loaded = new Map<string, Loaded>();
+/**
+ * The chunks this process has run, by file. dist/ holds this module twice (dist/runtime.js for the
+ * package's ES module entry points, dist/runtime.cjs for the CLI's CommonJS path): both copies use
+ * one table, so that a chunk runs once per process whichever entry point loaded it.
+ */
+const loaded: Map<string, Loaded> = Reflect.get(globalThis, LOADED) ?? new Map<string, Loaded>();
+Reflect.set(globalThis, LOADED, loaded);
 const toWrite: Compiled[] = [];
 let tag = 'api';
 let cacheDir: string | null | undefined;

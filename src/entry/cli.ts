@@ -1,3 +1,3 @@
-// dist/cli/main.js: the commands. bin/svc.js runs dist/runtime.js (the Node check and the compile
-// cache) before it imports this, so the CLI's chunks are read from the compile cache.
+// dist/cli/main.cjs: the commands. bin/svc.js requires it through dist/runtime.cjs (the Node check and
+// the compile cache) first, CommonJS all the way (scripts/commonjs-chunks.mjs).
 export { main } from '../cli/main.js';

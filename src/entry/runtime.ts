@@ -1,7 +1,7 @@
 // dist/runtime.js: the Node check and the compile cache (src/runtime.ts), run before anything else by
-// bin/svc.js and by the package's other entry points; and the loader of dist/'s chunks, which every
-// entry point's module (dist/index.js, dist/cli/main.js, …) calls. Tests import src/runtime.ts
-// without these effects.
+// the package's entry points; and the loader of dist/'s chunks, which every entry point's module
+// (dist/index.js, …) calls. dist/runtime.cjs is the same, for bin/svc.js and dist/cli/main.cjs (the
+// CLI's CommonJS path). Tests import src/runtime.ts without these effects.
 import { prepareRuntime } from '../runtime.js';
 
 prepareRuntime();

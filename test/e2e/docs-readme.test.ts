@@ -75,7 +75,7 @@ describe('README: the quick start', () => {
     copyClone(clone);
     fs.cpSync(path.join(ROOT, 'dist'), path.join(clone, 'dist'), { recursive: true, preserveTimestamps: true });
     fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(clone, 'node_modules'));
-    const built = fs.statSync(path.join(clone, 'dist', 'cli', 'main.js')).mtimeMs;
+    const built = fs.statSync(path.join(clone, 'dist', 'cli', 'main.cjs')).mtimeMs;
     const npmCache = path.join(clone, '..', 'npm-cache');
     // As run in a terminal: its own process group, stopped as Ctrl-C stops it. A free port, no file.
     const child = spawn('bash', ['-c', start], {
@@ -115,7 +115,7 @@ describe('README: the quick start', () => {
       process.kill(-child.pid!, 'SIGINT');
       await exited;
     }
-    expect(fs.statSync(path.join(clone, 'dist', 'cli', 'main.js')).mtimeMs, 'dist/ was built again').toBe(built);
+    expect(fs.statSync(path.join(clone, 'dist', 'cli', 'main.cjs')).mtimeMs, 'dist/ was built again').toBe(built);
     expect(fs.existsSync(path.join(npmCache, '_npx')), 'npm copied the clone into its _npx cache').toBe(false);
   });
 });

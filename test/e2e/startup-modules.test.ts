@@ -55,7 +55,8 @@ function packagesIn(file: string): string[] {
 /** The dist/ chunks a process loaded (require's cache: the traced processes load them through Node's require), as paths. */
 function distChunksIn(file: string): string[] {
   const lines = fs.readFileSync(file, 'utf8').split('\n');
-  return [...new Set(lines.filter((l) => l.startsWith('/') && l.includes('/dist/') && l.endsWith('.cjs')))].sort();
+  // Chunks only, whose names carry a hash: not the CLI's CommonJS entry points (dist/runtime.cjs, dist/cli/main.cjs).
+  return [...new Set(lines.filter((l) => l.startsWith('/') && l.includes('/dist/') && /-[\w-]{8}\.cjs$/.test(l)))].sort();
 }
 
 /** The sources of the loaded dist/ chunks (their source maps'), as paths from the repository's root. */

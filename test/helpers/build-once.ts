@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const STAMP = path.join(ROOT, 'node_modules', '.cache', 'svc-tests', 'dist-sources.sha256');
 /** Files the build must have produced; a dist/ missing one is rebuilt whatever the stamp says. */
-const OUTPUTS = ['dist/index.js', 'dist/index.d.ts', 'dist/cli/main.js', 'dist/runtime.js'];
+const OUTPUTS = ['dist/index.js', 'dist/index.d.ts', 'dist/cli/main.cjs', 'dist/runtime.js', 'dist/runtime.cjs'];
 
 function filesUnder(dir: string): string[] {
   return fs

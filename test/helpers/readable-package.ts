@@ -14,7 +14,7 @@ import { BIN, ROOT } from './cli.js';
  * `node` is the Node binary the user runs, `as` its uid and gid.
  */
 export function packageFor(dir: string, node: string, as: { uid: number; gid: number }): string {
-  const needed = [BIN, path.join(ROOT, 'dist', 'cli', 'main.js'), path.join(ROOT, 'node_modules', 'better-sqlite3', 'package.json')];
+  const needed = [BIN, path.join(ROOT, 'dist', 'cli', 'main.cjs'), path.join(ROOT, 'node_modules', 'better-sqlite3', 'package.json')];
   const check = spawnSync(node, ['-e', `for (const f of ${JSON.stringify(needed)}) require('node:fs').accessSync(f, 4)`], as);
   if (check.status === 0) return BIN;
   const target = path.join(dir, 'svc-package');
