@@ -1,6 +1,7 @@
 import type { Readable, Writable } from 'node:stream';
 import { isatty } from 'node:tty';
 import type { GlobalOptions } from './spec.js';
+import { printNow, stdIsTTY, stdStream } from './output/std.js';
 
 /** Options every command accepts (commander's global options), typed from their specs. */
 export type { GlobalOptions } from './spec.js';
@@ -25,8 +26,14 @@ export interface Context {
   /** Read only by commands that take data on stdin (`webhook verify`); check `stdinIsTTY` first. */
   readonly stdin: Readable;
   readonly stdinIsTTY: boolean;
+  /** Made when first read (./output/std.ts). */
   readonly stdout: Writable;
   readonly stderr: Writable;
+  /**
+   * Writes to stdout what a command prints once (its one document, `svc dev`'s ready line), without
+   * making the stream for it (./output/std.ts); lines that keep coming go through `stdout`.
+   */
+  print(text: string): void;
   readonly cwd: string;
   readonly env: NodeJS.ProcessEnv;
 }
@@ -45,8 +52,7 @@ export interface ContextInput {
 }
 
 export function createContext(input: ContextInput): Context {
-  const stdout = input.stdout ?? process.stdout;
-  const stderr = input.stderr ?? process.stderr;
+  const stdoutIsTTY = () => (input.stdout ? input.stdout.isTTY === true : stdIsTTY(1));
   const env = input.env ?? process.env;
   const json = input.globals.json === true;
   // process.stdin is built on first read (a stream over the file, pipe or terminal: ~4 ms of a
@@ -54,7 +60,7 @@ export function createContext(input: ContextInput): Context {
   // when first asked: node:tty is ~1 ms of a start, and most commands never prompt.
   let stdinIsTTY = input.stdinIsTTY;
   const stdinTTY = () => (stdinIsTTY ??= input.stdin ? 'isTTY' in input.stdin && input.stdin.isTTY === true : isatty(0));
-  const color = input.globals.color !== false && colourWanted(env, stdout.isTTY === true);
+  const color = input.globals.color !== false && colourWanted(env, stdoutIsTTY());
   return {
     globals: input.globals,
     command: input.command ?? '',
@@ -64,7 +70,7 @@ export function createContext(input: ContextInput): Context {
     verbose: input.globals.verbose === true,
     color,
     get interactive() {
-      return !json && stdout.isTTY === true && stdinTTY();
+      return !json && stdoutIsTTY() && stdinTTY();
     },
     get stdin() {
       return input.stdin ?? process.stdin;
@@ -72,8 +78,16 @@ export function createContext(input: ContextInput): Context {
     get stdinIsTTY() {
       return stdinTTY();
     },
-    stdout,
-    stderr,
+    get stdout() {
+      return input.stdout ?? stdStream(1);
+    },
+    get stderr() {
+      return input.stderr ?? stdStream(2);
+    },
+    print: (text) => {
+      if (input.stdout) input.stdout.write(text);
+      else printNow(1, text);
+    },
     cwd: input.cwd ?? process.cwd(),
     env,
   };

@@ -1,5 +1,6 @@
 import { constants } from 'node:os';
 import { EXIT, renderError } from './output/render.js';
+import { stdStream } from './output/std.js';
 import { ALL_COMMANDS } from './commands/index.js';
 import { fastParse } from './fast-parse.js';
 import { type ProgramOptions, runCommand } from './run-command.js';
@@ -29,13 +30,7 @@ const INTERRUPTED = 130;
  * SIGQUIT and SIGUSR2 end any other command as their default action would (128 + the signal).
  */
 export async function main(argv: string[]): Promise<void> {
-  // `svc … | head` closes our stdout early: that is the reader's choice, not a crash.
-  for (const stream of [process.stdout, process.stderr]) {
-    stream.on('error', (error: NodeJS.ErrnoException) => {
-      if (error.code === 'EPIPE') process.exit(process.exitCode ?? EXIT.ok);
-      throw error;
-    });
-  }
+  // stdout and stderr are made when first needed, each with its EPIPE handler (./output/std.ts).
   const controller = new AbortController();
   let running: CommandSpec | null = null;
   const onSignal = (signal: NodeJS.Signals) => {
@@ -73,11 +68,11 @@ export async function main(argv: string[]): Promise<void> {
       code = error.exitCode === 0 ? EXIT.ok : EXIT.usage;
       // Scripts reading --json still get one JSON document on stdout (commander wrote to stderr).
       if (code !== EXIT.ok && argv.includes('--json')) {
-        process.stdout.write(
+        stdStream(1).write(
           `${JSON.stringify({ error: { code: 'usage_error', message: program.svcStyleError(error.message).replace(/^error /, '') } }, null, 2)}\n`,
         );
       }
-    } else code = renderError(error, null, process.stderr, process.stdout, argv.includes('--json'));
+    } else code = renderError(error, null, undefined, undefined, argv.includes('--json'));
   } finally {
     for (const s of STOP_SIGNALS) process.off(s, onSignal);
     for (const s of PASSED_ON_SIGNALS) process.off(s, onPassedOn);

@@ -5,6 +5,7 @@ import { ALL_COMMANDS } from './commands/index.js';
 import { GLOBAL_OPTIONS, GROUPS, type CommandSpec, type HandlerInput, type LazyCommand, type OptionSpec } from './spec.js';
 import { type ProgramOptions, runCommand } from './run-command.js';
 import { didYouMean } from '../domain/suggest.js';
+import { stdStream } from './output/std.js';
 
 // main.ts reads a plain command line itself (fast-parse.ts) and loads this module, and commander with
 // it, only for the others: help, errors, suggestions.
@@ -26,8 +27,8 @@ export function buildProgram(options: ProgramOptions, commands: readonly LazyCom
       '\nExit codes: 0 success, 1 the service refused or a user error, 2 usage error, 3 service unreachable, 4 a bug in svc (please report it), 130 stopped by Ctrl-C.',
     );
   program.configureOutput({
-    writeOut: (s) => void (options.io?.stdout ?? process.stdout).write(s),
-    writeErr: (s) => void (options.io?.stderr ?? process.stderr).write(s),
+    writeOut: (s) => void (options.io?.stdout ?? stdStream(1)).write(s),
+    writeErr: (s) => void (options.io?.stderr ?? stdStream(2)).write(s),
     // commander's own usage errors (an unknown command or option, too many arguments) in svc's style.
     outputError: (s, write) => write(svcStyleError(s)),
   });

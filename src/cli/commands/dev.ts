@@ -86,9 +86,10 @@ export const devCommand: Handler<typeof devSpec> = async ({ options: flags }, ct
   const snapshotFile = opts.snapshot === undefined ? undefined : path.resolve(ctx.cwd, opts.snapshot);
   const chains = emulator.chains ? await emulator.chains.list() : null;
   if (ctx.json) {
-    write(JSON.stringify(readyEvent(emulator, loaded.filepath, snapshotFile, storage, chains)));
+    // The ready line without making stdout's stream first (../output/std.ts): what scripts wait for.
+    ctx.print(`${JSON.stringify(readyEvent(emulator, loaded.filepath, snapshotFile, storage, chains))}\n`);
     for (const message of exposureWarnings(emulator, config)) write(JSON.stringify({ type: 'warning', message }));
-  } else write(banner(emulator, storage, loaded.filepath, config, c, snapshotFile, chains));
+  } else ctx.print(`${banner(emulator, storage, loaded.filepath, config, c, snapshotFile, chains)}\n`);
   if (opts.fixtures) await seed(opts.fixtures, emulator, config.controlToken, ctx);
   return { streamed: true, exitCode: await stopped };
 };

@@ -6,6 +6,7 @@ import { VERSION } from '../../version.js';
 import { esc } from './escape.js';
 import { plain } from './human.js';
 import { styleFor } from './style.js';
+import { stdStream } from './std.js';
 
 /** Exit codes, documented in docs/cli.md ("Output and exit codes") and CONTRACT §11; 130 for a signal is main.ts's. */
 export const EXIT = { ok: 0, refused: 1, usage: 2, unreachable: 3, internal: 4 } as const;
@@ -15,11 +16,11 @@ export function renderOutput(out: CommandOutput, ctx: Context): number {
   if (out.streamed) return out.exitCode ?? EXIT.ok;
   for (const alert of out.alerts ?? []) ctx.stderr.write(`${esc(alert)}\n`);
   if (ctx.json) {
-    if (out.data !== undefined) ctx.stdout.write(`${JSON.stringify(out.data, null, 2)}\n`);
+    if (out.data !== undefined) ctx.print(`${JSON.stringify(out.data, null, 2)}\n`);
   } else {
     const c = styleFor(ctx.color);
     const text = out.human ? out.human(c) : plain(c, out.data);
-    if (text && !(ctx.quiet && !out.human && out.data === undefined)) ctx.stdout.write(`${text}\n`);
+    if (text && !(ctx.quiet && !out.human && out.data === undefined)) ctx.print(`${text}\n`);
     if (!ctx.quiet) for (const note of out.notes ?? []) ctx.stderr.write(`${esc(note)}\n`);
   }
   return out.exitCode ?? EXIT.ok;
@@ -33,15 +34,15 @@ export function renderOutput(out: CommandOutput, ctx: Context): number {
 export function renderError(
   error: unknown,
   ctx: Context | null,
-  stderr: NodeJS.WritableStream = process.stderr,
-  stdout: NodeJS.WritableStream = process.stdout,
+  stderr?: NodeJS.WritableStream,
+  stdout?: NodeJS.WritableStream,
   /** Before a context exists (a value refused while commander parses): whether --json was given. */
   jsonWithoutContext = false,
 ): number {
   const json = ctx?.json ?? jsonWithoutContext;
   const c = styleFor(ctx?.color ?? false);
-  const err = ctx?.stderr ?? stderr;
-  const out = ctx?.stdout ?? stdout;
+  const err = ctx?.stderr ?? stderr ?? stdStream(2);
+  const out = ctx?.stdout ?? stdout ?? stdStream(1);
   const emit = (code: number, body: { code: string; message: string; param?: string; problems?: unknown[] }, human: string) => {
     if (json) out.write(`${JSON.stringify({ error: body }, null, 2)}\n`);
     err.write(`${human}\n`);
