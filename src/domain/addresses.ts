@@ -20,7 +20,7 @@
  * in module-level buffers and only the per-invoice bytes are written per call. That is safe
  * because every function here is synchronous: no other call can interleave and reuse a buffer.
  */
-import { createHash } from 'node:crypto';
+import { sha256Bytes } from './sha256.js';
 import { keccak256 } from './keccak.js';
 import { isUuid } from './ids.js';
 import { base58, createBase58check } from '@scure/base';
@@ -54,10 +54,6 @@ export const SOLANA_DEPOSIT_AUTHORITY = '4hf8g8utgFyRui429kHNttMiajtdsno3FUdZqux
 /** The SPL Token program: the owner of token accounts, so the seed-derived account can hold USDC. */
 export const SPL_TOKEN_PROGRAM = 'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA';
 
-function sha256Node(bytes: Uint8Array): Uint8Array {
-  return createHash('sha256').update(bytes).digest();
-}
-
 const HEX_BYTE = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
 
 function hexInto(hex: string, out: Uint8Array, offset: number): void {
@@ -72,7 +68,7 @@ function toHex(bytes: Uint8Array): string {
   return s;
 }
 
-const b58check = createBase58check(sha256Node);
+const b58check = createBase58check(sha256Bytes);
 
 /*
  * The constant parts of the preimages are written out, not derived at import (keccak-256, SHA-256
@@ -190,7 +186,7 @@ function tronFromSalt(salt: Uint8Array): string {
 function solanaFromId(invoiceId: string): string {
   const seed = invoiceId.replace(/-/g, '').toLowerCase();
   for (let i = 0; i < 32; i++) SEED_PREIMAGE[SEED_AT + i] = seed.charCodeAt(i);
-  return base58.encode(sha256Node(SEED_PREIMAGE));
+  return base58.encode(sha256Bytes(SEED_PREIMAGE));
 }
 
 /**

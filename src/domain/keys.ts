@@ -1,5 +1,4 @@
-import { sha256 } from '@noble/hashes/sha2.js';
-import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
+import { sha256Hex } from './sha256.js';
 import { defaultRandom, type Random } from './random.js';
 import type { Environment } from './environment.js';
 
@@ -72,7 +71,7 @@ export function generateSecret(): string {
 export function hashKey(key: string): string {
   let hash = recentHashes.get(key);
   if (hash === undefined) {
-    hash = bytesToHex(sha256(utf8ToBytes(key)));
+    hash = sha256Hex(key);
     if (recentHashes.size >= RECENT_HASHES) recentHashes.delete(recentHashes.keys().next().value!);
     recentHashes.set(key, hash);
   }

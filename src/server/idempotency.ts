@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import { ApiError } from './api-error.js';
 import type { Principal } from './route.js';
+import { sha256Hex } from '../domain/sha256.js';
 
 /** Only successful creates are remembered, for 24 hours of emulator time (CONTRACT §2). */
 export const IDEMPOTENCY_RETENTION_MS = 24 * 3600 * 1000;
@@ -31,11 +31,11 @@ function principalId(p: Principal): string {
 export function idempotencyScope(p: Principal, endpoint: string, key: string, tenant?: string): string {
   const parts = [principalId(p), p.environment, endpoint, key];
   if (tenant !== undefined) parts.push(tenant);
-  return createHash('sha256').update(JSON.stringify(parts)).digest('hex');
+  return sha256Hex(JSON.stringify(parts));
 }
 
 export function fingerprint(canonicalBody: string): string {
-  return createHash('sha256').update(canonicalBody).digest('hex');
+  return sha256Hex(canonicalBody);
 }
 
 /**

@@ -185,16 +185,19 @@ describe('what the built package loads to start', () => {
     expect(distModulesIn(out)).toEqual(['chunks/schemas.cjs', 'chunks/serve.cjs', 'chunks/server-core.cjs', 'chunks/shared-core.cjs', 'index.cjs']);
   });
 
-  // A suite's first steps, start and create, need no zod (src/server/validation/invoice-bodies.ts);
-  // the in-process API validates synchronously all the same: dist/ loads zod and the request schemas
-  // when they are first read (src/server/validation/schemas.ts, scripts/commonjs-chunks.mjs).
-  it('startEmulator and a create load no zod; faults.add loads it at once, synchronously, when first called', async () => {
+  // A suite's first steps, start and create, need no zod (src/server/validation/invoice-bodies.ts)
+  // and no node:crypto (src/domain/sha256.ts, os-random.ts); the in-process API validates
+  // synchronously all the same: dist/ loads zod and the request schemas when they are first read
+  // (src/server/validation/schemas.ts, scripts/commonjs-chunks.mjs).
+  it('startEmulator and a create load neither zod nor node:crypto; faults.add loads zod at once, synchronously, when first called', async () => {
     const run = async (name: string, after: string) => {
       const probe = path.join(dir, `${name}.mjs`);
       const out = path.join(dir, `${name}-modules.txt`);
       fs.writeFileSync(
         probe,
-        `import http from 'node:http';
+        // node:http as bench/lib/startup-probe.mjs gets it: an ES import's facade reads every export,
+        // which loads Node's undici and node:crypto with it.
+        `const http = process.getBuiltinModule('node:http');
 const { startEmulator } = await import(${JSON.stringify(pathToFileURL(path.join(ROOT, 'dist', 'index.js')).href)});
 const e = await startEmulator({ port: 0, db: ':memory:' });
 const body = JSON.stringify({ merchantId: e.keys.test.merchantId, amount: '25.00' });
@@ -211,11 +214,12 @@ process.stdout.write(said.join(' ') + '\\n');
       const { code, stdout, stderr } = await runTraced([probe], out);
       expect(stderr).toBe('');
       expect(code).toBe(0);
-      return { stdout, bundled: bundledIn(out), modules: distModulesIn(out) };
+      return { stdout, bundled: bundledIn(out), modules: distModulesIn(out), builtins: builtinsIn(out) };
     };
     const created = await run('create-only', '');
     expect(created.stdout).toBe('201\n');
     expect(created.bundled).not.toContain('zod');
+    expect(created.builtins.filter((b) => b === 'crypto' || b.startsWith('internal/crypto/'))).toEqual([]);
     expect(created.modules).toEqual(['chunks/serve.cjs', 'chunks/server-core.cjs', 'chunks/shared-core.cjs', 'index.cjs']);
 
     const faulted = await run(
