@@ -34,6 +34,7 @@ import { openClock } from './emulator-clock.js';
 import { rewindClock } from './clock-reset.js';
 import { Freshness } from './freshness.js';
 import { LEASE_MS } from '../store/leases.js';
+import { removeTempFolders } from '../store/leftovers.js';
 import { keysHolder } from './keys-holder.js';
 import { errorMessage } from '../domain/caught.js';
 
@@ -202,6 +203,10 @@ async function serve(
     throw error;
   }
   work.scheduler.start();
+  // What a killed emulator left in the temporary folder (../store/leftovers.ts) is looked for once
+  // this one listens, not before: a readdir of a shared folder, often of hundreds of entries (~0.3 ms,
+  // bench #12, #13), that nothing here waits on (tempFolder() looks first before it makes one).
+  setImmediate(removeTempFolders).unref();
   return emulatorOf(parts, deps, server, { port, address, imported });
 }
 

@@ -123,6 +123,8 @@ export class ListenerHub {
    */
   async resumeWindows(): Promise<void> {
     const now = this.deps.clock.now();
+    // Most starts have none: no transaction then (a group commit waits a turn of the event loop).
+    if ((await this.deps.db.listeners.activeListeners()).length === 0) return;
     await this.deps.db.transaction(async (tx) => {
       for (const row of await tx.listeners.activeListeners()) await tx.listeners.touchListener(row.partner_id, row.environment, now);
     });

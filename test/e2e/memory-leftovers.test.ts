@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { runCli, spawnCli } from '../helpers/cli.js';
 import { perTest } from '../helpers/per-test.js';
 import { testEngine } from '../helpers/postgres-database.js';
@@ -57,7 +57,8 @@ describe.skipIf(testEngine() === 'postgres')('svc dev --memory and the temporary
       fs.writeFileSync(path.join(folder, 'snapshot.sqlite'), 'keys and secrets');
     }
     await memoryDev(tempDir(), tmp);
-    expect(fs.existsSync(dead)).toBe(false);
+    // Looked for once the emulator listens, just after its ready line (src/server/start.ts).
+    await vi.waitFor(() => expect(fs.existsSync(dead)).toBe(false), { timeout: 5000 });
     expect(fs.existsSync(live)).toBe(true);
   });
 });

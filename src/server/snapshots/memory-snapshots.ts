@@ -2,7 +2,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { SnapshotInfo } from '../../contract/testing-types.js';
 import type { NamedSnapshots } from '../../store/snapshot-engine.js';
-import { removeTempFolders } from '../../store/leftovers.js';
 import { tempFolder } from '../../store/temp-folder.js';
 
 /**
@@ -10,14 +9,9 @@ import { tempFolder } from '../../store/temp-folder.js';
  * files in a temporary folder of their own, which a SIGKILL left in /tmp, keys and webhook secrets
  * in it (issue 40). Now a snapshot's file exists only while it is in transit (written, then read into
  * memory; written out for a restore or an export, then removed), in a `svc-snapshot-<pid>-…` folder
- * that the next start removes if a kill came in between.
+ * that the next start removes if a kill came in between (../start.ts, once it listens).
  */
 export function memorySnapshots(): NamedSnapshots {
-  // A start is when what a killed emulator left is found (leftovers.ts): just after it, not in it. It
-  // is a readdir of the system's temporary folder, shared, often with hundreds of entries (~0.3 ms of
-  // a start, bench #12, #13), and nothing this emulator does waits on it: its own folders come from
-  // tempFolder(), which looks first.
-  setImmediate(removeTempFolders).unref();
   const kept = new Map<string, { info: SnapshotInfo; bytes: Buffer }>();
   const list = () => [...kept.values()].map((k) => k.info).sort((a, b) => b.createdAt.localeCompare(a.createdAt) || a.name.localeCompare(b.name));
   return {
