@@ -19,7 +19,10 @@ export interface Context {
   readonly json: boolean;
   readonly quiet: boolean;
   readonly verbose: boolean;
-  /** Colour on a TTY or with FORCE_COLOR; never with --no-color or NO_COLOR (colourWanted). */
+  /**
+   * Colour on a TTY or with FORCE_COLOR; never with --no-color or NO_COLOR (colourWanted). Worked out
+   * when first read: the TTY check loads node:tty, which a command printing JSON never needs.
+   */
   readonly color: boolean;
   /** Prompts are allowed: a TTY on both ends and no --json. */
   readonly interactive: boolean;
@@ -60,7 +63,7 @@ export function createContext(input: ContextInput): Context {
   // when first asked: node:tty is ~1 ms of a start, and most commands never prompt.
   let stdinIsTTY = input.stdinIsTTY;
   const stdinTTY = () => (stdinIsTTY ??= input.stdin ? 'isTTY' in input.stdin && input.stdin.isTTY === true : isatty(0));
-  const color = input.globals.color !== false && colourWanted(env, stdoutIsTTY());
+  let color: boolean | undefined;
   return {
     globals: input.globals,
     command: input.command ?? '',
@@ -68,7 +71,10 @@ export function createContext(input: ContextInput): Context {
     json,
     quiet: input.globals.quiet === true,
     verbose: input.globals.verbose === true,
-    color,
+    get color() {
+      color ??= input.globals.color !== false && colourWanted(env, stdoutIsTTY());
+      return color;
+    },
     get interactive() {
       return !json && stdoutIsTTY() && stdinTTY();
     },

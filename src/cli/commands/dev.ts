@@ -38,7 +38,6 @@ export const devCommand: Handler<typeof devSpec> = async ({ options: flags }, ct
   refuseChainsOnPostgres(config, storage);
   const exportOnExit = exportTarget(ctx.cwd, opts.exportOnExit);
 
-  const c = styleFor(ctx.color);
   const write = (line: string) => ctx.stdout.write(`${line}\n`);
   const startEmulator = startWithoutSchemas;
   // A database file, a claim on it, then a port: each refusal is one line and exit 1 (CONTRACT §8).
@@ -55,7 +54,7 @@ export const devCommand: Handler<typeof devSpec> = async ({ options: flags }, ct
     onEvent: (event) => {
       if (ctx.json) write(JSON.stringify(event));
       else if (!ctx.quiet || event.type !== 'request') {
-        const line = humanDevLine(event, c);
+        const line = humanDevLine(event, styleFor(ctx.color));
         if (line) write(line);
       }
     },
@@ -89,7 +88,7 @@ export const devCommand: Handler<typeof devSpec> = async ({ options: flags }, ct
     // The ready line without making stdout's stream first (../output/std.ts): what scripts wait for.
     ctx.print(`${JSON.stringify(readyEvent(emulator, loaded.filepath, snapshotFile, storage, chains))}\n`);
     for (const message of exposureWarnings(emulator, config)) write(JSON.stringify({ type: 'warning', message }));
-  } else ctx.print(`${banner(emulator, storage, loaded.filepath, config, c, snapshotFile, chains)}\n`);
+  } else ctx.print(`${banner(emulator, storage, loaded.filepath, config, styleFor(ctx.color), snapshotFile, chains)}\n`);
   if (opts.fixtures) await seed(opts.fixtures, emulator, config.controlToken, ctx);
   return { streamed: true, exitCode: await stopped };
 };

@@ -148,10 +148,10 @@ function stopped(exitCode: number, log: Log | null): CommandOutput {
 
 /** Where the emulator's events go: errors always (unless --quiet), every line with --verbose, all of them to --log. */
 function reporter(ctx: Context, log: Log | null) {
-  const c = styleFor(ctx.color);
   return (event: EmulatorEvent) => {
     log?.write(event);
     if (ctx.quiet || (!ctx.verbose && event.type !== 'error')) return;
+    const c = styleFor(ctx.color);
     const line = humanDevLine(event, c);
     if (line) ctx.stderr.write(`${c.dim('[svc]')} ${line}\n`);
   };
