@@ -1,6 +1,5 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 
 let root: string | undefined;
 
@@ -10,14 +9,9 @@ let root: string | undefined;
  * folder for the nearest one holding package.json instead of counting `../`. Looked for when first
  * asked, with paths (URLs cost a start ~0.1 ms more), and most starts need none of it (bench #12, #13).
  */
-export function packageRootPath(): string {
+export function packageRoot(): string {
   root ??= findRoot(import.meta.dirname);
   return root;
-}
-
-/** The same folder as a URL ending in `/`. */
-export function packageRoot(): URL {
-  return pathToFileURL(`${packageRootPath()}${path.sep}`);
 }
 
 function findRoot(start: string): string {

@@ -27,9 +27,6 @@ const fs = () => process.getBuiltinModule('node:fs');
 const path = () => process.getBuiltinModule('node:path');
 const createRequire = (file: string) => process.getBuiltinModule('node:module').createRequire(file);
 
-/** Where the table of loaded chunks lives (below). */
-const LOADED = Symbol.for('svc-emulator.loadedChunks');
-
 interface Loaded {
   exports: unknown;
 }
@@ -45,8 +42,14 @@ interface Compiled {
  * package's ES module entry points, dist/runtime.cjs for the CLI's CommonJS path): both copies use
  * one table, so that a chunk runs once per process whichever entry point loaded it.
  */
-const loaded: Map<string, Loaded> = Reflect.get(globalThis, LOADED) ?? new Map<string, Loaded>();
-Reflect.set(globalThis, LOADED, loaded);
+globalThis.svcEmulatorLoadedChunks ??= new Map<string, Loaded>();
+const loaded = globalThis.svcEmulatorLoadedChunks;
+
+declare global {
+  /** The table above, where both copies of this module find it. */
+  var svcEmulatorLoadedChunks: Map<string, { exports: unknown }> | undefined;
+}
+
 const toWrite: Compiled[] = [];
 let tag = 'api';
 let cacheDir: string | null | undefined;

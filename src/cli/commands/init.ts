@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Style } from '../output/style.js';
 import { DEFAULT_DATABASE, DEFAULT_PORT } from '../../config/defaults.js';
 import { SEARCH_PLACES } from '../../config/load.js';
@@ -16,7 +15,7 @@ import type { initSpec } from './top.js';
  * templates/ sits next to src/ and dist/ alike (both are one level below the package root, and this
  * file is at the same depth in each), so the same relative URL works from the sources and the build.
  */
-export const TEMPLATES_DIR = fileURLToPath(new URL('templates/', packageRoot()));
+export const TEMPLATES_DIR = path.join(packageRoot(), 'templates');
 
 export const CONFIG_FILE = 'svc.config.json';
 export const FIXTURES_FILE = 'svc.fixtures.yaml';

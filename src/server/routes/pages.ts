@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import { addPayment, confirmPendingPayment, expireInvoiceNow } from '../actions/lifecycle.js';
 import { ApiError } from '../api-error.js';
 import { isUuid } from '../../domain/ids.js';
@@ -74,7 +75,7 @@ function asset(name: string): string {
   let text = assetCache.get(name);
   if (text === undefined) {
     // assets/ and dist/ sit at the package root, beside src/.
-    const file = new URL(ASSETS[name]!.file, packageRoot());
+    const file = path.join(packageRoot(), ASSETS[name]!.file);
     // Only a checkout of the sources that was never built lacks dist/: say so rather than a 500.
     if (!fs.existsSync(file)) throw new ApiError(404, 'not_found', `${ASSETS[name]!.file} is not built: run \`npm run build\`.`);
     text = fs.readFileSync(file, 'utf8');

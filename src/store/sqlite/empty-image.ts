@@ -12,7 +12,7 @@ import type BetterSqlite3 from 'better-sqlite3';
 import { COMPILED } from '../compiled.js';
 import { MIGRATION_TABLE, migrate } from '../migrate.js';
 import { openSqlite } from '../sqlite.js';
-import { packageRootPath } from '../../package-root.js';
+import { packageRoot } from '../../package-root.js';
 
 /** Where the build writes the image, under the package's root. */
 export const EMPTY_IMAGE_FILE = 'dist/store/empty.sqlite';
@@ -34,7 +34,7 @@ export function openMemoryDatabase(): BetterSqlite3.Database {
 
 function readImage(): Buffer | null {
   try {
-    return fs.readFileSync(path.join(packageRootPath(), EMPTY_IMAGE_FILE));
+    return fs.readFileSync(path.join(packageRoot(), EMPTY_IMAGE_FILE));
   } catch {
     // A package without its image (copied in part): the migrations make the database, as in the sources.
     return null;
